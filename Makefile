@@ -1,0 +1,34 @@
+# The two commands of the README: `make run` and `make test`. Each sets itself up.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+
+.PHONY: run test lint types unit integration e2e bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cardroom serve
+
+test: $(STAMP) lint types
+	$(BIN)/pytest -n 2 --dist loadfile
+
+lint: $(STAMP)
+	$(BIN)/ruff check domain service workers replays tests benchmarks
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -m "not integration and not e2e"
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run_all
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,107 @@
+"""Events as facts, and the stable codec that stores them.
+
+An event class is a frozen, slotted, keyword-only dataclass whose ``TYPE`` is its explicit
+stored name (``"shithead.CardsPlayed"``) and ``SCHEMA`` its shape version. Encoded events are
+flat JSON objects: ``{"type": ..., "schema": ..., <fields>}``; tuples travel as lists and come
+back as tuples. An old shape is read through upcasters registered for (type, schema).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
+from typing import Any, ClassVar
+
+Encoded = dict[str, Any]
+Upcaster = Callable[[Encoded], Encoded]
+
+
+class Event:
+    """Marker base; concrete events are frozen slotted kw_only dataclasses."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    SCHEMA: ClassVar[int] = 1
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _freeze(v) for k, v in value.items()}
+    return value
+
+
+def canonical_json(data: Any) -> str:
+    """The one JSON text of a value: sorted keys, no spaces (used for hashes)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class UnknownEvent(KeyError):
+    """A stored type name that no registered class carries."""
+
+
+class EventCodec:
+    """Maps stored names to event classes, encodes, decodes and upcasts."""
+
+    def __init__(self, classes: Iterable[type[Event]] = ()) -> None:
+        self._classes: dict[str, type[Event]] = {}
+        self._fields: dict[type[Event], tuple[str, ...]] = {}
+        self._upcasters: dict[tuple[str, int], Upcaster] = {}
+        for cls in classes:
+            self.register(cls)
+
+    def register(self, cls: type[Event]) -> type[Event]:
+        """Register an event class under its explicit TYPE."""
+        if not cls.TYPE or cls.TYPE in self._classes:
+            raise ValueError(f"event type {cls.TYPE!r} is missing or registered twice")
+        names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        if "type" in names or "schema" in names:
+            raise ValueError(f"{cls.__name__} may not have a field named type or schema")
+        self._classes[cls.TYPE] = cls
+        self._fields[cls] = names
+        return cls
+
+    def upcaster(self, type_name: str, schema: int) -> Callable[[Upcaster], Upcaster]:
+        """Decorator: register a function turning schema ``schema`` into ``schema + 1``."""
+
+        def register(fn: Upcaster) -> Upcaster:
+            self._upcasters[(type_name, schema)] = fn
+            return fn
+
+        return register
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every registered stored name."""
+        return tuple(self._classes)
+
+    def encode(self, event: Event) -> Encoded:
+        """The event as flat JSON-ready data."""
+        cls = type(event)
+        data: Encoded = {"type": cls.TYPE, "schema": cls.SCHEMA}
+        for name in self._fields[cls]:
+            data[name] = getattr(event, name)
+        return data
+
+    def decode(self, data: Mapping[str, Any]) -> Event:
+        """The event for stored data, upcast to the current schema first."""
+        type_name = data["type"]
+        cls = self._classes.get(type_name)
+        if cls is None:
+            raise UnknownEvent(type_name)
+        if data.get("schema", 1) != cls.SCHEMA:
+            data = self.upcast(dict(data), cls.SCHEMA)
+        kwargs = {k: _freeze(v) for k, v in data.items() if k != "type" and k != "schema"}
+        return cls(**kwargs)
+
+    def upcast(self, data: Encoded, target: int) -> Encoded:
+        """Apply upcasters until ``data`` has the target schema."""
+        while (schema := data.get("schema", 1)) < target:
+            step = self._upcasters.get((data["type"], schema))
+            if step is None:
+                raise UnknownEvent(f"{data['type']} schema {schema} has no upcaster")
+            data = step(data)
+            data["schema"] = schema + 1
+        return data

@@ -1,0 +1,45 @@
+"""The games cardroom knows, by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import UnknownGame
+from domain.protocol import Game
+
+_GAMES: dict[str, Game[Any]] = {}
+
+
+def register(game: Game[Any]) -> Game[Any]:
+    """Add a game under its name."""
+    _GAMES[game.name] = game
+    return game
+
+
+def _load() -> None:
+    # Imported lazily so that a game module under construction never breaks the others.
+    import importlib
+
+    for module in ("domain.games.shithead", "domain.games.sixty_six", "domain.games.sheepshead"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+
+
+def get_game(name: object) -> Game[Any]:
+    """The game of that name, or UnknownGame listing the known ones."""
+    if not _GAMES:
+        _load()
+    game = _GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
+    return game
+
+
+def all_games() -> dict[str, Game[Any]]:
+    """Every registered game."""
+    if not _GAMES:
+        _load()
+    return dict(_GAMES)

@@ -1,0 +1,1 @@
+"""Replay files: write, read, verify (audit) and render any step."""

@@ -1,0 +1,1 @@
+"""Flask app, schemas, Redis event store, auth."""

@@ -1,0 +1,1 @@
+"""The contract every game passes unchanged (STYLE house rule 5)."""

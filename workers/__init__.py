@@ -1,0 +1,1 @@
+"""RQ jobs (bot turns, replay export) and bot strategies."""

@@ -1,0 +1,77 @@
+"""The bot interface and registry.
+
+A bot sees exactly what its seat sees: the seat's view, whose ``legal_actions`` lists every
+action it may send. ``choose`` returns one of them (or an equivalent action). ``rng`` is seeded
+by the caller from (game id, seat, version), so a bot's play is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+View = dict[str, Any]
+Action = dict[str, Any]
+
+
+class Bot(Protocol):
+    """A strategy: view + legal actions in, one action out."""
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """The action to send."""
+        ...
+
+
+class UnknownBot(KeyError):
+    """No bot of that name for that game."""
+
+
+BotFactory = Callable[[], Bot]
+_BOTS: dict[tuple[str, str | None], BotFactory] = {}
+
+
+def register_bot(name: str, game: str | None = None) -> Callable[[BotFactory], BotFactory]:
+    """Register a bot factory under ``name``, for one game or (game=None) for every game."""
+
+    def add(factory: BotFactory) -> BotFactory:
+        _BOTS[(name, game)] = factory
+        return factory
+
+    return add
+
+
+def get_bot(name: str, game: str) -> Bot:
+    """A fresh bot of that name for that game; a game-specific one wins over a generic one."""
+    _load_builtin()
+    factory = _BOTS.get((name, game)) or _BOTS.get((name, None))
+    if factory is None:
+        raise UnknownBot(f"no bot named {name!r} plays {game}; known: {', '.join(bot_names(game))}")
+    return factory()
+
+
+def bot_names(game: str) -> list[str]:
+    """Names of the bots that can play that game."""
+    _load_builtin()
+    return sorted({n for (n, g) in _BOTS if g in (None, game)})
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (reproducible through the seeded rng)."""
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        return dict(rng.choice(view["legal_actions"]))
+
+
+register_bot("random")(RandomBot)
+
+
+def _load_builtin() -> None:
+    import importlib
+
+    for module in ("workers.bots.shithead", "workers.bots.sixty_six", "workers.bots.sheepshead"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
