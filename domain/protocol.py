@@ -69,6 +69,10 @@ class Game(Protocol, Generic[S]):
         """What that seat (None: a spectator) may see, with its legal actions."""
         ...
 
+    def reveal(self, state: S) -> dict[str, Any]:
+        """The whole table with everything open (replays, audits, finished games)."""
+        ...
+
     def outcome(self, state: S) -> dict[str, Any] | None:
         """None while playing; the result once over."""
         ...
