@@ -1,0 +1,124 @@
+"""The event codec round-trips and upcasts; options validate with readable errors."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import FrozenInstanceError, dataclass
+
+import pytest
+
+from domain.chain import GENESIS, chain, link_hash
+from domain.errors import InvalidOptions
+from domain.events import Event, EventCodec, UnknownEvent, canonical_json
+from domain.options import Option, action_limit_option, non_default, parse_options
+from domain.protocol import action_key
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsPlayed(Event):
+    TYPE = "test.CardsPlayed"
+    SCHEMA = 2
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+codec = EventCodec([CardsPlayed])
+
+
+@codec.upcaster("test.CardsPlayed", 1)
+def _add_source(data: dict) -> dict:
+    return {**data, "source": "hand"}
+
+
+def test_events_are_frozen_facts() -> None:
+    e = CardsPlayed(seat=0, cards=("3H",), source="hand")
+    with pytest.raises(FrozenInstanceError):
+        e.seat = 1  # type: ignore[misc]
+
+
+def test_codec_round_trips_through_json_with_tuples_restored() -> None:
+    e = CardsPlayed(seat=1, cards=("3H", "3S"), source="face_up")
+    data = json.loads(json.dumps(codec.encode(e)))
+    assert data == {
+        "type": "test.CardsPlayed",
+        "schema": 2,
+        "seat": 1,
+        "cards": ["3H", "3S"],
+        "source": "face_up",
+    }
+    assert codec.decode(data) == e
+
+
+def test_an_old_schema_is_upcast_before_decoding() -> None:
+    old = {"type": "test.CardsPlayed", "schema": 1, "seat": 0, "cards": ["4C"]}
+    assert codec.decode(old) == CardsPlayed(seat=0, cards=("4C",), source="hand")
+
+
+def test_unknown_event_types_are_refused() -> None:
+    with pytest.raises(UnknownEvent):
+        codec.decode({"type": "test.Nope", "schema": 1})
+
+
+def test_stored_names_are_registered_once() -> None:
+    with pytest.raises(ValueError):
+        codec.register(CardsPlayed)
+
+
+def test_canonical_json_is_key_sorted_and_compact() -> None:
+    assert canonical_json({"b": 1, "a": [1, 2]}) == '{"a":[1,2],"b":1}'
+
+
+def test_hash_chain_detects_any_edit() -> None:
+    events = [{"type": "x", "n": i} for i in range(3)]
+    hashes = chain(events)
+    assert hashes[0] == link_hash(GENESIS, events[0])
+    edited = [events[0], {"type": "x", "n": 9}, events[2]]
+    assert chain(edited)[1:] != hashes[1:]
+    assert chain(list(reversed(events)))[-1] != hashes[-1]
+
+
+SPECS = (
+    Option(name="jokers", kind="choice", default="auto", choices=("auto", "always", "never")),
+    Option(name="ten_burns", kind="bool", default=True),
+    Option(name="cards_per_row", kind="int", default=3, choices=(3, 4, 5)),
+    Option(name="hand_size", kind="int", default=None, minimum=1, nullable=True),
+    action_limit_option(),
+)
+
+
+def test_options_fill_defaults_and_keep_given_values() -> None:
+    opts = parse_options(SPECS, {"ten_burns": False, "hand_size": 4})
+    assert opts == {
+        "jokers": "auto",
+        "ten_burns": False,
+        "cards_per_row": 3,
+        "hand_size": 4,
+        "action_limit": 5000,
+    }
+    assert non_default(SPECS, opts) == {"ten_burns": False, "hand_size": 4}
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"colour": 1}, "unknown option(s): colour"),
+        ({"ten_burns": "yes"}, "ten_burns must be true or false"),
+        ({"jokers": "sometimes"}, "jokers must be one of"),
+        ({"cards_per_row": 6}, "cards_per_row must be one of 3, 4, 5"),
+        ({"cards_per_row": True}, "cards_per_row must be an integer"),
+        ({"hand_size": 0}, "hand_size must be at least 1"),
+        ({"action_limit": "many"}, "action_limit must be an integer"),
+    ],
+)
+def test_bad_options_are_rejected_with_a_readable_message(raw: dict, message: str) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        parse_options(SPECS, raw)
+    assert message in str(err.value)
+
+
+def test_action_key_ignores_card_order_only() -> None:
+    assert action_key({"type": "play", "cards": ["3H", "3S"]}) == action_key(
+        {"cards": ["3S", "3H"], "type": "play"}
+    )
+    assert action_key({"type": "flip", "slot": 0}) != action_key({"type": "flip", "slot": 1})
