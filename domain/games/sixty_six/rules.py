@@ -1,0 +1,207 @@
+"""Sixty-Six legality: one ``problem`` function that both decide and legal_actions use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import (
+    DomainError,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    InvalidCard,
+    NotYourTurn,
+)
+from domain.games.sixty_six.state import RANK_ORDER, Deal, Rules, State
+
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("card",),
+    "marriage": ("card",),
+    "exchange_trump": (),
+    "close": (),
+    "draw": (),
+    "declare_out": (),
+    "pass": (),
+}
+CARD_CODES = frozenset(r + s for r in "9TJQKA" for s in "CDHS")
+
+
+def illegal(reason: str, message: str) -> IllegalAction:
+    """An IllegalAction whose reason is the §16 rejection code."""
+    return IllegalAction(message, reason=reason)
+
+
+def parse_action(action: object) -> tuple[str, str | None]:
+    """The action's type and card, or InvalidAction for a malformed shape."""
+    if not isinstance(action, Mapping):
+        raise InvalidAction("an action must be an object with a type", reason="unknown_action")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        known = ", ".join(ACTION_FIELDS)
+        raise InvalidAction(f"unknown action type {kind!r}; expected one of {known}",
+                            reason="unknown_action")
+    fields = ACTION_FIELDS[kind]
+    extra = sorted(set(action) - {"type", *fields})
+    if extra:
+        raise InvalidAction(f"{kind} takes no field(s) {', '.join(extra)}")
+    if not fields:
+        return kind, None
+    card = action.get("card")
+    if not isinstance(card, str) or card not in CARD_CODES:
+        raise InvalidCard(f"{kind} needs a card code (9 T J Q K A + C D H S), got {card!r}")
+    return kind, card
+
+
+def acting_seats(state: State) -> tuple[int, ...]:
+    """Seats that may act: the seat whose turn it is, plus the other with any-time declaring."""
+    deal = state.deal
+    if deal is None or state.ended is not None or deal.phase == "over":
+        return ()
+    if state.rules.declare_timing == "any_time":
+        return (0, 1)
+    return (deal.turn,)
+
+
+def problem(state: State, seat: int, kind: str, card: str | None) -> DomainError | None:
+    """Why the seat may not take this action now, or None when it may."""
+    deal = state.deal
+    if deal is None or state.ended is not None or deal.phase == "over":
+        return GameOver("the match is over; no action is possible", reason="deal_over")
+    if seat not in (0, 1):
+        return NotYourTurn(f"seat {seat} is not at this table", reason="not_your_turn")
+    if kind == "declare_out":
+        if state.rules.declare_timing == "own_turn" and seat != deal.turn:
+            return NotYourTurn(f"seat {seat} may declare only on its own turn",
+                               reason="not_your_turn")
+        return None
+    if seat != deal.turn:
+        return NotYourTurn(f"it is seat {deal.turn}'s turn, not seat {seat}'s",
+                           reason="not_your_turn")
+    check = _CHECKS[kind]
+    return check(deal, state.rules, seat, card)
+
+
+def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    if deal.phase == "draw":
+        return illegal("must_draw_or_close", "the trick winner must draw or close before leading")
+    assert card is not None
+    if card not in deal.hands[seat]:
+        return illegal("card_not_in_hand", f"{card} is not in your hand")
+    if deal.phase == "follow" and not deal.stock_open:
+        return _strict_follow(deal, rules, seat, card)
+    return None
+
+
+def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> DomainError | None:
+    led = deal.trick[0]
+    hand = deal.hands[seat]
+    same = [c for c in hand if c[1] == led[1]]
+    if same:
+        if card[1] != led[1]:
+            return illegal("must_follow_suit", f"{card} does not follow the led suit of {led}")
+        higher = [c for c in same if RANK_ORDER[c[0]] > RANK_ORDER[led[0]]]
+        if rules.must_head_trick and higher and card not in higher:
+            return illegal("must_head_trick", f"{card} does not head {led}; play a higher card")
+        return None
+    trumps = any(c[1] == deal.trump for c in hand)
+    if rules.must_trump_when_void and card[1] != deal.trump and trumps:
+        return illegal("must_trump", f"{card} is not a trump; void in {led[1]}, you must trump")
+    return None
+
+
+def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    assert card is not None
+    if deal.phase != "lead":
+        return illegal("marriage_not_on_lead", "a marriage can be announced only as your lead")
+    if card[0] not in "KQ":
+        return illegal("marriage_card_not_king_or_queen", f"{card} is not a king or queen")
+    if card not in deal.hands[seat]:
+        return illegal("card_not_in_hand", f"{card} is not in your hand")
+    if partner(card) not in deal.hands[seat]:
+        return illegal("marriage_partner_missing", f"you do not hold the partner of {card}")
+    if not rules.marriage_in_strict_phase and not deal.stock_open:
+        return illegal("marriage_not_in_strict_phase",
+                       "marriages are not allowed once the stock is closed or exhausted")
+    return None
+
+
+def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    between = deal.phase in ("lead", "draw")
+    own_turn_follow = deal.phase == "follow" and rules.exchange_timing == "any_own_turn"
+    if not (between or own_turn_follow):
+        return illegal("exchange_not_between_tricks",
+                       "the trump exchange is made between tricks by the next leader")
+    if not deal.stock_open or deal.stock_size < rules.exchange_min_stock:
+        return illegal("exchange_trump_card_gone",
+                       f"the trump card is no longer available to exchange "
+                       f"(stock size {deal.stock_size})")
+    if rules.exchange_requires_trick and deal.won[seat] == 0:
+        return illegal("exchange_no_trick_won", "you must win a trick before exchanging")
+    if exchange_card(deal, rules) not in deal.hands[seat]:
+        return illegal("exchange_no_trump_nine",
+                       f"you do not hold the {rules.exchange_rank}{deal.trump}")
+    return None
+
+
+def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    if deal.phase not in ("lead", "draw"):
+        return illegal("close_not_on_lead", "only the next leader may close, before leading")
+    if not deal.stock_open:
+        return illegal("close_stock_not_open", "the stock is already closed or exhausted")
+    if not rules.close_on_first_lead and deal.won == (0, 0):
+        return illegal("close_first_lead_forbidden", "the stock may not be closed before "
+                       "the first trick is complete")
+    return None
+
+
+def _draw(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    if deal.phase != "draw":
+        return illegal("draw_not_expected", "there is no draw step now")
+    return None
+
+
+def _pass(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+    if deal.phase != "end_window":
+        return illegal("pass_not_expected", "passing is only possible after the last trick")
+    return None
+
+
+_CHECKS = {
+    "play": _play,
+    "marriage": _marriage,
+    "exchange_trump": _exchange,
+    "close": _close,
+    "draw": _draw,
+    "pass": _pass,
+}
+
+
+def partner(card: str) -> str:
+    """The other card of a marriage."""
+    return ("Q" if card[0] == "K" else "K") + card[1]
+
+
+def exchange_card(deal: Deal, rules: Rules) -> str:
+    """The card that may replace the trump card: trump 9 (trump jack with deck20)."""
+    return rules.exchange_rank + deal.trump
+
+
+def candidates(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every action shape worth checking for the seat, in the listing order."""
+    deal = state.deal
+    assert deal is not None
+    hand = deal.hands[seat]
+    out: list[dict[str, Any]] = [{"type": "play", "card": c} for c in hand]
+    out += [{"type": "marriage", "card": c} for c in hand if c[0] in "KQ"]
+    for kind in ("exchange_trump", "close", "draw", "pass", "declare_out"):
+        out.append({"type": kind})
+    return out
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every action the seat may send now."""
+    if seat not in acting_seats(state):
+        return []
+    return [a for a in candidates(state, seat)
+            if problem(state, seat, a["type"], a.get("card")) is None]
