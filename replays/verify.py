@@ -1,0 +1,249 @@
+"""The audit: prove a replay is exactly what the rules produce from its seed and commands.
+
+In order: the hash chain (versions 1, 2, ... with each prev_hash the previous hash and each hash
+``link_hash(prev_hash, event)``), the header's head version and hash, the start command re-run
+through ``game.start`` (which re-derives the deck or explicit deal from the seed and so the deck
+commitment), every later command re-run through ``decide`` on the folded state, and the outcome.
+The first discrepancy is reported with the version of the first bad event and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.chain import GENESIS, link_hash
+from domain.errors import DomainError
+from domain.events import Encoded, Event, canonical_json
+from domain.protocol import Game, Setup, fold
+from domain.registry import get_game
+from replays.format import Batch, RecordedEvent, Replay
+
+_HEADER_FIELDS = ("seed", "commitment", "players", "options", "dealer", "explicit_deal")
+
+
+class _Bad(Exception):
+    def __init__(self, version: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.version = version
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Report:
+    """The result of an audit; ``bad_version`` is the first event found wrong (None if ok)."""
+
+    ok: bool
+    game: str
+    game_id: str
+    events: int
+    batches: int
+    head_hash: str
+    outcome: dict[str, Any] | None
+    bad_version: int | None = None
+    reason: str = ""
+
+    def summary(self) -> str:
+        """One readable line: OK with what was proven, or the first bad event and why."""
+        name = f"{self.game} game {self.game_id}"
+        if not self.ok:
+            where = f"event {self.bad_version}" if self.bad_version is not None else "the file"
+            return f"FAILED {name}: {where}: {self.reason}"
+        return (
+            f"OK {name}: {self.events} events in {self.batches} batches; hash chain intact "
+            f"(head {self.head_hash[:16]}); deal and deck commitment re-derived from the seed; "
+            f"every batch is what the rules produce; outcome {canonical_json(self.outcome)}"
+        )
+
+
+class VerificationFailed(Exception):
+    """A replay that does not verify; ``report`` names the first bad event."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__(report.summary())
+        self.report = report
+
+
+def verify(replay: Replay, game: Game[Any] | None = None) -> Report:
+    """The report of a replay that verifies, or VerificationFailed naming the first bad event."""
+    report = check(replay, game)
+    if not report.ok:
+        raise VerificationFailed(report)
+    return report
+
+
+def check(replay: Replay, game: Game[Any] | None = None) -> Report:
+    """Audit a replay and return the report (``ok`` False names the first bad event)."""
+    header = replay.header
+    base: dict[str, Any] = {
+        "game": header.game,
+        "game_id": header.game_id,
+        "events": len(replay.events),
+        "batches": len(replay.batches),
+        "head_hash": header.head_hash,
+        "outcome": replay.outcome,
+    }
+    try:
+        rules = game if game is not None else _game(header.game)
+        check_chain(replay.events)
+        _check_head(replay)
+        _check_rules(rules, replay)
+    except _Bad as bad:
+        return Report(ok=False, bad_version=bad.version, reason=bad.reason, **base)
+    return Report(ok=True, **base)
+
+
+def _game(name: str) -> Game[Any]:
+    try:
+        return get_game(name)
+    except DomainError as err:
+        raise _Bad(None, err.message) from None
+
+
+def check_chain(events: Sequence[RecordedEvent]) -> None:
+    """Versions run 1, 2, ... and every hash links to its predecessor."""
+    prev = GENESIS
+    for expected, recorded in enumerate(events, start=1):
+        if recorded.version != expected:
+            raise _Bad(
+                expected,
+                f"expected version {expected} here, found version {recorded.version} "
+                "(an event is missing, duplicated or out of order)",
+            )
+        if recorded.prev_hash != prev:
+            raise _Bad(expected, "prev_hash does not link to the previous event's hash")
+        if link_hash(prev, recorded.event) != recorded.hash:
+            raise _Bad(expected, "hash does not match the event (the event or its hash was edited)")
+        prev = recorded.hash
+
+
+def _check_head(replay: Replay) -> None:
+    events = replay.events
+    header = replay.header
+    last = events[-1] if events else None
+    last_version = last.version if last else 0
+    if header.head_version != last_version:
+        raise _Bad(
+            min(header.head_version, last_version) + 1,
+            f"the header names head version {header.head_version} "
+            f"but the events end at version {last_version}",
+        )
+    if last is None or header.head_hash != last.hash:
+        raise _Bad(last_version, "the header's head hash is not the last event's hash")
+    if any(not b.events for b in replay.batches):
+        raise _Bad(None, "a batch holds no events")
+
+
+def _check_rules(game: Game[Any], replay: Replay) -> None:
+    batches = replay.batches
+    state = _check_start(game, replay)
+    for batch in batches[1:]:
+        state = _check_action(game, state, batch)
+    produced = game.outcome(state)
+    if canonical_json(produced) != canonical_json(replay.outcome):
+        raise _Bad(
+            replay.header.head_version,
+            f"the recorded outcome {canonical_json(replay.outcome)} is not the outcome of the "
+            f"events {canonical_json(produced)}",
+        )
+
+
+def _check_start(game: Game[Any], replay: Replay) -> Any:
+    batch = replay.batches[0]
+    command = batch.command
+    if command.get("kind") != "start" or not isinstance(command.get("setup"), Mapping):
+        raise _Bad(1, "the first batch is not a start command with a setup")
+    raw = command["setup"]
+    try:
+        setup = Setup(
+            players=raw["players"],
+            seed=raw["seed"],
+            options=raw.get("options") or {},
+            dealer=raw.get("dealer"),
+            deal=raw.get("deal"),
+        )
+        events = game.start(setup)
+    except (DomainError, KeyError, TypeError) as err:
+        raise _Bad(1, f"the rules refuse the start command: {err}") from None
+    _check_commitment(game, events, batch)
+    _compare(game, batch, events)
+    _check_header(game, replay)
+    return fold(game, events)
+
+
+def _check_commitment(game: Game[Any], events: list[Event], batch: Batch) -> None:
+    derived = game.codec.encode(events[0]).get("commitment")
+    recorded = batch.events[0].event.get("commitment")
+    if derived != recorded:
+        raise _Bad(
+            batch.events[0].version,
+            f"deck commitment {recorded} is not the one re-derived from the seed ({derived})",
+        )
+
+
+def _check_header(game: Game[Any], replay: Replay) -> None:
+    started = replay.batches[0].events[0].event
+    header = replay.header.to_dict()
+    for name in _HEADER_FIELDS:
+        if canonical_json(header[name]) != canonical_json(started.get(name)):
+            raise _Bad(1, f"the header's {name} differs from the one recorded in event 1")
+    if header["game"] != game.name:
+        raise _Bad(1, f"the header names game {header['game']!r}, the events are {game.name}")
+
+
+def _check_action(game: Game[Any], state: Any, batch: Batch) -> Any:
+    command = batch.command
+    first = batch.events[0].version
+    if command.get("kind") != "action" or not isinstance(command.get("action"), Mapping):
+        raise _Bad(first, "the batch's command is not an action")
+    seat = command.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise _Bad(first, f"the command's seat {seat!r} is not a seat number")
+    try:
+        events = game.decide(state, seat, command["action"])
+    except DomainError as err:
+        raise _Bad(first, f"the rules refuse seat {seat}'s command here: {err.message}") from None
+    _compare(game, batch, events)
+    return fold(game, events, state)
+
+
+def _compare(game: Game[Any], batch: Batch, produced: list[Event]) -> None:
+    expected = [game.codec.encode(e) for e in produced]
+    for recorded, wanted in zip(batch.events, expected, strict=False):
+        if canonical_json(_normal(game, recorded)) != canonical_json(wanted):
+            raise _Bad(recorded.version, _difference(wanted, _normal(game, recorded)))
+    if len(batch.events) != len(expected):
+        where = batch.events[0].version + min(len(batch.events), len(expected))
+        raise _Bad(
+            where,
+            f"the rules produce {len(expected)} event(s) for this command, "
+            f"the batch holds {len(batch.events)}",
+        )
+
+
+def _normal(game: Game[Any], recorded: RecordedEvent) -> Encoded:
+    """The recorded event in its current schema (old shapes go through the upcasters)."""
+    try:
+        return game.codec.encode(game.codec.decode(recorded.event))
+    except (KeyError, TypeError, ValueError) as err:
+        raise _Bad(recorded.version, f"unreadable event: {err!r}") from None
+
+
+def _difference(wanted: Encoded, recorded: Encoded) -> str:
+    if wanted.get("type") != recorded.get("type"):
+        return f"the rules produce a {wanted.get('type')} here, the replay records a " + str(
+            recorded.get("type")
+        )
+    keys = sorted(set(wanted) | set(recorded))
+    diffs = [
+        f"{k}: rules {_short(wanted.get(k))}, replay {_short(recorded.get(k))}"
+        for k in keys
+        if canonical_json(wanted.get(k)) != canonical_json(recorded.get(k))
+    ]
+    return f"the rules produce a different {wanted.get('type')} here ({'; '.join(diffs)})"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = canonical_json(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
