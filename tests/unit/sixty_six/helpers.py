@@ -1,0 +1,103 @@
+"""Sixty-Six test helpers: explicit deals, moves written as words, and exact rejections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.cards import deck_20, deck_24
+from domain.errors import DomainError
+from domain.events import Event
+from domain.games.sixty_six import GAME
+from domain.games.sixty_six.state import State
+from domain.protocol import Setup, fold
+
+DECK24: list[str] = list(deck_24())
+DECK20: list[str] = list(deck_20())
+
+
+def explicit_deal(
+    hand0: str, hand1: str, trump: str, stock: str = "", deck20: bool = False
+) -> dict[str, Any]:
+    """An explicit deal; the stock starts with ``stock`` (top first) and the rest follows."""
+    h0, h1, top = hand0.split(), hand1.split(), stock.split()
+    used = {*h0, *h1, trump, *top}
+    rest = [c for c in (DECK20 if deck20 else DECK24) if c not in used]
+    return {"seats": [{"hand": h0}, {"hand": h1}], "stock": top + rest,
+            "extra": {"trump_card": trump}}
+
+
+def start(
+    hand0: str, hand1: str, trump: str, stock: str = "", dealer: int = 0, **options: Any
+) -> tuple[State, list[Event]]:
+    """The state and creation events of a match whose first deal is given (seat 1 leads)."""
+    deal = explicit_deal(hand0, hand1, trump, stock, deck20=bool(options.get("deck20")))
+    events = GAME.start(Setup(players=2, seed="test", dealer=dealer, options=options, deal=deal))
+    return fold(GAME, events), events
+
+
+def action(text: str) -> dict[str, Any]:
+    """``"play AC"`` -> {"type": "play", "card": "AC"}; ``"exchange"``/``"declare"`` short forms."""
+    words = text.split()
+    kind = {"exchange": "exchange_trump", "declare": "declare_out"}.get(words[0], words[0])
+    return {"type": kind, "card": words[1]} if len(words) > 1 else {"type": kind}
+
+
+def act(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
+    """Decide one move and fold its events."""
+    events = GAME.decide(state, seat, action(text))
+    return fold(GAME, events, state), events
+
+
+def moves(state: State, *steps: tuple[int, str]) -> State:
+    """Apply several (seat, move) steps."""
+    for seat, text in steps:
+        state, _ = act(state, seat, text)
+    return state
+
+
+def rejected(state: State, seat: int, text: str | dict[str, Any], reason: str) -> DomainError:
+    """Assert that the move is refused with that reason and return the error."""
+    move = action(text) if isinstance(text, str) else text
+    with pytest.raises(DomainError) as caught:
+        GAME.decide(state, seat, move)
+    assert caught.value.reason == reason, caught.value.message
+    return caught.value
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """The seat's legal actions written as words."""
+    out = []
+    for a in GAME.legal_actions(state, seat):
+        out.append(f"{a['type']} {a['card']}" if "card" in a else a["type"])
+    return out
+
+
+def deal(state: State) -> Any:
+    """The current deal (never None in these tests)."""
+    assert state.deal is not None
+    return state.deal
+
+
+def of_type(events: list[Event], cls: type[Event]) -> list[Any]:
+    """Events of one class."""
+    return [e for e in events if isinstance(e, cls)]
+
+
+def plain_chooser(state: State, seat_actions: list[tuple[int, dict[str, Any]]]) -> Any:
+    """Never declares, closes, exchanges or marries: draws, plays the first legal card, passes."""
+    for wanted in ("draw", "play", "pass"):
+        for seat, a in seat_actions:
+            if a["type"] == wanted:
+                return seat, a
+    raise AssertionError("no plain action available")
+
+
+def play_plainly(state: State) -> State:
+    """Play the current deal to the end-of-play window without any optional action."""
+    while deal(state).phase not in ("end_window", "over"):
+        choices = [(s, a) for s in GAME.seats_to_act(state) for a in GAME.legal_actions(state, s)]
+        seat, a = plain_chooser(state, choices)
+        state = fold(GAME, GAME.decide(state, seat, a), state)
+    return state
