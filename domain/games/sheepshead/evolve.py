@@ -1,0 +1,226 @@
+"""The fold: one exhaustive match over Sheepshead's events."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import assert_never, cast
+
+from domain.events import Event
+from domain.games.sheepshead.config import active_seats, layout
+from domain.games.sheepshead.events import (
+    Buried,
+    CardCalled,
+    CardPlayed,
+    CrackDecided,
+    GameStarted,
+    HandDealt,
+    HandScored,
+    HandThrownIn,
+    LeasterStarted,
+    MatchAborted,
+    MatchEnded,
+    PartnerRevealed,
+    Passed,
+    Picked,
+    PreparationFinished,
+    RecrackDecided,
+    SheepsheadEvent,
+    TrickWon,
+)
+from domain.games.sheepshead.state import (
+    BURYING,
+    CALLING,
+    CRACKING,
+    PICKING,
+    PLAYING,
+    RECRACKING,
+    SCORED,
+    THROWN_IN,
+    Hand,
+    State,
+    Trick,
+)
+
+_QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after one event (pure and total)."""
+    return _fold(state, cast(Hand, state.hand), cast(SheepsheadEvent, event))
+
+
+def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
+    match event:
+        case GameStarted():
+            return _started(event)
+        case HandDealt():
+            return replace(state, hand=_dealt(state, event))
+        case Passed(seat=seat):
+            return _counted(state, _passed(hand, seat))
+        case Picked():
+            return _counted(state, _picked(hand, event))
+        case LeasterStarted(kind=kind):
+            return _with(state, hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
+        case HandThrownIn(multiplier=multiplier):
+            new = replace(hand, phase=THROWN_IN, to_act=None)
+            return replace(state, hand=new, pending_multiplier=multiplier)
+        case Buried(seat=seat, cards=cards):
+            kept = tuple(c for c in hand.hands[seat] if c not in cards)
+            new = replace(hand, hands=_set(hand.hands, seat, kept), buried=cards, phase=CALLING)
+            return _counted(state, new)
+        case CardCalled(card=card):
+            return _counted(state, replace(hand, called=card))
+        case PreparationFinished():
+            new = _prepared(hand, event)
+            return _counted(state, new) if event.by_action else replace(state, hand=new)
+        case CrackDecided(seat=seat, crack=crack):
+            return _counted(state, _crack(hand, seat, crack))
+        case RecrackDecided(recrack=recrack):
+            new = replace(hand, recracked=recrack, phase=PLAYING, to_act=hand.active[0])
+            return _counted(state, new)
+        case CardPlayed(seat=seat, card=card):
+            return _counted(state, _played(hand, seat, card))
+        case PartnerRevealed():
+            return _with(state, hand, revealed=True)
+        case TrickWon():
+            return replace(state, hand=_trick_won(hand, event))
+        case HandScored():
+            return _scored(state, hand, event)
+        case MatchEnded(winners=winners):
+            return replace(state, finished=True, winners=winners)
+        case MatchAborted():
+            return replace(state, aborted=True)
+        case _:
+            assert_never(event)
+
+
+def _started(event: GameStarted) -> State:
+    return State(
+        started=True,
+        players=event.players,
+        seed=event.seed,
+        options=dict(event.options),
+        first_dealer=event.dealer,
+        explicit_deal=event.explicit_deal,
+        commitment=event.commitment,
+        totals=(0,) * event.players,
+    )
+
+
+def _with(state: State, hand: Hand, **changes: object) -> State:
+    return replace(state, hand=replace(hand, **changes))  # type: ignore[arg-type]
+
+
+def _counted(state: State, hand: Hand) -> State:
+    return replace(state, hand=hand, actions=state.actions + 1)
+
+
+def _set(
+    hands: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return (*hands[:seat], cards, *hands[seat + 1 :])
+
+
+def _dealt(state: State, event: HandDealt) -> Hand:
+    lay = layout(state.players, state.options)
+    active = active_seats(event.dealer, state.players, lay.dealer_sits_out)
+    return Hand(
+        deal=event.deal,
+        number=event.hand,
+        dealer=event.dealer,
+        active=active,
+        hands=event.hands,
+        blind=event.blind,
+        phase=PICKING,
+        to_act=active[0],
+    )
+
+
+def _next_active(hand: Hand, seat: int) -> int:
+    index = hand.active.index(seat)
+    return hand.active[(index + 1) % len(hand.active)]
+
+
+def _passed(hand: Hand, seat: int) -> Hand:
+    passed = (*hand.passed, seat)
+    to_act = None if len(passed) == len(hand.active) else _next_active(hand, seat)
+    return replace(hand, passed=passed, to_act=to_act)
+
+
+def _picked(hand: Hand, event: Picked) -> Hand:
+    p8 = hand.hands[event.seat] + event.blind
+    shown = tuple(c for pair in event.blitz for c in _QUEEN_PAIRS[pair])
+    return replace(
+        hand,
+        picker=event.seat,
+        hands=_set(hand.hands, event.seat, p8),
+        p8=p8,
+        blitz=event.blitz,
+        shown=shown,
+        phase=BURYING,
+        to_act=event.seat,
+    )
+
+
+def _prepared(hand: Hand, event: PreparationFinished) -> Hand:
+    card = None if event.alone else (hand.called or "JD")
+    partner = None
+    if card is not None:
+        partner = next((s for s, cards in enumerate(hand.hands) if card in cards), None)
+    phase, to_act = (CRACKING, event.crackers[0]) if event.crackers else (PLAYING, hand.active[0])
+    return replace(
+        hand,
+        alone=event.alone,
+        announced=event.announced,
+        partner_card=card,
+        partner=partner,
+        crackers=event.crackers,
+        phase=phase,
+        to_act=to_act,
+    )
+
+
+def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
+    if crack:
+        return replace(hand, cracked_by=seat, crackers=(), phase=RECRACKING, to_act=hand.picker)
+    rest = hand.crackers[hand.crackers.index(seat) + 1 :]
+    if rest:
+        return replace(hand, crackers=rest, to_act=rest[0])
+    return replace(hand, crackers=(), phase=PLAYING, to_act=hand.active[0])
+
+
+def _played(hand: Hand, seat: int, card: str) -> Hand:
+    kept = tuple(c for c in hand.hands[seat] if c != card)
+    seats = (*hand.trick_seats, seat)
+    to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
+    return replace(
+        hand,
+        hands=_set(hand.hands, seat, kept),
+        trick_seats=seats,
+        trick_cards=(*hand.trick_cards, card),
+        to_act=to_act,
+    )
+
+
+def _trick_won(hand: Hand, event: TrickWon) -> Hand:
+    trick = Trick(
+        number=event.number,
+        seats=hand.trick_seats,
+        cards=event.cards,
+        winner=event.winner,
+        points=event.points,
+    )
+    return replace(
+        hand, tricks=(*hand.tricks, trick), trick_seats=(), trick_cards=(), to_act=event.winner
+    )
+
+
+def _scored(state: State, hand: Hand, event: HandScored) -> State:
+    totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
+    return replace(
+        state,
+        totals=totals,
+        last_result=event,
+        pending_multiplier=1,
+        hand=replace(hand, phase=SCORED, to_act=None),
+    )

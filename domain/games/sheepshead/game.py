@@ -1,0 +1,134 @@
+"""The Sheepshead game object: start, the decider, views and redaction behind one protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.deals import deal_order, parse_deal
+from domain.errors import InvalidDeal
+from domain.events import Encoded, Event
+from domain.games.sheepshead import rules, views
+from domain.games.sheepshead.cards import DECK
+from domain.games.sheepshead.config import (
+    OPTIONS,
+    Layout,
+    active_seats,
+    deal_cards,
+    layout,
+    read_options,
+)
+from domain.games.sheepshead.decide import decide
+from domain.games.sheepshead.events import CODEC, GameStarted, HandDealt
+from domain.games.sheepshead.evolve import evolve
+from domain.games.sheepshead.state import State
+from domain.protocol import Action, Setup, check_dealer, check_players
+from domain.shuffle import deal_label, deck_commitment, seeded_choice, shuffled
+
+SEAT_ZONES = ("hand",)
+EXTRA_ZONES = ("blind",)
+
+
+class Sheepshead:
+    """Sheepshead for 3 to 7 players (default 5, Jack of Diamonds partner)."""
+
+    name = "sheepshead"
+    title = "Sheepshead"
+    min_players = 3
+    max_players = 7
+    options = OPTIONS
+    codec = CODEC
+
+    def start(self, setup: Setup) -> list[Event]:
+        """GameStarted and the first deal."""
+        check_players(self, setup.players)
+        check_dealer(setup.dealer, setup.players)
+        options = read_options(setup.options, setup.players)
+        dealer = _first_dealer(setup, options)
+        lay = layout(setup.players, options)
+        if setup.deal is not None:
+            hands, blind, order = _explicit(setup, lay, dealer)
+        else:
+            order = shuffled(DECK, setup.seed, deal_label(0))
+            hands, blind = deal_cards(order, lay, dealer, setup.players)
+        started = GameStarted(
+            players=setup.players,
+            dealer=dealer,
+            options=options,
+            seed=setup.seed,
+            commitment=deck_commitment(setup.seed, order),
+            explicit_deal=setup.deal is not None,
+        )
+        return [started, HandDealt(deal=0, hand=0, dealer=dealer, hands=hands, blind=blind)]
+
+    def initial_state(self) -> State:
+        """The state before any event."""
+        return State()
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Fold one event."""
+        return evolve(state, event)
+
+    def decide(self, state: State, seat: int, action: Action) -> list[Event]:
+        """The events one action causes."""
+        return decide(state, seat, action)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Every action the seat may send now."""
+        return rules.legal_actions(state, seat)
+
+    def seats_to_act(self, state: State) -> tuple[int, ...]:
+        """The one seat to act, if any."""
+        hand = state.hand
+        if state.over or hand is None or hand.to_act is None:
+            return ()
+        return (hand.to_act,)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What that seat may see."""
+        return views.view(state, seat)
+
+    def reveal(self, state: State) -> dict[str, Any]:
+        """Everything open."""
+        return views.reveal(state)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """None while playing, then the result."""
+        return views.outcome(state)
+
+    def redact(self, event: Event, seat: int | None) -> Encoded:
+        """The event as that seat may see it during play."""
+        return views.redact(event, seat)
+
+
+def _first_dealer(setup: Setup, options: dict[str, Any]) -> int:
+    if setup.dealer is not None:
+        return setup.dealer
+    if options["first_dealer"] is not None:
+        return int(options["first_dealer"])
+    return seeded_choice(setup.seed, "dealer", setup.players)
+
+
+def _explicit(
+    setup: Setup, lay: Layout, dealer: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], list[str]]:
+    deal = parse_deal(
+        setup.deal,
+        players=setup.players,
+        deck=DECK,
+        seat_zones=SEAT_ZONES,
+        extra_zones=EXTRA_ZONES,
+        has_stock=False,
+    )
+    active = active_seats(dealer, setup.players, lay.dealer_sits_out)
+    hands = tuple(tuple(s["hand"]) for s in deal["seats"])
+    for seat, cards in enumerate(hands):
+        want = lay.hand_size if seat in active else 0
+        if len(cards) != want:
+            raise InvalidDeal(f"deal.seats[{seat}].hand must hold {want} cards, got {len(cards)}")
+    blind = tuple(deal["extra"]["blind"])
+    if len(blind) != lay.blind_size:
+        raise InvalidDeal(f"deal.extra.blind must hold {lay.blind_size} cards, got {len(blind)}")
+    return hands, blind, deal_order(deal, SEAT_ZONES, EXTRA_ZONES)
+
+
+GAME = Sheepshead()

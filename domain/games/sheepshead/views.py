@@ -1,0 +1,178 @@
+"""What each seat may see (R10), the open table, event redaction and the outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.events import Encoded, Event
+from domain.games.sheepshead.cards import sort_hand
+from domain.games.sheepshead.events import (
+    CODEC,
+    Buried,
+    GameStarted,
+    HandDealt,
+    Picked,
+    PreparationFinished,
+)
+from domain.games.sheepshead.rules import legal_actions
+from domain.games.sheepshead.scoring import stakes
+from domain.games.sheepshead.state import BURYING, CALLING, Hand, State, Trick
+
+PICKER_PREPARING = "picker_preparing"
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` (None: a spectator) may see it, with its legal actions."""
+    return _table(state, seat, open_all=False)
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """The whole table with everything open."""
+    return _table(state, None, open_all=True)
+
+
+def _table(state: State, seat: int | None, *, open_all: bool) -> dict[str, Any]:
+    hand = state.hand
+    out: dict[str, Any] = {
+        "game": "sheepshead",
+        "seat": seat,
+        "players": state.players,
+        "rounds": state.options.get("rounds"),
+        "totals": list(state.totals),
+        "last_hand": CODEC.encode(state.last_result) if state.last_result else None,
+        "outcome": outcome(state),
+    }
+    if hand is None:
+        return {**out, "phase": "waiting", "seats": [], "to_act": [], "legal_actions": []}
+    out.update(_hand_public(state, hand, seat, open_all))
+    out["legal_actions"] = legal_actions(state, seat) if seat is not None else []
+    out["to_act"] = [] if state.over or hand.to_act is None else [hand.to_act]
+    if seat is not None:
+        out["hand"] = list(sort_hand(hand.hands[seat]))
+        out["role"] = _role(hand, seat)
+    if open_all:
+        out.update(_open_facts(hand))
+    return out
+
+
+def _phase(state: State, hand: Hand, seat: int | None, open_all: bool) -> str:
+    if state.over:
+        return "over"
+    if hand.phase in (BURYING, CALLING) and not open_all and seat != hand.picker:
+        return PICKER_PREPARING
+    return hand.phase
+
+
+def _hand_public(state: State, hand: Hand, seat: int | None, open_all: bool) -> dict[str, Any]:
+    picker_sees = seat is not None and seat == hand.picker
+    alone_seen = open_all or hand.announced or picker_sees
+    return {
+        "phase": _phase(state, hand, seat, open_all),
+        "hand_number": hand.number,
+        "deal_number": hand.deal,
+        "dealer": hand.dealer,
+        "picker": hand.picker,
+        "leaster": hand.leaster,
+        "blitz": list(hand.blitz),
+        "called": hand.called,
+        "alone": hand.alone if alone_seen else None,
+        "blind": list(hand.blind) if (open_all or picker_sees) else None,
+        "buried": list(hand.buried) if (open_all or picker_sees) else None,
+        "multiplier": stakes(state, hand),
+        "crackers": list(hand.crackers),
+        "cracked_by": hand.cracked_by,
+        "recracked": hand.recracked,
+        "trick": [
+            {"seat": s, "card": c} for s, c in zip(hand.trick_seats, hand.trick_cards, strict=True)
+        ],
+        "tricks": [_trick(t) for t in hand.tricks],
+        "seats": [_seat_public(state, hand, s, open_all) for s in range(state.players)],
+    }
+
+
+def _trick(trick: Trick) -> dict[str, Any]:
+    return {
+        "number": trick.number,
+        "seats": list(trick.seats),
+        "cards": list(trick.cards),
+        "winner": trick.winner,
+        "points": trick.points,
+    }
+
+
+def _seat_public(state: State, hand: Hand, seat: int, open_all: bool) -> dict[str, Any]:
+    won = [t for t in hand.tricks if t.winner == seat]
+    partner_known = hand.partner == seat and (hand.revealed or open_all)
+    return {
+        "seat": seat,
+        "cards": len(hand.hands[seat]),
+        "dealer": seat == hand.dealer,
+        "sitting_out": seat not in hand.active,
+        "passed": seat in hand.passed,
+        "picker": seat == hand.picker,
+        "partner": partner_known,
+        "tricks": len(won),
+        "points": sum(t.points for t in won),
+        "total": state.totals[seat],
+    }
+
+
+def _role(hand: Hand, seat: int) -> str | None:
+    if hand.picker is None:
+        return None
+    if seat == hand.picker:
+        return "picker"
+    if hand.alone is None or seat not in hand.active:
+        return None
+    return "partner" if seat == hand.partner else "defender"
+
+
+def _open_facts(hand: Hand) -> dict[str, Any]:
+    return {
+        "hands": [list(sort_hand(cards)) for cards in hand.hands],
+        "partner": hand.partner,
+        "partner_card": hand.partner_card,
+        "p8": list(hand.p8),
+    }
+
+
+def redact(event: Event, seat: int | None) -> Encoded:
+    """The encoded event as ``seat`` may see it during play."""
+    data = CODEC.encode(event)
+    match event:
+        case GameStarted():
+            del data["seed"]
+        case HandDealt():
+            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(event.hands)]
+            data["blind"] = len(event.blind)
+        case Picked() | Buried() if seat != event.seat:
+            key = "blind" if isinstance(event, Picked) else "cards"
+            data[key] = len(data[key])
+        case PreparationFinished() if seat != event.seat and not event.announced:
+            data["alone"] = None
+            data["by_action"] = None
+        case _:
+            pass
+    return data
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """None while playing; reason, winners, losers, totals and hands once over."""
+    if not state.over:
+        return None
+    hands = state.last_result.hand + 1 if state.last_result else 0
+    if state.aborted:
+        winners: list[int] = []
+        losers: list[int] = []
+        reason = "action_limit"
+    else:
+        winners = list(state.winners)
+        losers = [s for s in range(state.players) if s not in state.winners]
+        reason = "finished"
+    return {
+        "reason": reason,
+        "winners": winners,
+        "losers": losers,
+        "totals": list(state.totals),
+        "hands": hands,
+    }
