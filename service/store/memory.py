@@ -1,0 +1,190 @@
+"""The in-memory adapter: the same stored shapes as Redis, behind one lock (tests, local runs)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.chain import GENESIS
+from service.store import records
+from service.store.port import (
+    Appended,
+    Batch,
+    ChainBroken,
+    ChainReport,
+    Encoded,
+    Fetched,
+    GameExists,
+    GameMeta,
+    IdempotencyRecord,
+    SeatTaken,
+    StoredEvent,
+    UnknownGameId,
+    VersionConflict,
+)
+from service.store.records import Fields
+
+
+@dataclass
+class _Game:
+    fields: dict[str, str]
+    entries: list[Fields] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+class InMemoryEventStore:
+    """An EventStore in a dict. Thread-safe; ``wait`` wakes on every append."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _Game] = {}
+        self._lock = threading.Condition()
+
+    def create(
+        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+    ) -> Appended:
+        entries = records.build_entries(events, command, GENESIS)
+        with self._lock:
+            if meta.id in self._games:
+                raise GameExists(meta.id)
+            fields = {"meta": records.meta_to_json(meta), "status": meta.status}
+            self._games[meta.id] = _Game(fields=fields, entries=entries)
+            self._lock.notify_all()
+        return Appended(version=len(entries))
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        *,
+        prev_hash: str,
+        idempotency: IdempotencyRecord | None = None,
+        status: str | None = None,
+    ) -> Appended:
+        entries = records.build_entries(events, command, prev_hash)
+        with self._lock:
+            game = self._game(game_id)
+            if idempotency is not None:
+                earlier = records.idempotency_from_json(
+                    idempotency.key, game.keys.get(idempotency.key)
+                )
+                if earlier is not None:
+                    return records.replayed(earlier, idempotency)
+            current = len(game.entries)
+            if current != expected_version:
+                raise VersionConflict(game_id, expected_version, current)
+            head = game.entries[-1]["hash"] if game.entries else GENESIS
+            if head != prev_hash:
+                raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
+            game.entries.extend(entries)
+            if idempotency is not None:
+                game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
+            if status is not None:
+                game.fields["status"] = status
+            self._lock.notify_all()
+            return Appended(version=len(game.entries))
+
+    def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                return Fetched(meta=None)
+            raw_key = game.keys.get(idempotency_key) if idempotency_key else None
+            return Fetched(
+                meta=records.meta_from_fields(game.fields),
+                events=self._slice(game, after, None),
+                idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
+            )
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        with self._lock:
+            game = self._games.get(game_id)
+            return [] if game is None else self._slice(game, after, upto)
+
+    def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                return []
+            return [(i + 1, dict(e)) for i, e in enumerate(game.entries)]
+
+    def batches(self, game_id: str) -> list[Batch]:
+        return records.group_batches(self.read(game_id))
+
+    def version(self, game_id: str) -> int:
+        with self._lock:
+            game = self._games.get(game_id)
+            return 0 if game is None else len(game.entries)
+
+    def verify_chain(self, game_id: str) -> ChainReport:
+        return records.check_chain(self.entries(game_id))
+
+    def meta(self, game_id: str) -> GameMeta | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            return None if game is None else records.meta_from_fields(game.fields)
+
+    def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
+        with self._lock:
+            game = self._game(game_id)
+            meta = records.meta_from_fields(game.fields)
+            assert meta is not None
+            if not 0 <= seat < meta.players or meta.seats[seat].type != "open":
+                raise SeatTaken(f"seat {seat} of game {game_id} is not open")
+            game.fields[f"join:{seat}"] = records.joined_seat_json(name, token_hash)
+            meta = records.meta_from_fields(game.fields)
+            assert meta is not None
+            game.fields["status"] = records.status_after_join(meta)
+            return meta.with_status(game.fields["status"])
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self._lock:
+            self._game(game_id).fields["status"] = status
+
+    def list_games(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameMeta]:
+        with self._lock:
+            metas = [records.meta_from_fields(g.fields) for g in self._games.values()]
+        found = [
+            m
+            for m in metas
+            if m is not None
+            and (game is None or m.game == game)
+            and (status is None or m.status == status)
+        ]
+        found.sort(key=lambda m: (m.created, m.id), reverse=True)
+        return found[offset : offset + limit]
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        with self._lock:
+            return bool(self._lock.wait_for(lambda: self._length(game_id) > after, timeout))
+
+    # test support: the memory twin of editing Redis by hand
+    def tamper(self, game_id: str, version: int, fields: Mapping[str, str]) -> None:
+        """Overwrite stored fields of one entry (for tests of the chain check)."""
+        with self._lock:
+            self._game(game_id).entries[version - 1].update(fields)
+
+    def _length(self, game_id: str) -> int:
+        game = self._games.get(game_id)
+        return 0 if game is None else len(game.entries)
+
+    def _game(self, game_id: str) -> _Game:
+        game = self._games.get(game_id)
+        if game is None:
+            raise UnknownGameId(game_id)
+        return game
+
+    @staticmethod
+    def _slice(game: _Game, after: int, upto: int | None) -> list[StoredEvent]:
+        stop = len(game.entries) if upto is None else min(upto, len(game.entries))
+        start = max(after, 0)
+        return [records.parse_entry(v, game.entries[v - 1]) for v in range(start + 1, stop + 1)]

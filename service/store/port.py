@@ -1,0 +1,251 @@
+"""The event store port: what the service layer needs from storage, and nothing more.
+
+A game is one append-only stream of encoded events; event ``v`` (1, 2, ...) has version ``v``
+and the stream's version is its number of events. Events are appended in batches (one command's
+events), all or nothing, only when the caller's expected version is still current. Each stored
+event carries the hash chain (``prev_hash``, ``hash``); the first event of a batch also carries
+the ``command`` that caused it and the batch size. Beside the stream the store keeps the game's
+metadata (seats, status, ...), its idempotency records and a global index for listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+Encoded = dict[str, Any]
+
+STATUSES = ("waiting", "playing", "over")
+
+
+class StoreError(Exception):
+    """Base of the store's own errors."""
+
+
+class VersionConflict(StoreError):
+    """The stream is not at the expected version: someone else appended first."""
+
+    def __init__(self, game_id: str, expected: int, current: int) -> None:
+        super().__init__(f"game {game_id} is at version {current}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class IdempotencyKeyReused(StoreError):
+    """An idempotency key already recorded for a different request."""
+
+
+class UnknownGameId(StoreError):
+    """No game with that id."""
+
+
+class GameExists(StoreError):
+    """A game with that id already exists."""
+
+
+class SeatTaken(StoreError):
+    """The seat is not open (already joined, or a bot's)."""
+
+
+class ChainBroken(StoreError):
+    """Stored history does not match its hash chain."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One stored event with its chain links; ``command``/``batch`` on a batch's first event."""
+
+    version: int
+    event: Encoded
+    prev_hash: str
+    hash: str
+    command: Encoded | None = None
+    batch: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The events one command caused, with that command."""
+
+    command: Encoded
+    events: tuple[StoredEvent, ...]
+
+    @property
+    def first(self) -> int:
+        """Version of the batch's first event."""
+        return self.events[0].version
+
+    @property
+    def last(self) -> int:
+        """Version of the batch's last event."""
+        return self.events[-1].version
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat: ``open`` until someone joins (then ``human``), or a named ``bot``."""
+
+    type: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def public(self, seat: int) -> dict[str, Any]:
+        """The seat as anyone may see it (never the token hash)."""
+        out: dict[str, Any] = {"seat": seat, "type": self.type}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.bot is not None:
+            out["bot"] = self.bot
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """What the store keeps beside the stream. ``seed`` stays secret until the game is over."""
+
+    id: str
+    game: str
+    players: int
+    options: Encoded
+    seats: tuple[SeatRecord, ...]
+    created: float
+    commitment: str
+    seed: str
+    status: str = "waiting"
+
+    def with_status(self, status: str) -> GameMeta:
+        """The same game with another status."""
+        return replace(self, status=status)
+
+    def seat_of_token_hash(self, token_hash: str) -> int | None:
+        """The seat a token hash belongs to, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and seat.token_hash == token_hash:
+                return index
+        return None
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """Seats nobody has joined yet."""
+        return tuple(i for i, s in enumerate(self.seats) if s.type == "open")
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencyRecord:
+    """What an idempotency key stands for: the request's fingerprint and the response sent."""
+
+    key: str
+    fingerprint: str
+    version: int
+    response: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The outcome of an append: the new version, or the earlier result of a retried key."""
+
+    version: int
+    replayed: IdempotencyRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """One read round trip: the metadata, the events after a version, a looked-up key."""
+
+    meta: GameMeta | None
+    events: list[StoredEvent] = field(default_factory=list)
+    idempotency: IdempotencyRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChainReport:
+    """The result of checking a stream's hash chain."""
+
+    ok: bool
+    version: int
+    head_hash: str
+    broken_at: int | None = None
+    problem: str = ""
+
+
+class EventStore(Protocol):
+    """The port. Adapters: ``InMemoryEventStore`` and ``RedisEventStore``."""
+
+    def create(
+        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+    ) -> Appended:
+        """Record a new game's metadata and creation batch; GameExists if the id is taken."""
+        ...
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        *,
+        prev_hash: str,
+        idempotency: IdempotencyRecord | None = None,
+        status: str | None = None,
+    ) -> Appended:
+        """Append one batch atomically iff the stream is at ``expected_version``.
+
+        ``prev_hash`` is the hash at ``expected_version``. With ``idempotency``, a key already
+        recorded returns its record (``replayed``) when the fingerprint matches and raises
+        IdempotencyKeyReused when not; either way nothing is appended. ``status`` updates the
+        game's status in the same step. Raises VersionConflict (with the current version).
+        """
+        ...
+
+    def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
+        """Metadata, events after version ``after`` and (optionally) one idempotency record."""
+        ...
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """Stored events with ``after < version <= upto``."""
+        ...
+
+    def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
+        """Every stored entry as ``(version, fields)``, fields exactly as stored (strings)."""
+        ...
+
+    def batches(self, game_id: str) -> list[Batch]:
+        """Every batch (command and events) of a game, in order."""
+        ...
+
+    def version(self, game_id: str) -> int:
+        """The number of events of a game (0 when unknown)."""
+        ...
+
+    def verify_chain(self, game_id: str) -> ChainReport:
+        """Check every stored event against its hash chain."""
+        ...
+
+    def meta(self, game_id: str) -> GameMeta | None:
+        """A game's metadata, None when unknown."""
+        ...
+
+    def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
+        """Claim an open seat (atomically: one winner); SeatTaken/UnknownGameId otherwise."""
+        ...
+
+    def set_status(self, game_id: str, status: str) -> None:
+        """Move a game to another status (metadata and index)."""
+        ...
+
+    def list_games(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameMeta]:
+        """Games newest first, optionally only one game's or one status's."""
+        ...
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
+        ...

@@ -1,0 +1,210 @@
+"""The stored shapes shared by every adapter: stream entries, metadata and idempotency records.
+
+A stream entry (Redis field -> string):
+
+- ``event``: canonical JSON of the encoded event;
+- ``prev_hash`` / ``hash``: ``hash = domain.chain.link_hash(prev_hash, event)``;
+- first entry of a batch only: ``command`` (canonical JSON) and ``batch`` (its event count).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from domain.chain import GENESIS, link_hash
+from domain.events import canonical_json
+from service.store.port import (
+    Appended,
+    Batch,
+    ChainReport,
+    Encoded,
+    GameMeta,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    SeatRecord,
+    StoredEvent,
+)
+
+Fields = dict[str, str]
+
+
+def build_entries(
+    events: Sequence[Encoded], command: Mapping[str, Any], prev_hash: str
+) -> list[Fields]:
+    """The stream entries of one batch, chained from ``prev_hash``."""
+    out: list[Fields] = []
+    for index, event in enumerate(events):
+        digest = link_hash(prev_hash, event)
+        fields = {"event": canonical_json(event), "prev_hash": prev_hash, "hash": digest}
+        if index == 0:
+            fields["command"] = canonical_json(command)
+            fields["batch"] = str(len(events))
+        out.append(fields)
+        prev_hash = digest
+    return out
+
+
+def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
+    """A stored event from its entry fields."""
+    command = fields.get("command")
+    batch = fields.get("batch")
+    return StoredEvent(
+        version=version,
+        event=json.loads(fields["event"]),
+        prev_hash=fields["prev_hash"],
+        hash=fields["hash"],
+        command=None if command is None else json.loads(command),
+        batch=None if batch is None else int(batch),
+    )
+
+
+def version_of(entry_id: str) -> int:
+    """The version of a stream entry id ``v-0``."""
+    return int(entry_id.split("-", 1)[0])
+
+
+def group_batches(events: Iterable[StoredEvent]) -> list[Batch]:
+    """Stored events grouped by the batch marks on their first events."""
+    batches: list[Batch] = []
+    current: list[StoredEvent] = []
+    command: Encoded = {}
+    for stored in events:
+        if stored.command is not None:
+            if current:
+                batches.append(Batch(command=command, events=tuple(current)))
+            command, current = stored.command, []
+        current.append(stored)
+    if current:
+        batches.append(Batch(command=command, events=tuple(current)))
+    return batches
+
+
+def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]]) -> ChainReport:
+    """Verify versions 1..n are contiguous and every hash links to its predecessor."""
+    prev, version = GENESIS, 0
+    for number, fields in entries:
+        version += 1
+        problem = _entry_problem(version, number, fields, prev)
+        if problem:
+            return ChainReport(False, version - 1, prev, broken_at=version, problem=problem)
+        prev = fields["hash"]
+    return ChainReport(True, version, prev)
+
+
+def _entry_problem(version: int, number: int, fields: Mapping[str, str], prev: str) -> str:
+    if number != version:
+        return f"expected version {version}, found {number}"
+    if fields.get("prev_hash") != prev:
+        return f"event {version} does not link to the previous hash"
+    try:
+        event = json.loads(fields["event"])
+    except (KeyError, ValueError):
+        return f"event {version} is not readable JSON"
+    if link_hash(prev, event) != fields.get("hash"):
+        return f"event {version} does not match its hash"
+    return ""
+
+
+def meta_to_json(meta: GameMeta) -> str:
+    """The static part of the metadata (seats as created, without status)."""
+    return canonical_json(
+        {
+            "id": meta.id,
+            "game": meta.game,
+            "players": meta.players,
+            "options": meta.options,
+            "seats": [_seat_to_dict(s) for s in meta.seats],
+            "created": meta.created,
+            "commitment": meta.commitment,
+            "seed": meta.seed,
+        }
+    )
+
+
+def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
+    """Metadata from its stored fields: ``meta`` JSON, ``status``, ``join:<seat>`` JSON."""
+    raw = fields.get("meta")
+    if raw is None:
+        return None
+    data = json.loads(raw)
+    seats = [_seat_from_dict(s) for s in data["seats"]]
+    for index in range(len(seats)):
+        joined = fields.get(f"join:{index}")
+        if joined is not None:
+            seats[index] = _seat_from_dict(json.loads(joined))
+    return GameMeta(
+        id=data["id"],
+        game=data["game"],
+        players=data["players"],
+        options=data["options"],
+        seats=tuple(seats),
+        created=data["created"],
+        commitment=data["commitment"],
+        seed=data["seed"],
+        status=fields.get("status", "waiting"),
+    )
+
+
+def joined_seat_json(name: str, token_hash: str) -> str:
+    """The stored ``join:<seat>`` value of a seat someone joined."""
+    return canonical_json(_seat_to_dict(SeatRecord("human", name=name, token_hash=token_hash)))
+
+
+def _seat_to_dict(seat: SeatRecord) -> dict[str, Any]:
+    return {
+        k: v
+        for k, v in (
+            ("type", seat.type),
+            ("name", seat.name),
+            ("bot", seat.bot),
+            ("token_hash", seat.token_hash),
+        )
+        if v is not None
+    }
+
+
+def _seat_from_dict(data: Mapping[str, Any]) -> SeatRecord:
+    return SeatRecord(
+        type=data["type"],
+        name=data.get("name"),
+        bot=data.get("bot"),
+        token_hash=data.get("token_hash"),
+    )
+
+
+def status_after_join(meta: GameMeta) -> str:
+    """The status once every open seat is taken (or still waiting)."""
+    if meta.status != "waiting" or meta.open_seats:
+        return meta.status
+    return "playing"
+
+
+def idempotency_to_json(record: IdempotencyRecord) -> str:
+    """The stored form of an idempotency record."""
+    return canonical_json(
+        {"fingerprint": record.fingerprint, "version": record.version, "response": record.response}
+    )
+
+
+def idempotency_from_json(key: str, raw: str | None) -> IdempotencyRecord | None:
+    """An idempotency record from its stored form."""
+    if raw is None:
+        return None
+    data = json.loads(raw)
+    return IdempotencyRecord(
+        key=key,
+        fingerprint=data["fingerprint"],
+        version=data["version"],
+        response=data.get("response"),
+    )
+
+
+def replayed(earlier: IdempotencyRecord, request: IdempotencyRecord) -> Appended:
+    """The earlier result of a retried key, or IdempotencyKeyReused for another request."""
+    if earlier.fingerprint != request.fingerprint:
+        raise IdempotencyKeyReused(
+            f"idempotency key {request.key!r} was already used for a different request"
+        )
+    return Appended(version=earlier.version, replayed=earlier)

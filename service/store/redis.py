@@ -1,0 +1,314 @@
+"""The Redis adapter: one stream per game, appended by one Lua script (Redis >= 6.2).
+
+Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches one slot:
+
+- ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
+- ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON);
+- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record (no expiry).
+
+The index for listing lives outside the games' slots: sorted sets (score = creation time)
+``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
+``<ns>:index:game:<game>:status:<status>``.
+
+Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, HGET key);
+``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import redis
+
+from domain.chain import GENESIS
+from service.store import records
+from service.store.port import (
+    STATUSES,
+    Appended,
+    Batch,
+    ChainBroken,
+    ChainReport,
+    Encoded,
+    Fetched,
+    GameExists,
+    GameMeta,
+    IdempotencyRecord,
+    SeatTaken,
+    StoredEvent,
+    UnknownGameId,
+    VersionConflict,
+)
+
+APPEND_LUA = """
+-- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
+-- idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
+-- then per entry: field count, field, value, ...
+local unpack = table.unpack or unpack
+local key = ARGV[3]
+if key ~= '' then
+  local earlier = redis.call('HGET', KEYS[3], key)
+  if earlier then return {'replayed', earlier} end
+end
+local exists = redis.call('EXISTS', KEYS[2])
+if ARGV[6] ~= '' then
+  if exists == 1 then return {'exists', ''} end
+elseif exists == 0 then
+  return {'unknown', ''}
+end
+local current, head = 0, string.rep('0', 64)
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then
+  current = tonumber(string.match(last[1][1], '^(%d+)'))
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'hash' then head = fields[i + 1] end
+  end
+end
+if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
+if head ~= ARGV[2] then return {'chain', head} end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6]) end
+local i = 8
+local n = tonumber(ARGV[7])
+for v = current + 1, current + n do
+  local count = tonumber(ARGV[i])
+  local args = {}
+  for j = 1, count * 2 do args[j] = ARGV[i + j] end
+  i = i + count * 2 + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
+end
+if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
+return {'ok', tostring(current + n)}
+"""
+
+JOIN_LUA = """
+-- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return {'taken', ''} end
+local status = redis.call('HGET', KEYS[1], 'status')
+local joined = 0
+for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(name, 1, 5) == 'join:' then joined = joined + 1 end
+end
+if status == 'waiting' and joined >= tonumber(ARGV[3]) then
+  status = 'playing'
+  redis.call('HSET', KEYS[1], 'status', status)
+end
+return {'ok', status}
+"""
+
+
+class RedisEventStore:
+    """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
+
+    def __init__(self, client: redis.Redis, namespace: str = "cardroom") -> None:
+        self.client = client
+        self.namespace = namespace
+        self._append = client.register_script(APPEND_LUA)
+        self._join = client.register_script(JOIN_LUA)
+
+    @classmethod
+    def from_url(cls, url: str, namespace: str = "cardroom") -> RedisEventStore:
+        """A store on the Redis at ``url`` (responses decoded as text)."""
+        return cls(redis.Redis.from_url(url, decode_responses=True), namespace)
+
+    def key(self, game_id: str, part: str) -> str:
+        """The key of one part (events, meta, idem) of a game."""
+        return f"{self.namespace}:game:{{{game_id}}}:{part}"
+
+    def create(
+        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+    ) -> Appended:
+        entries = records.build_entries(events, command, GENESIS)
+        result = self._run_append(
+            meta.id, 0, GENESIS, entries, None, meta.status, records.meta_to_json(meta)
+        )
+        self._index_add(meta)
+        return result
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        *,
+        prev_hash: str,
+        idempotency: IdempotencyRecord | None = None,
+        status: str | None = None,
+    ) -> Appended:
+        entries = records.build_entries(events, command, prev_hash)
+        result = self._run_append(
+            game_id, expected_version, prev_hash, entries, idempotency, status or "", ""
+        )
+        if status is not None and result.replayed is None:
+            meta = self.meta(game_id)
+            if meta is not None:
+                self._index_move(meta, status)
+        return result
+
+    def _run_append(
+        self,
+        game_id: str,
+        expected: int,
+        prev_hash: str,
+        entries: list[records.Fields],
+        idempotency: IdempotencyRecord | None,
+        status: str,
+        meta_json: str,
+    ) -> Appended:
+        args: list[Any] = [
+            expected,
+            prev_hash,
+            idempotency.key if idempotency else "",
+            records.idempotency_to_json(idempotency) if idempotency else "",
+            status,
+            meta_json,
+            len(entries),
+        ]
+        for fields in entries:
+            args.append(len(fields))
+            for name, value in fields.items():
+                args += [name, value]
+        keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "idem")]
+        outcome, value = self._append(keys=keys, args=args)
+        return _appended(game_id, expected, outcome, value, idempotency)
+
+    def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hgetall(self.key(game_id, "meta"))
+        pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0")
+        if idempotency_key:
+            pipe.hget(self.key(game_id, "idem"), idempotency_key)
+        replies = pipe.execute()
+        meta = records.meta_from_fields(replies[0])
+        if meta is None:
+            return Fetched(meta=None)
+        return Fetched(
+            meta=meta,
+            events=_parse(replies[1]),
+            idempotency=records.idempotency_from_json(idempotency_key or "", replies[2])
+            if idempotency_key
+            else None,
+        )
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        stop = "+" if upto is None else f"{upto}-0"
+        if upto is not None and upto <= after:
+            return []
+        return _parse(self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop))
+
+    def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
+        raw = self.client.xrange(self.key(game_id, "events"))
+        return [(records.version_of(entry_id), dict(fields)) for entry_id, fields in raw]
+
+    def batches(self, game_id: str) -> list[Batch]:
+        return records.group_batches(self.read(game_id))
+
+    def version(self, game_id: str) -> int:
+        last = self.client.xrevrange(self.key(game_id, "events"), count=1)
+        return records.version_of(last[0][0]) if last else 0
+
+    def verify_chain(self, game_id: str) -> ChainReport:
+        return records.check_chain(self.entries(game_id))
+
+    def meta(self, game_id: str) -> GameMeta | None:
+        return records.meta_from_fields(self.client.hgetall(self.key(game_id, "meta")))
+
+    def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
+        meta = self.meta(game_id)
+        if meta is None:
+            raise UnknownGameId(game_id)
+        if not 0 <= seat < meta.players or meta.seats[seat].type != "open":
+            raise SeatTaken(f"seat {seat} of game {game_id} is not open")
+        opened = len(meta.open_seats) + sum(1 for s in meta.seats if s.type == "human")
+        joined = records.joined_seat_json(name, token_hash)
+        outcome, status = self._join(
+            keys=[self.key(game_id, "meta")], args=[f"join:{seat}", joined, opened]
+        )
+        if outcome == "unknown":
+            raise UnknownGameId(game_id)
+        if outcome == "taken":
+            raise SeatTaken(f"seat {seat} of game {game_id} is not open")
+        if status != meta.status:
+            self._index_move(meta, status)
+        after = self.meta(game_id)
+        assert after is not None
+        return after
+
+    def set_status(self, game_id: str, status: str) -> None:
+        meta = self.meta(game_id)
+        if meta is None:
+            raise UnknownGameId(game_id)
+        self.client.hset(self.key(game_id, "meta"), "status", status)
+        self._index_move(meta, status)
+
+    def list_games(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameMeta]:
+        if limit <= 0:
+            return []
+        ids = self.client.zrevrange(self._index_key(game, status), offset, offset + limit - 1)
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hgetall(self.key(game_id, "meta"))
+        metas = [records.meta_from_fields(fields) for fields in pipe.execute()]
+        return [m for m in metas if m is not None]
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        key = self.key(game_id, "events")
+        reply = self.client.xread({key: f"{after}-0"}, count=1, block=max(1, int(timeout * 1000)))
+        return bool(reply)
+
+    def _index_key(self, game: str | None, status: str | None) -> str:
+        parts = [self.namespace, "index"]
+        if game is not None:
+            parts += ["game", game]
+        if status is not None:
+            parts += ["status", status]
+        if game is None and status is None:
+            parts.append("all")
+        return ":".join(parts)
+
+    def _index_add(self, meta: GameMeta) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for game in (None, meta.game):
+            for status in (None, meta.status):
+                pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
+        pipe.execute()
+
+    def _index_move(self, meta: GameMeta, status: str) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for game in (None, meta.game):
+            for old in STATUSES:
+                if old != status:
+                    pipe.zrem(self._index_key(game, old), meta.id)
+            pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
+        pipe.execute()
+
+
+def _parse(raw: list[Any]) -> list[StoredEvent]:
+    return [records.parse_entry(records.version_of(i), fields) for i, fields in raw]
+
+
+def _appended(
+    game_id: str, expected: int, outcome: str, value: str, request: IdempotencyRecord | None
+) -> Appended:
+    if outcome == "ok":
+        return Appended(version=int(value))
+    if outcome == "replayed" and request is not None:
+        earlier = records.idempotency_from_json(request.key, value)
+        assert earlier is not None
+        return records.replayed(earlier, request)
+    if outcome == "conflict":
+        raise VersionConflict(game_id, expected, int(value))
+    if outcome == "exists":
+        raise GameExists(game_id)
+    if outcome == "unknown":
+        raise UnknownGameId(game_id)
+    raise ChainBroken(f"game {game_id}: the stored head hash {value} differs from prev_hash")

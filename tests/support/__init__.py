@@ -1,0 +1,1 @@
+"""Shared test helpers: a Redis for tests, unique namespaces, a tiny fake game."""

@@ -1,0 +1,344 @@
+"""The one contract suite every EventStore adapter passes unchanged.
+
+Subclass ``StoreContract`` and provide two fixtures: ``store`` (a fresh, isolated store) and
+``tamper`` (a function ``(store, game_id, version, fields)`` that edits one stored entry behind
+the store's back, as an attacker with access to Redis would).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from domain.chain import GENESIS, link_hash
+from domain.events import canonical_json
+from service.store import (
+    ChainBroken,
+    GameExists,
+    GameMeta,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    SeatRecord,
+    SeatTaken,
+    UnknownGameId,
+    VersionConflict,
+)
+
+_ids = itertools.count()
+
+
+def make_meta(
+    game: str = "fake", seats: tuple[SeatRecord, ...] | None = None, status: str = "waiting"
+) -> GameMeta:
+    seats = seats or (SeatRecord("open"), SeatRecord("bot", bot="random"))
+    return GameMeta(
+        id=f"g{next(_ids)}-{time.monotonic_ns()}",
+        game=game,
+        players=len(seats),
+        options={"hand_size": 3},
+        seats=seats,
+        created=time.time(),
+        commitment="c" * 64,
+        seed="secret-seed",
+        status=status,
+    )
+
+
+def events(*names: str) -> list[dict[str, Any]]:
+    return [{"type": f"fake.{n}", "schema": 1, "n": i} for i, n in enumerate(names)]
+
+
+START = {
+    "kind": "start",
+    "setup": {"players": 2, "seed": "s", "options": {}, "dealer": None, "deal": None},
+}
+
+
+def action(card: str = "9H") -> dict[str, Any]:
+    return {"kind": "action", "seat": 0, "action": {"type": "play", "card": card}}
+
+
+class StoreContract:
+    """Given any store, the event store port keeps its promises."""
+
+    def created(self, store: Any, meta: GameMeta | None = None) -> GameMeta:
+        meta = meta or make_meta()
+        store.create(meta, events("GameStarted", "CardsDealt"), START)
+        return meta
+
+    def head(self, store: Any, game_id: str) -> str:
+        stored = store.read(game_id)
+        return stored[-1].hash if stored else GENESIS
+
+    def test_a_new_game_holds_its_creation_batch_at_versions_one_and_two(self, store: Any) -> None:
+        meta = self.created(store)
+        stored = store.read(meta.id)
+        assert [e.version for e in stored] == [1, 2]
+        assert stored[0].command == START and stored[0].batch == 2
+        assert stored[1].command is None and stored[1].batch is None
+        assert store.version(meta.id) == 2
+
+    def test_stored_events_carry_the_hash_chain(self, store: Any) -> None:
+        meta = self.created(store)
+        first, second = store.read(meta.id)
+        assert first.prev_hash == GENESIS
+        assert first.hash == link_hash(GENESIS, first.event)
+        assert second.prev_hash == first.hash
+        assert second.hash == link_hash(first.hash, second.event)
+
+    def test_entries_are_the_documented_string_fields(self, store: Any) -> None:
+        meta = self.created(store)
+        (v1, f1), (v2, f2) = store.entries(meta.id)
+        assert (v1, v2) == (1, 2)
+        assert set(f1) == {"event", "prev_hash", "hash", "command", "batch"}
+        assert set(f2) == {"event", "prev_hash", "hash"}
+        assert f1["command"] == canonical_json(START) and f1["batch"] == "2"
+        assert f1["event"] == canonical_json(events("GameStarted")[0])
+
+    def test_an_append_at_the_expected_version_extends_the_stream(self, store: Any) -> None:
+        meta = self.created(store)
+        result = store.append(
+            meta.id,
+            2,
+            events("CardPlayed", "GameEnded"),
+            action(),
+            prev_hash=self.head(store, meta.id),
+        )
+        assert result.version == 4 and result.replayed is None
+        batches = store.batches(meta.id)
+        assert [(b.first, b.last) for b in batches] == [(1, 2), (3, 4)]
+        assert batches[1].command == action()
+        assert store.verify_chain(meta.id).ok
+
+    def test_a_stale_expected_version_is_a_conflict_that_stores_nothing(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head)
+        with pytest.raises(VersionConflict) as err:
+            store.append(meta.id, 2, events("CardPlayed"), action("TH"), prev_hash=head)
+        assert err.value.current == 3
+        assert store.version(meta.id) == 3
+
+    def test_an_expected_version_ahead_of_the_stream_is_a_conflict(self, store: Any) -> None:
+        meta = self.created(store)
+        with pytest.raises(VersionConflict):
+            store.append(meta.id, 7, events("CardPlayed"), action(), prev_hash=GENESIS)
+
+    def test_a_wrong_prev_hash_is_refused(self, store: Any) -> None:
+        meta = self.created(store)
+        with pytest.raises(ChainBroken):
+            store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=GENESIS)
+        assert store.version(meta.id) == 2
+
+    def test_a_game_id_is_created_once(self, store: Any) -> None:
+        meta = self.created(store)
+        with pytest.raises(GameExists):
+            store.create(meta, events("GameStarted"), START)
+        assert store.version(meta.id) == 2
+
+    def test_appending_to_an_unknown_game_fails(self, store: Any) -> None:
+        with pytest.raises(UnknownGameId):
+            store.append("nope", 0, events("CardPlayed"), action(), prev_hash=GENESIS)
+        assert store.meta("nope") is None and store.read("nope") == []
+        assert store.version("nope") == 0
+
+    def test_a_retried_idempotency_key_returns_the_first_result_and_appends_nothing(
+        self, store: Any
+    ) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        key = IdempotencyRecord("k1", "fp", 3, {"version": 3, "events": ["x"]})
+        first = store.append(
+            meta.id, 2, events("CardPlayed"), action(), prev_hash=head, idempotency=key
+        )
+        again = store.append(
+            meta.id, 2, events("CardPlayed"), action(), prev_hash=head, idempotency=key
+        )
+        assert first.version == again.version == 3
+        assert again.replayed == key
+        assert store.version(meta.id) == 3
+
+    def test_an_idempotency_key_reused_for_another_request_is_refused(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        store.append(
+            meta.id,
+            2,
+            events("CardPlayed"),
+            action(),
+            prev_hash=head,
+            idempotency=IdempotencyRecord("k1", "fp", 3, None),
+        )
+        with pytest.raises(IdempotencyKeyReused):
+            store.append(
+                meta.id,
+                3,
+                events("CardPlayed"),
+                action("TH"),
+                prev_hash=head,
+                idempotency=IdempotencyRecord("k1", "other", 4, None),
+            )
+        assert store.version(meta.id) == 3
+
+    def test_fetch_reads_meta_newer_events_and_a_key_in_one_call(self, store: Any) -> None:
+        meta = self.created(store)
+        record = IdempotencyRecord("k", "fp", 3, {"a": 1})
+        store.append(
+            meta.id,
+            2,
+            events("CardPlayed"),
+            action(),
+            prev_hash=self.head(store, meta.id),
+            idempotency=record,
+        )
+        fetched = store.fetch(meta.id, 1, "k")
+        assert fetched.meta == meta
+        assert [e.version for e in fetched.events] == [2, 3]
+        assert fetched.idempotency == record
+        assert store.fetch(meta.id, 3, "other").idempotency is None
+        assert store.fetch("nope", 0).meta is None
+
+    def test_read_takes_a_version_range(self, store: Any) -> None:
+        meta = self.created(store)
+        store.append(
+            meta.id, 2, events("A", "B", "C"), action(), prev_hash=self.head(store, meta.id)
+        )
+        assert [e.version for e in store.read(meta.id, 1, 4)] == [2, 3, 4]
+        assert store.read(meta.id, 4, 4) == []
+
+    def test_an_edited_event_breaks_the_chain(self, store: Any, tamper: Any) -> None:
+        meta = self.created(store)
+        store.append(
+            meta.id,
+            2,
+            events("CardPlayed", "GameEnded"),
+            action(),
+            prev_hash=self.head(store, meta.id),
+        )
+        assert store.verify_chain(meta.id).ok
+        forged = canonical_json({"type": "fake.CardPlayed", "schema": 1, "n": 99})
+        tamper(store, meta.id, 3, {"event": forged})
+        report = store.verify_chain(meta.id)
+        assert not report.ok and report.broken_at == 3
+
+    def test_a_rehashed_edit_still_breaks_the_link_of_the_next_event(
+        self, store: Any, tamper: Any
+    ) -> None:
+        meta = self.created(store)
+        store.append(
+            meta.id,
+            2,
+            events("CardPlayed", "GameEnded"),
+            action(),
+            prev_hash=self.head(store, meta.id),
+        )
+        prev = store.read(meta.id, 1, 2)[0].hash
+        forged = {"type": "fake.CardPlayed", "schema": 1, "n": 99}
+        tamper(
+            store, meta.id, 3, {"event": canonical_json(forged), "hash": link_hash(prev, forged)}
+        )
+        report = store.verify_chain(meta.id)
+        assert not report.ok and report.broken_at == 4
+
+    def test_the_chain_report_names_the_head(self, store: Any) -> None:
+        meta = self.created(store)
+        report = store.verify_chain(meta.id)
+        assert report.ok and report.version == 2
+        assert report.head_hash == self.head(store, meta.id)
+
+    def test_an_open_seat_is_joined_once(self, store: Any) -> None:
+        meta = self.created(store)
+        joined = store.join(meta.id, 0, "alice", "h" * 64)
+        assert joined.seats[0] == SeatRecord("human", name="alice", token_hash="h" * 64)
+        assert joined.seat_of_token_hash("h" * 64) == 0
+        with pytest.raises(SeatTaken):
+            store.join(meta.id, 0, "bob", "b" * 64)
+        with pytest.raises(SeatTaken):
+            store.join(meta.id, 1, "bob", "b" * 64)
+        with pytest.raises(UnknownGameId):
+            store.join("nope", 0, "bob", "b" * 64)
+
+    def test_concurrent_joins_of_one_seat_have_one_winner(self, store: Any) -> None:
+        meta = self.created(store)
+        wins: list[int] = []
+
+        def join(i: int) -> None:
+            try:
+                store.join(meta.id, 0, f"p{i}", f"{i:064d}")
+                wins.append(i)
+            except SeatTaken:
+                pass
+
+        threads = [threading.Thread(target=join, args=(i,)) for i in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(wins) == 1
+        assert store.meta(meta.id).seats[0].name == f"p{wins[0]}"
+
+    def test_joining_the_last_open_seat_starts_play(self, store: Any) -> None:
+        meta = self.created(store, make_meta(seats=(SeatRecord("open"), SeatRecord("open"))))
+        assert store.join(meta.id, 0, "a", "a" * 64).status == "waiting"
+        assert store.join(meta.id, 1, "b", "b" * 64).status == "playing"
+        assert [m.id for m in store.list_games(status="playing")] == [meta.id]
+        assert store.list_games(status="waiting") == []
+
+    def test_games_are_listed_newest_first_and_filtered(self, store: Any) -> None:
+        a = self.created(store, make_meta(game="fake"))
+        b = self.created(store, make_meta(game="other", status="playing"))
+        c = self.created(store, make_meta(game="fake", status="playing"))
+        assert [m.id for m in store.list_games()] == [c.id, b.id, a.id]
+        assert [m.id for m in store.list_games(game="fake")] == [c.id, a.id]
+        assert [m.id for m in store.list_games(status="playing")] == [c.id, b.id]
+        assert [m.id for m in store.list_games(game="fake", status="waiting")] == [a.id]
+        assert [m.id for m in store.list_games(limit=1, offset=1)] == [b.id]
+
+    def test_an_append_can_move_the_game_to_over(self, store: Any) -> None:
+        meta = self.created(store, make_meta(status="playing"))
+        store.append(
+            meta.id,
+            2,
+            events("GameEnded"),
+            action(),
+            prev_hash=self.head(store, meta.id),
+            status="over",
+        )
+        assert store.meta(meta.id).status == "over"
+        assert [m.id for m in store.list_games(status="over")] == [meta.id]
+        assert store.list_games(status="playing") == []
+
+    def test_set_status_moves_the_game_in_the_index(self, store: Any) -> None:
+        meta = self.created(store)
+        store.set_status(meta.id, "over")
+        assert store.meta(meta.id).status == "over"
+        assert [m.id for m in store.list_games(game="fake", status="over")] == [meta.id]
+
+    def test_wait_returns_when_a_newer_event_arrives(self, store: Any) -> None:
+        meta = self.created(store)
+        assert store.wait(meta.id, 1, 0.05) is True
+        started = time.monotonic()
+        assert store.wait(meta.id, 2, 0.1) is False
+        assert time.monotonic() - started >= 0.09
+        head = self.head(store, meta.id)
+        timer = threading.Timer(
+            0.05, lambda: store.append(meta.id, 2, events("A"), action(), prev_hash=head)
+        )
+        timer.start()
+        assert store.wait(meta.id, 2, 2.0) is True
+        timer.join()
+
+
+def rewrite_redis_entry(store: Any, game_id: str, version: int, fields: dict[str, str]) -> None:
+    """Edit one entry of a Redis stream the only way Redis allows: rewrite the stream."""
+    key = store.key(game_id, "events")
+    entries = store.client.xrange(key)
+    store.client.delete(key)
+    for entry_id, stored in entries:
+        if int(entry_id.split("-")[0]) == version:
+            stored = {**stored, **fields}
+        store.client.xadd(key, stored, id=entry_id)
