@@ -1,0 +1,329 @@
+"""Play-phase decisions: play, pickup, flip, play_stock, and how a placed set resolves (R8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.cards import parse_card, parse_cards, rank
+from domain.errors import IllegalAction, InvalidAction, NotYourTurn
+from domain.events import Event
+from domain.games.shithead.events import (
+    CardsDrawn,
+    CardsPlayed,
+    DirectionReversed,
+    FaceDownFlipped,
+    GameEnded,
+    PileBurned,
+    PilePickedUp,
+    PlayerOut,
+    StockPlayed,
+    TurnPassed,
+)
+from domain.games.shithead.rules import (
+    FACE_DOWN,
+    FACE_UP,
+    HAND,
+    burn_cause,
+    effective_top,
+    face_down_slots,
+    face_up_cards,
+    holds_nothing,
+    legal_sets,
+    next_active,
+    play_problem,
+    reverses,
+    tier,
+)
+from domain.games.shithead.state import OVER, Cards, State, evolve
+
+
+class Batch:
+    """The events of one action, folded as they are emitted so later rules see their effect."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        """Record one event and fold it."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+# --- shared by legal_actions and decide -------------------------------------------------------
+
+
+def may_play_out_of_turn(state: State, seat: int) -> bool:
+    """ten_out_of_turn: a seat off turn may play tens onto a non-empty pile (§16.2)."""
+    return (
+        state.r.ten_out_of_turn
+        and bool(state.pile)
+        and seat != state.to_act
+        and seat not in state.out
+        and tier(state, seat) in (HAND, FACE_UP)
+    )
+
+
+def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every action of the seat whose turn it is."""
+    zone = tier(state, seat)
+    if zone == FACE_DOWN:
+        return [{"type": "flip", "slot": i} for i in face_down_slots(state, seat)]
+    actions: list[dict[str, Any]] = [
+        {"type": "play", "cards": list(cards)} for cards in legal_sets(state, seat, zone)
+    ]
+    if state.pile:
+        if zone == FACE_UP and state.r.face_up_pickup == "one":
+            actions += [{"type": "pickup", "face_up_card": c} for c in face_up_cards(state, seat)]
+        else:
+            actions.append({"type": "pickup"})
+    if state.r.play_from_stock and state.stock:
+        actions.append({"type": "play_stock"})
+    return actions
+
+
+def out_of_turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """The ten plays a seat may make out of turn."""
+    if not may_play_out_of_turn(state, seat):
+        return []
+    zone = tier(state, seat)
+    return [{"type": "play", "cards": list(c)} for c in legal_sets(state, seat, zone, "T")]
+
+
+# --- decide -----------------------------------------------------------------------------------
+
+
+def decide_play(state: State, seat: int, kind: str, action: Any) -> Batch:
+    """Validate a play-phase action and resolve it."""
+    if seat in state.out:
+        raise IllegalAction(f"seat {seat} is out and takes no more turns", reason="seat_out")
+    if seat != state.to_act:
+        if kind == "play" and may_play_out_of_turn(state, seat):
+            return _play(state, seat, action, out_of_turn=True)
+        raise NotYourTurn(f"it is seat {state.to_act}'s turn, not seat {seat}'s")
+    if kind == "play":
+        return _play(state, seat, action, out_of_turn=False)
+    if kind == "pickup":
+        return _pickup(state, seat, action)
+    if kind == "flip":
+        return _flip(state, seat, action)
+    return _play_stock(state, seat)
+
+
+def _zone_of_play(state: State, seat: int) -> str:
+    zone = tier(state, seat)
+    if zone == FACE_DOWN:
+        raise IllegalAction(
+            "your hand and face-up cards are gone: flip a face-down card", reason="wrong_tier"
+        )
+    return zone
+
+
+def checked_set(state: State, seat: int, raw: Any) -> tuple[Cards, str]:
+    """The cards of a play and their zone, or the most specific error (R6.5, R7, R13.2)."""
+    cards = parse_cards(raw)
+    if not cards:
+        raise InvalidAction("a play names at least one card", reason="no_cards")
+    if len(set(cards)) != len(cards):
+        raise InvalidAction(f"a play names each card once: {', '.join(cards)}", "duplicate_card")
+    zone = _zone_of_play(state, seat)
+    _check_zone(state, seat, cards, zone)
+    ranks = {rank(c) for c in cards}
+    if len(ranks) > 1:
+        raise IllegalAction(
+            f"cannot play {' '.join(cards)} together: a set is one rank", reason="mixed_ranks"
+        )
+    if zone == FACE_UP and state.r.stack_face_up:
+        _check_whole_stacks(state, seat, cards)
+    _check_on_pile(state, cards)
+    return cards, zone
+
+
+def _check_zone(state: State, seat: int, cards: Cards, zone: str) -> None:
+    if zone == HAND:
+        hand, table = state.hands[seat], face_up_cards(state, seat)
+        for c in cards:
+            if c not in hand and c in table:
+                raise IllegalAction(
+                    f"cannot play face-up {c} while you hold hand cards", reason="wrong_tier"
+                )
+            if c not in hand:
+                raise IllegalAction(f"you do not hold {c} in your hand", reason="not_in_hand")
+        return
+    table = face_up_cards(state, seat)
+    for c in cards:
+        if c not in table:
+            raise IllegalAction(f"{c} is not one of your face-up cards", reason="not_face_up")
+
+
+def _check_whole_stacks(state: State, seat: int, cards: Cards) -> None:
+    for stack in state.face_up[seat]:
+        inside = [c for c in stack if c in cards]
+        if inside and len(inside) != len(stack):
+            raise IllegalAction(
+                f"play the whole stack {' '.join(stack)}, not part of it", reason="partial_stack"
+            )
+
+
+def _check_on_pile(state: State, cards: Cards) -> None:
+    problem = play_problem(state.r, state.pile, state.lead_count, rank(cards[0]), len(cards))
+    if problem == "wrong_count":
+        raise IllegalAction(
+            f"play {state.lead_count} card(s) like the lead of this pile, not {len(cards)}",
+            reason="wrong_count",
+        )
+    if problem is not None:
+        top = effective_top(state.r, state.pile)
+        raise IllegalAction(f"cannot play {' '.join(cards)} on {top}", reason=problem)
+
+
+def _play(state: State, seat: int, action: Any, out_of_turn: bool) -> Batch:
+    if out_of_turn and any(rank(c) != "T" for c in parse_cards(action.get("cards"))):
+        raise NotYourTurn(f"it is seat {state.to_act}'s turn; only tens may be played out of turn")
+    cards, zone = checked_set(state, seat, action.get("cards"))
+    batch = Batch(state)
+    batch.emit(CardsPlayed(seat=seat, cards=cards, source=zone))
+    resolve_placed(batch, seat, rank(cards[0]))
+    return batch
+
+
+def _pickup(state: State, seat: int, action: Any) -> Batch:
+    zone = tier(state, seat)
+    if zone == FACE_DOWN:
+        raise IllegalAction("in the face-down tier you must flip, not pick up", "wrong_tier")
+    if not state.pile:
+        raise IllegalAction("the pile is empty: there is nothing to pick up", "empty_pile")
+    taken = _face_up_taken(state, seat, zone, action.get("face_up_card"))
+    batch = Batch(state)
+    batch.emit(PilePickedUp(seat=seat, cards=state.pile, face_up_cards=taken, cause="pickup"))
+    after_pickup(batch, seat)
+    return batch
+
+
+def _face_up_taken(state: State, seat: int, zone: str, named: Any) -> Cards:
+    mode = state.r.face_up_pickup
+    if named is not None and (zone == HAND or mode != "one"):
+        why = "while you hold hand cards" if zone == HAND else f"under face_up_pickup={mode}"
+        raise IllegalAction(f"do not name a face-up card {why}", reason="unexpected_face_up_card")
+    if zone == HAND or mode == "none":
+        return ()
+    if mode == "all":
+        return face_up_cards(state, seat)
+    if named is None:
+        raise IllegalAction("name one of your face-up cards to take with the pile", "no_face_up")
+    card = parse_card(named)
+    for stack in state.face_up[seat]:
+        if card in stack:
+            return stack
+    raise IllegalAction(f"{card} is not one of your face-up cards", reason="not_face_up")
+
+
+def _flip(state: State, seat: int, action: Any) -> Batch:
+    if tier(state, seat) != FACE_DOWN:
+        raise IllegalAction(
+            "you may flip only when your hand and face-up cards are gone", reason="wrong_tier"
+        )
+    slot = action.get("slot")
+    if not isinstance(slot, int) or isinstance(slot, bool):
+        raise InvalidAction(f"flip needs a slot number, got {slot!r}", reason="bad_slot")
+    if slot not in face_down_slots(state, seat):
+        raise IllegalAction(f"face-down slot {slot} is empty or does not exist", "empty_slot")
+    card = state.face_down[seat][slot]
+    assert card is not None
+    legal = play_problem(state.r, state.pile, state.lead_count, rank(card), 1, True) is None
+    batch = Batch(state)
+    batch.emit(FaceDownFlipped(seat=seat, slot=slot, card=card, legal=legal))
+    _resolve_revealed(batch, seat, card, legal, "flip")
+    return batch
+
+
+def _play_stock(state: State, seat: int) -> Batch:
+    if not state.r.play_from_stock:
+        raise IllegalAction("play_stock needs the play_from_stock option", "option_off")
+    if tier(state, seat) == FACE_DOWN:
+        raise IllegalAction("in the face-down tier you must flip", reason="wrong_tier")
+    if not state.stock:
+        raise IllegalAction("the stock is empty", reason="empty_stock")
+    card = state.stock[0]
+    legal = play_problem(state.r, state.pile, state.lead_count, rank(card), 1, True) is None
+    batch = Batch(state)
+    batch.emit(StockPlayed(seat=seat, card=card, legal=legal))
+    _resolve_revealed(batch, seat, card, legal, "stock")
+    return batch
+
+
+def _resolve_revealed(batch: Batch, seat: int, card: str, legal: bool, cause: str) -> None:
+    if legal:
+        resolve_placed(batch, seat, rank(card))
+        return
+    pile = batch.state.pile
+    batch.emit(PilePickedUp(seat=seat, cards=pile, face_up_cards=(), cause=cause))
+    after_pickup(batch, seat)
+
+
+# --- resolution -------------------------------------------------------------------------------
+
+
+def draw(batch: Batch, seat: int) -> None:
+    """Refill the seat's hand from the stock up to the hand size (R8.5)."""
+    state = batch.state
+    need = state.r.hand_size - len(state.hands[seat])
+    if need > 0 and state.stock:
+        batch.emit(CardsDrawn(seat=seat, cards=state.stock[:need]))
+
+
+def resolve_placed(batch: Batch, seat: int, played: str) -> None:
+    """Reverse, burn, draw, out check and next turn after a set reached the pile (R8.2-R8.7)."""
+    rules = batch.state.r
+    if reverses(rules, played):
+        batch.emit(DirectionReversed(direction=-batch.state.direction))
+    cause = burn_cause(rules, played, batch.state.pile)
+    if cause is not None:
+        batch.emit(PileBurned(seat=seat, cause=cause, count=len(batch.state.pile)))
+    draw(batch, seat)
+    if _went_out(batch, seat):
+        return
+    state = batch.state
+    if cause is not None:
+        again = rules.burner_plays_again and seat not in state.out
+        nxt = seat if again else next_active(state, seat, state.direction)
+        batch.emit(TurnPassed(seat=nxt, reason="burned"))
+        return
+    nxt = next_active(state, seat, state.direction)
+    if played == "*" and rules.joker_skips:
+        nxt = next_active(state, nxt, state.direction)
+        batch.emit(TurnPassed(seat=nxt, reason="skipped"))
+        return
+    batch.emit(TurnPassed(seat=nxt, reason="played"))
+
+
+def after_pickup(batch: Batch, seat: int) -> None:
+    """Draw, then pass the turn as a pickup does (R9.5, pickup_passes_to)."""
+    draw(batch, seat)
+    state = batch.state
+    direction = -state.direction if state.r.pickup_to_previous else state.direction
+    batch.emit(TurnPassed(seat=next_active(state, seat, direction), reason="picked_up"))
+
+
+def _went_out(batch: Batch, seat: int) -> bool:
+    """Record a seat going out and the end of the deal; True when the deal ended (R11)."""
+    state = batch.state
+    if not holds_nothing(state, seat):
+        return False
+    batch.emit(PlayerOut(seat=seat, position=len(state.out) + 1))
+    state = batch.state
+    if state.r.objective_winner:
+        batch.emit(GameEnded(finishing_order=(seat,), loser=None, winner=seat))
+        return True
+    left = [s for s in range(state.players) if s not in state.out]
+    if len(left) == 1:
+        batch.emit(GameEnded(finishing_order=(*state.out, left[0]), loser=left[0], winner=None))
+        return True
+    return False
+
+
+def is_over(state: State) -> bool:
+    """True once the deal has ended or was aborted."""
+    return state.phase == OVER

@@ -1,0 +1,201 @@
+"""The rules that decide and legal_actions share: tiers, legality on the pile, burns, seats."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from domain.cards import rank
+from domain.games.shithead.options import Rules
+from domain.games.shithead.state import Cards, State
+
+HAND, FACE_UP, FACE_DOWN, GONE = "hand", "face_up", "face_down", "out"
+RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)} | {"*": 99}
+START_RANKS = "3456789TJQKA2"
+_SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """Sort key: rank low to high (jokers last), then suit."""
+    if card in ("RJ", "BJ"):
+        return (99, 0 if card == "RJ" else 1)
+    return (RANK_VALUE[card[0]], _SUIT_ORDER[card[1]])
+
+
+def sort_cards(cards: Cards | list[str]) -> Cards:
+    """Cards in canonical order (rank, then suit)."""
+    return tuple(sorted(cards, key=card_order))
+
+
+def face_up_cards(state: State, seat: int) -> Cards:
+    """Every face-up card of a seat, slot by slot, bottom of a stack first."""
+    return tuple(c for stack in state.face_up[seat] for c in stack)
+
+
+def face_down_slots(state: State, seat: int) -> tuple[int, ...]:
+    """The slots that still hold a face-down card."""
+    return tuple(i for i, c in enumerate(state.face_down[seat]) if c is not None)
+
+
+def tier(state: State, seat: int) -> str:
+    """The zone the seat must play from now (R6.3), or ``out``."""
+    if state.hands[seat]:
+        return HAND
+    if any(state.face_up[seat]):
+        return FACE_UP
+    if any(c is not None for c in state.face_down[seat]):
+        return FACE_DOWN
+    return GONE
+
+
+def holds_nothing(state: State, seat: int) -> bool:
+    """True when the seat has no hand, face-up or face-down card."""
+    return tier(state, seat) == GONE
+
+
+def next_active(state: State, seat: int, direction: int) -> int:
+    """The first seat after ``seat`` in ``direction`` that is not out (R0.2)."""
+    n = state.players
+    out = state.out
+    for step in range(1, n + 1):
+        candidate = (seat + direction * step) % n
+        if candidate not in out:
+            return candidate
+    return seat
+
+
+def transparent(rules: Rules, card: str) -> bool:
+    """Cards the next set does not have to beat (§16.2)."""
+    r = rank(card)
+    if r == "*":
+        return rules.joker_transparent
+    return (r == "8" and rules.eights_reverse_transparent) or (r == "7" and rules.sevens_glass)
+
+
+def effective_top(rules: Rules, pile: Cards) -> str | None:
+    """The topmost pile card that counts for legality (R7.3), None if there is none."""
+    for card in reversed(pile):
+        if not transparent(rules, card):
+            return card
+    return None
+
+
+def _effective_rank(rules: Rules, card: str) -> str:
+    r = rank(card)
+    if r == "*":
+        return "7" if rules.joker_mode == "skip_seven" else "2"
+    return r
+
+
+def play_problem(
+    rules: Rules, pile: Cards, lead_count: int, r: str, count: int, exempt: bool = False
+) -> str | None:
+    """Why a set of ``count`` cards of rank ``r`` may not go on the pile (None: it may)."""
+    if not pile:
+        return None
+    if rules.match_count and not exempt and count != lead_count:
+        return "wrong_count"
+    top = effective_top(rules, pile)
+    if top is None:
+        return None
+    return _rank_problem(rules, r, _effective_rank(rules, top))
+
+
+def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
+    if r == "*":
+        return None
+    if r == "T" and rules.ten_burns:
+        return "too_high" if rules.eights_low and t == "8" else None
+    if (
+        (r == "2" and rules.two_is_reset)
+        or (r == "8" and rules.eights_reverse_transparent)
+        or (r == "7" and rules.sevens_glass)
+        or (r == "5" and rules.fives_low)
+        or (t == "2" and rules.two_is_reset)
+    ):
+        return None
+    for low, active in (("7", rules.sevens_low), ("5", rules.fives_low), ("8", rules.eights_low)):
+        if t == low and active:
+            return None if RANK_VALUE[r] <= RANK_VALUE[low] else "too_high"
+    return None if RANK_VALUE[r] >= RANK_VALUE[t] else "too_low"
+
+
+def burn_cause(rules: Rules, played_rank: str, pile: Cards) -> str | None:
+    """``ten`` or ``four_of_a_kind`` when the pile (after the play) burns (R8.3, R8.4)."""
+    if played_rank == "T" and rules.ten_burns:
+        return "ten"
+    if rules.four_of_a_kind_burns and len(pile) >= 4:
+        top = rank(pile[-1])
+        if top != "*" and all(rank(c) == top for c in pile[-4:]):
+            return "four_of_a_kind"
+    return None
+
+
+def reverses(rules: Rules, played_rank: str) -> bool:
+    """Jokers (mode reverse) and 8s (eights_reverse_transparent) turn the direction (R8.2)."""
+    if played_rank == "*":
+        return rules.joker_mode == "reverse"
+    return played_rank == "8" and rules.eights_reverse_transparent
+
+
+def rank_subsets(cards: Cards) -> list[Cards]:
+    """Every non-empty same-rank subset of the cards, each in canonical order."""
+    groups: dict[str, list[str]] = {}
+    for card in sort_cards(cards):
+        groups.setdefault(rank(card), []).append(card)
+    out: list[Cards] = []
+    for group in groups.values():
+        for size in range(1, len(group) + 1):
+            out.extend(combinations(group, size))
+    return out
+
+
+def slot_subsets(slots: tuple[Cards, ...]) -> list[Cards]:
+    """Under stack_face_up: every non-empty set of whole equal-rank stacks, slot order."""
+    groups: dict[str, list[Cards]] = {}
+    for stack in slots:
+        if stack:
+            groups.setdefault(rank(stack[0]), []).append(stack)
+    out: list[Cards] = []
+    for group in groups.values():
+        for size in range(1, len(group) + 1):
+            for chosen in combinations(group, size):
+                out.append(tuple(c for stack in chosen for c in stack))
+    return out
+
+
+def zone_sets(state: State, seat: int, zone: str) -> list[Cards]:
+    """Every set the seat could form from its zone, legal on the pile or not."""
+    if zone == HAND:
+        return rank_subsets(state.hands[seat])
+    if state.r.stack_face_up:
+        return slot_subsets(state.face_up[seat])
+    return rank_subsets(face_up_cards(state, seat))
+
+
+def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None) -> list[Cards]:
+    """The sets from the zone that may go on the pile now."""
+    rules, pile, lead = state.r, state.pile, state.lead_count
+    checked: dict[tuple[str, int], bool] = {}
+    out = []
+    for cards in zone_sets(state, seat, zone):
+        r = rank(cards[0])
+        if only_rank is not None and r != only_rank:
+            continue
+        key = (r, len(cards))
+        if key not in checked:
+            checked[key] = play_problem(rules, pile, lead, r, len(cards)) is None
+        if checked[key]:
+            out.append(cards)
+    return out
+
+
+def starter(state: State) -> tuple[int, str, str]:
+    """The starting seat and the rank and tier that made it the starter (R5)."""
+    order = [(state.dealer + i) % state.players for i in range(1, state.players + 1)]
+    for r in START_RANKS:
+        for zone in (FACE_UP, HAND):
+            for seat in order:
+                cards = face_up_cards(state, seat) if zone == FACE_UP else state.hands[seat]
+                if any(rank(c) == r for c in cards):
+                    return seat, r, zone
+    return order[0], "*", HAND

@@ -1,0 +1,303 @@
+"""Shithead's state and its fold: ``evolve`` applies one fact and never validates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, assert_never, cast
+
+from domain.events import Event
+from domain.games.shithead.events import (
+    CardsDealt,
+    CardsDrawn,
+    CardsPlayed,
+    CardStacked,
+    DirectionReversed,
+    FaceDownFlipped,
+    FaceUpChosen,
+    FaceUpSwapped,
+    GameAborted,
+    GameEnded,
+    GameStarted,
+    PileBurned,
+    PilePickedUp,
+    PlayerOut,
+    PlayerReady,
+    PlayStarted,
+    ShitheadEvent,
+    StockPlayed,
+    TurnPassed,
+)
+from domain.games.shithead.options import Rules, rules_for
+
+Cards = tuple[str, ...]
+Slots = tuple[Cards, ...]
+
+NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole table. Face-up slots hold stacks (bottom first); a flipped slot is None."""
+
+    phase: str = NEW
+    players: int = 0
+    dealer: int = 0
+    seed: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    rules: Rules | None = None
+    hands: tuple[Cards, ...] = ()
+    face_up: tuple[Slots, ...] = ()
+    face_down: tuple[tuple[str | None, ...], ...] = ()
+    stock: Cards = ()
+    pile: Cards = ()
+    burned: Cards = ()
+    ready: tuple[bool, ...] = ()
+    chosen: tuple[bool, ...] = ()
+    to_act: int | None = None
+    direction: int = 1
+    out: tuple[int, ...] = ()
+    lead_count: int = 0
+    starter: tuple[int, str, str] | None = None
+    last_revealed: str | None = None
+    flusher: int | None = None
+    actions: int = 0
+    finishing_order: tuple[int, ...] = ()
+    loser: int | None = None
+    winner: int | None = None
+    end_reason: str | None = None
+
+    @property
+    def r(self) -> Rules:
+        """The rules (only None before GameStarted)."""
+        assert self.rules is not None
+        return self.rules
+
+
+_FIELDS = tuple(f.name for f in fields(State))
+_set_attr = object.__setattr__
+
+
+def changed(state: State, **changes: Any) -> State:
+    """A copy with some fields changed (faster than dataclasses.replace on the hot path)."""
+    new = object.__new__(State)
+    for name in _FIELDS:
+        _set_attr(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
+def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """The tuple with one position replaced."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def without(cards: Cards, gone: Cards) -> Cards:
+    """Cards minus the named ones (each card is unique)."""
+    return tuple(c for c in cards if c not in gone)
+
+
+def remove_face_up(slots: Slots, gone: Cards) -> Slots:
+    """Face-up slots with the named cards taken off."""
+    return tuple(tuple(c for c in stack if c not in gone) for stack in slots)
+
+
+def evolve(state: State, event: Event) -> State:
+    """Fold one event onto the state."""
+    e = cast(ShitheadEvent, event)
+    match e:
+        case CardsPlayed():
+            return _played(state, e)
+        case TurnPassed():
+            return changed(state, to_act=e.seat)
+        case CardsDrawn():
+            return _drawn(state, e)
+        case PilePickedUp():
+            return _picked_up(state, e)
+        case PileBurned():
+            return _burned(state, e)
+        case FaceDownFlipped():
+            return _flipped(state, e)
+        case StockPlayed():
+            return _stock_played(state, e)
+        case DirectionReversed():
+            return changed(state, direction=e.direction)
+        case PlayerOut():
+            return changed(state, out=(*state.out, e.seat))
+        case FaceUpSwapped():
+            return _swapped(state, e)
+        case CardStacked():
+            return _stacked(state, e)
+        case FaceUpChosen():
+            return _chosen(state, e)
+        case PlayerReady():
+            return changed(state, ready=put(state.ready, e.seat, True), actions=state.actions + 1)
+        case PlayStarted():
+            start = (e.starter, e.rank, e.tier)
+            return changed(state, phase=PLAY, to_act=e.starter, starter=start)
+        case CardsDealt():
+            return _dealt(state, e)
+        case GameStarted():
+            return _started(e)
+        case GameEnded():
+            return changed(
+                state,
+                phase=OVER,
+                to_act=None,
+                end_reason="finished",
+                finishing_order=e.finishing_order,
+                loser=e.loser,
+                winner=e.winner,
+            )
+        case GameAborted():
+            return changed(state, phase=OVER, to_act=None, end_reason=e.reason)
+        case _:
+            assert_never(e)
+
+
+def _started(e: GameStarted) -> State:
+    n = e.players
+    return State(
+        phase=NEW,
+        players=n,
+        dealer=e.dealer,
+        seed=e.seed,
+        options=dict(e.options),
+        rules=rules_for(e.options, n),
+        ready=(False,) * n,
+        chosen=(False,) * n,
+    )
+
+
+def _dealt(state: State, e: CardsDealt) -> State:
+    rows = state.r.cards_per_row
+    face_up = tuple(
+        tuple((c,) for c in seat_cards) if seat_cards else ((),) * rows for seat_cards in e.face_up
+    )
+    return changed(
+        state,
+        phase=PREPLAY,
+        hands=e.hands,
+        face_up=face_up,
+        face_down=tuple(tuple(cards) for cards in e.face_down),
+        stock=e.stock,
+    )
+
+
+def _played(state: State, e: CardsPlayed) -> State:
+    seat, cards = e.seat, e.cards
+    pile = state.pile
+    lead = len(cards) if not pile else state.lead_count
+    if e.source == "hand":
+        return changed(
+            state,
+            hands=put(state.hands, seat, without(state.hands[seat], cards)),
+            pile=pile + cards,
+            lead_count=lead,
+            actions=state.actions + 1,
+        )
+    return changed(
+        state,
+        face_up=put(state.face_up, seat, remove_face_up(state.face_up[seat], cards)),
+        pile=pile + cards,
+        lead_count=lead,
+        actions=state.actions + 1,
+    )
+
+
+def _flipped(state: State, e: FaceDownFlipped) -> State:
+    seat = e.seat
+    face_down = put(state.face_down, seat, put(state.face_down[seat], e.slot, None))
+    if e.legal:
+        lead = 1 if not state.pile else state.lead_count
+        return changed(
+            state,
+            face_down=face_down,
+            pile=(*state.pile, e.card),
+            lead_count=lead,
+            last_revealed=e.card,
+            actions=state.actions + 1,
+        )
+    hands = put(state.hands, seat, (*state.hands[seat], e.card))
+    return changed(
+        state, face_down=face_down, hands=hands, last_revealed=e.card, actions=state.actions + 1
+    )
+
+
+def _stock_played(state: State, e: StockPlayed) -> State:
+    if e.legal:
+        lead = 1 if not state.pile else state.lead_count
+        return changed(
+            state,
+            stock=state.stock[1:],
+            pile=(*state.pile, e.card),
+            lead_count=lead,
+            last_revealed=e.card,
+            actions=state.actions + 1,
+        )
+    hands = put(state.hands, e.seat, (*state.hands[e.seat], e.card))
+    return changed(
+        state,
+        stock=state.stock[1:],
+        hands=hands,
+        last_revealed=e.card,
+        actions=state.actions + 1,
+    )
+
+
+def _drawn(state: State, e: CardsDrawn) -> State:
+    hands = put(state.hands, e.seat, state.hands[e.seat] + e.cards)
+    return changed(state, hands=hands, stock=state.stock[len(e.cards) :])
+
+
+def _picked_up(state: State, e: PilePickedUp) -> State:
+    seat = e.seat
+    hands = put(state.hands, seat, state.hands[seat] + e.cards + e.face_up_cards)
+    face_up = state.face_up
+    if e.face_up_cards:
+        face_up = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
+    actions = state.actions + 1 if e.cause == "pickup" else state.actions
+    return changed(state, hands=hands, face_up=face_up, pile=(), lead_count=0, actions=actions)
+
+
+def _burned(state: State, e: PileBurned) -> State:
+    flusher = state.flusher
+    if flusher is None and state.r.track_flusher:
+        flusher = e.seat
+    return changed(state, burned=state.burned + state.pile, pile=(), lead_count=0, flusher=flusher)
+
+
+def _swapped(state: State, e: FaceUpSwapped) -> State:
+    seat = e.seat
+    hand = tuple(e.face_up_card if c == e.hand_card else c for c in state.hands[seat])
+    slots = put(state.face_up[seat], e.slot, (e.hand_card,))
+    return changed(
+        state,
+        hands=put(state.hands, seat, hand),
+        face_up=put(state.face_up, seat, slots),
+        actions=state.actions + 1,
+    )
+
+
+def _stacked(state: State, e: CardStacked) -> State:
+    seat = e.seat
+    slots = state.face_up[seat]
+    slots = put(slots, e.slot, (*slots[e.slot], e.card))
+    return changed(
+        state,
+        hands=put(state.hands, seat, without(state.hands[seat], (e.card,))),
+        face_up=put(state.face_up, seat, slots),
+        actions=state.actions + 1,
+    )
+
+
+def _chosen(state: State, e: FaceUpChosen) -> State:
+    seat = e.seat
+    gone = tuple(c for stack in e.slots for c in stack)
+    ready = state.ready if state.r.stack_face_up else put(state.ready, seat, True)
+    return changed(
+        state,
+        hands=put(state.hands, seat, without(state.hands[seat], gone)),
+        face_up=put(state.face_up, seat, e.slots),
+        chosen=put(state.chosen, seat, True),
+        ready=ready,
+        actions=state.actions + 1,
+    )
