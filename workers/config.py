@@ -1,0 +1,49 @@
+"""Where the workers find Redis and which queues they serve.
+
+``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``) and ``CARDROOM_NAMESPACE`` (default
+``cardroom``) are read from the environment, as the web service reads them. Queue names:
+``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``replays`` for replay
+exports. Under another namespace than the default, queue names are prefixed with it
+(``<namespace>:bots``) so several deployments (or test runs) can share one Redis.
+"""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_NAMESPACE = "cardroom"
+BUILTIN_BOTS = frozenset({"random", "heuristic"})
+BOTS = "bots"
+REPLAYS = "replays"
+
+
+def redis_url() -> str:
+    """The Redis the service and the workers share."""
+    return os.environ.get("REDIS_URL") or DEFAULT_URL
+
+
+def namespace() -> str:
+    """The key namespace (``<namespace>:game:{<id>}:...``)."""
+    return os.environ.get("CARDROOM_NAMESPACE") or DEFAULT_NAMESPACE
+
+
+def queue_name(base: str, ns: str | None = None) -> str:
+    """A queue's name under the namespace (unprefixed under the default namespace)."""
+    ns = namespace() if ns is None else ns
+    return base if ns == DEFAULT_NAMESPACE else f"{ns}:{base}"
+
+
+def bot_queue(bot: str, ns: str | None = None) -> str:
+    """The queue a bot's turns go to: ``bots`` for built-in bots, else ``bot:<name>``."""
+    return queue_name(BOTS if bot in BUILTIN_BOTS else f"bot:{bot}", ns)
+
+
+def default_queues(ns: str | None = None) -> list[str]:
+    """What ``cardroom worker`` serves without ``--queue``: built-in bots and replays."""
+    return [queue_name(BOTS, ns), queue_name(REPLAYS, ns)]
+
+
+def replay_dir() -> str | None:
+    """Where exported replays are also written as files (``CARDROOM_REPLAY_DIR``), if anywhere."""
+    return os.environ.get("CARDROOM_REPLAY_DIR") or None

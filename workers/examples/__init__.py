@@ -1,0 +1,1 @@
+"""Example user bots (see docs/bots.md)."""

@@ -1,0 +1,47 @@
+"""An example user bot: always sends the legal action with the lowest cards.
+
+Run it on its own queue with your own worker (docs/bots.md)::
+
+    cardroom worker --queue bot:lowball --import workers.examples.lowball
+    # or plain RQ, using this module as the settings file:
+    rq worker -c workers.examples.lowball -w rq.worker.SimpleWorker
+
+and seat it in a game with ``{"type": "bot", "bot": "lowball"}``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+from workers.bots.base import Action, View, register_bot
+from workers.config import bot_queue
+
+RANK_ORDER = "23456789TJQKA"
+
+
+def _card_value(card: str) -> int:
+    return RANK_ORDER.index(card[0]) if card[0] in RANK_ORDER else len(RANK_ORDER)
+
+
+def _weight(action: dict[str, Any]) -> tuple[int, int, str]:
+    cards = action.get("cards") or ([action["card"]] if "card" in action else [])
+    low = min((_card_value(c) for c in cards), default=len(RANK_ORDER) + 1)
+    return (low, -len(cards), str(sorted(action.items())))
+
+
+@register_bot("lowball")
+class LowballBot:
+    """Plays its lowest cards first; among equals, the most cards; ties broken by rng."""
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view["legal_actions"]
+        best = min(_weight(a) for a in legal)
+        return dict(rng.choice([a for a in legal if _weight(a) == best]))
+
+
+# RQ settings, for `rq worker -c workers.examples.lowball`: the worker imports this module
+# (which registers the bot) and serves the bot's own queue.
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+QUEUES = [bot_queue("lowball")]
