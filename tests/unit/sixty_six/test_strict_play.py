@@ -40,8 +40,8 @@ def test_R7_3_a_follower_void_in_the_suit_must_trump() -> None:
 
 
 def test_R7_4_void_without_trumps_any_card_may_be_played() -> None:
-    state = closed_lead("AS", follower="AC 9C KD QD JD 9D")
-    assert plays(state) == sorted("AC 9C KD QD JD 9D".split())
+    hand = "AC 9C KD QD JD 9D"
+    assert plays(closed_lead("AS", follower=hand)) == sorted(hand.split())
 
 
 def test_R7_5_a_trump_lead_must_be_followed_and_headed_in_trumps() -> None:

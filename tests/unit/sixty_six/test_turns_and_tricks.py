@@ -32,7 +32,7 @@ def test_R4_1_the_non_dealer_leads_the_first_trick() -> None:
 
 def test_R4_2_exchange_then_close_then_one_lead() -> None:
     state = moves(table(), (1, "play 9S"), (0, "play QS"), (0, "draw"))
-    state, events = act(state, 0, "exchange")
+    state, _ = act(state, 0, "exchange")
     assert (deal(state).phase, deal(state).turn) == ("lead", 0)
     state, _ = act(state, 0, "close")
     rejected(state, 0, "exchange", "exchange_trump_card_gone")
