@@ -30,9 +30,18 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
             "ten_burns": False,
             "burner_plays_again": False,
             "next_dealer": "loser",
+            "action_limit": 1500,
         },
     ),
-    (5, {"four_of_a_kind_burns": False, "jokers": "always", "joker_mode": "skip_two"}),
+    (
+        5,
+        {
+            "four_of_a_kind_burns": False,
+            "jokers": "always",
+            "joker_mode": "skip_two",
+            "action_limit": 1500,
+        },
+    ),
     (2, {"cards_per_row": 5, "hand_size": 4, "action_limit": 300}),
 ]
 

@@ -137,19 +137,24 @@ def reverses(rules: Rules, played_rank: str) -> bool:
     return played_rank == "8" and rules.eights_reverse_transparent
 
 
-def rank_subsets(cards: Cards) -> list[Cards]:
-    """Every non-empty same-rank subset of the cards, each in canonical order."""
+def rank_groups(cards: Cards) -> dict[str, list[str]]:
+    """The cards by rank, each group in canonical order."""
     groups: dict[str, list[str]] = {}
     for card in sort_cards(cards):
         groups.setdefault(rank(card), []).append(card)
+    return groups
+
+
+def rank_subsets(cards: Cards) -> list[Cards]:
+    """Every non-empty same-rank subset of the cards, each in canonical order."""
     out: list[Cards] = []
-    for group in groups.values():
+    for group in rank_groups(cards).values():
         for size in range(1, len(group) + 1):
             out.extend(combinations(group, size))
     return out
 
 
-def slot_subsets(slots: tuple[Cards, ...]) -> list[Cards]:
+def _stack_sets(slots: tuple[Cards, ...]) -> list[Cards]:
     """Under stack_face_up: every non-empty set of whole equal-rank stacks, slot order."""
     groups: dict[str, list[Cards]] = {}
     for stack in slots:
@@ -163,29 +168,24 @@ def slot_subsets(slots: tuple[Cards, ...]) -> list[Cards]:
     return out
 
 
-def zone_sets(state: State, seat: int, zone: str) -> list[Cards]:
-    """Every set the seat could form from its zone, legal on the pile or not."""
-    if zone == HAND:
-        return rank_subsets(state.hands[seat])
-    if state.r.stack_face_up:
-        return slot_subsets(state.face_up[seat])
-    return rank_subsets(face_up_cards(state, seat))
-
-
 def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None) -> list[Cards]:
-    """The sets from the zone that may go on the pile now."""
+    """The sets the seat may form from its zone that may go on the pile now."""
     rules, pile, lead = state.r, state.pile, state.lead_count
-    checked: dict[tuple[str, int], bool] = {}
-    out = []
-    for cards in zone_sets(state, seat, zone):
-        r = rank(cards[0])
+    if zone == FACE_UP and rules.stack_face_up:
+        return [
+            cards
+            for cards in _stack_sets(state.face_up[seat])
+            if (only_rank is None or rank(cards[0]) == only_rank)
+            and play_problem(rules, pile, lead, rank(cards[0]), len(cards)) is None
+        ]
+    cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
+    out: list[Cards] = []
+    for r, group in rank_groups(cards).items():
         if only_rank is not None and r != only_rank:
             continue
-        key = (r, len(cards))
-        if key not in checked:
-            checked[key] = play_problem(rules, pile, lead, r, len(cards)) is None
-        if checked[key]:
-            out.append(cards)
+        for size in range(1, len(group) + 1):
+            if play_problem(rules, pile, lead, r, size) is None:
+                out.extend(combinations(group, size))
     return out
 
 

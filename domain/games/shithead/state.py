@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, assert_never, cast
 
@@ -74,15 +75,27 @@ class State:
 
 
 _FIELDS = tuple(f.name for f in fields(State))
-_set_attr = object.__setattr__
 
 
-def changed(state: State, **changes: Any) -> State:
-    """A copy with some fields changed (faster than dataclasses.replace on the hot path)."""
-    new = object.__new__(State)
-    for name in _FIELDS:
-        _set_attr(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+def _compile_changed() -> Callable[..., State]:
+    # An unrolled copy is several times faster than a loop or dataclasses.replace, and folding
+    # thousands of events per game is the service's hot path.
+    params = ", ".join(f"{n}=_KEEP" for n in _FIELDS)
+    lines = [f"def changed(state, *, {params}):", "    new = _new(State)"]
+    lines += [
+        f"    _set_{n}(new, state.{n} if {n} is _KEEP else {n})" for n in _FIELDS
+    ]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"_KEEP": _KEEP, "_new": object.__new__, "State": State}
+    scope.update({f"_set_{n}": State.__dict__[n].__set__ for n in _FIELDS})
+    exec("\n".join(lines), scope)
+    fn: Callable[..., State] = scope["changed"]
+    fn.__doc__ = "A copy of the state with some fields changed."
+    return fn
+
+
+_KEEP: Any = object()
+changed = _compile_changed()
 
 
 def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
