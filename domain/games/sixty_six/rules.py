@@ -139,8 +139,8 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainEr
     if rules.exchange_requires_trick and deal.won[seat] == 0:
         return illegal("exchange_no_trick_won", "you must win a trick before exchanging")
     if exchange_card(deal, rules) not in deal.hands[seat]:
-        return illegal("exchange_no_trump_nine",
-                       f"you do not hold the {rules.exchange_rank}{deal.trump}")
+        rank = "jack" if rules.deck20 else "nine"
+        return illegal("exchange_no_trump_nine", f"you do not hold the trump {rank}")
     return None
 
 
