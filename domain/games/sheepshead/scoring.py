@@ -149,3 +149,19 @@ def score_leaster(state: State, hand: Hand) -> HandScored:
         points_taken=pts,
         scores=leaster_scores(state, hand, pts, tricks),
     )
+
+
+def labels(row: str) -> tuple[str, ...]:
+    """R9.11's names for a row: who is schneidered or schwarz, and whether the picker is set."""
+    out: list[str] = []
+    if row in LOSING_ROWS:
+        out.append("picker_set")
+    if row in ("win_91_plus", "win_all_tricks"):
+        out.append("defenders_schneidered")
+    if row in ("lose_0_30", "lose_no_tricks"):
+        out.append("team_schneidered")
+    if row == "win_all_tricks":
+        out.append("defenders_schwarz")
+    if row == "lose_no_tricks":
+        out.append("team_schwarz")
+    return tuple(out)
