@@ -1,0 +1,42 @@
+"""What every view needs: the service of this app and the caller's seat (from the token)."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+from service.errors import Unauthorized
+from service.games import GameService
+
+EXTENSION = "cardroom"
+SECURITY = [{"bearerAuth": []}, {}]  # OpenAPI: a seat token, or none (spectator)
+
+
+def get_service() -> GameService:
+    """The GameService of the running app (``create_app`` puts it there)."""
+    service: GameService = current_app.extensions[EXTENSION]
+    return service
+
+
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer <token>``; None without the header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send Authorization: Bearer <seat token>")
+    return token.strip()
+
+
+def caller_seat(game_id: str) -> int | None:
+    """The seat the request's token holds; None for a spectator (no token)."""
+    token = bearer_token()
+    return None if token is None else get_service().seat_for_token(game_id, token)
+
+
+def required_seat(game_id: str) -> int:
+    """The seat the request's token holds; Unauthorized without a token."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
+    return seat

@@ -1,0 +1,101 @@
+"""Events: the caller's redacted events (the full log once over), and a live SSE stream."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas
+from service.api.deps import SECURITY, caller_seat, get_service
+from service.errors import InvalidRequest
+from service.games import GameService
+
+blp = Blueprint("events", __name__, url_prefix="/games", description="Event logs and live streams")
+
+STREAM_DOC = {
+    "200": {
+        "description": "text/event-stream: `id` = version, `event: event` per event, "
+        "`event: over` at the end; reconnect with Last-Event-ID",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    @blp.response(200, schemas.EventsSchema)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Your redacted events after version ``after``; every stored field once it is over."""
+        return get_service().events_after(game_id, query["after"], caller_seat(game_id))
+
+
+@blp.route("/<game_id>/stream")
+class Stream(MethodView):
+    @blp.doc(security=SECURITY, responses=STREAM_DOC)
+    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.
+
+        Each connection lasts at most CARDROOM_SSE_SECONDS; clients reconnect (``retry:``)
+        with Last-Event-ID and lose nothing.
+        """
+        service = get_service()
+        seat = caller_seat(game_id)
+        after = _resume_from(query["after"])
+        first = service.events_after(game_id, after, seat)  # 404 before the stream opens
+        config = current_app.config
+        stream = _sse(
+            service,
+            game_id,
+            seat,
+            first,
+            config["CARDROOM_SSE_SECONDS"],
+            config["CARDROOM_SSE_RETRY_MS"],
+            config["CARDROOM_SSE_HEARTBEAT"],
+        )
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def _resume_from(after: int) -> int:
+    last = request.headers.get("Last-Event-ID")
+    if last is None:
+        return after
+    if not last.strip().isdigit() or len(last.strip()) > 18:
+        raise InvalidRequest(f"Last-Event-ID must be a version number, got {last!r}")
+    return int(last.strip())
+
+
+def _sse(
+    service: GameService,
+    game_id: str,
+    seat: int | None,
+    first: dict[str, Any],
+    seconds: float,
+    retry_ms: int,
+    heartbeat: float,
+) -> Iterator[str]:
+    deadline = time.monotonic() + seconds
+    yield f"retry: {retry_ms}\n\n"
+    batch = first
+    while True:
+        for item in batch["events"]:
+            yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
+        last = batch["version"]
+        if batch["over"]:
+            yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
+            return
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        if not service.wait(game_id, last, min(remaining, heartbeat)):
+            yield ": keep-alive\n\n"
+        batch = service.events_after(game_id, last, seat)

@@ -1,0 +1,59 @@
+"""Games: create, list, read the public summary; the catalogue of games and options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas
+from service.api.deps import get_service
+
+blp = Blueprint("games", __name__, url_prefix="/games", description="Create, list and read games")
+catalogue_blp = Blueprint(
+    "catalogue",
+    __name__,
+    url_prefix="/catalogue",
+    description="The games this server plays and their options",
+)
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(schemas.ListQuerySchema, location="query")
+    @blp.response(200, schemas.GameListSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first (filter by game and status)."""
+        return {"games": get_service().list_games(**query)}
+
+    @blp.arguments(schemas.CreateGameSchema)
+    @blp.response(201, schemas.CreatedSchema)
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game: seats open or bot, optional seed, dealer or explicit deal."""
+        created = get_service().create_game(
+            body["game"],
+            body["seats"],
+            options=body.get("options"),
+            seed=body.get("seed"),
+            dealer=body.get("dealer"),
+            deal=body.get("deal"),
+        )
+        return created, 201, {"Location": f"/games/{created['id']}"}
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.response(200, schemas.SummarySchema)
+    def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """The public summary: seats, to act, version, deck commitment, head hash, outcome."""
+        summary = get_service().summary(game_id)
+        return summary, 200, {"ETag": f'"{summary["version"]}"'}
+
+
+@catalogue_blp.route("")
+class Catalogue(MethodView):
+    @catalogue_blp.response(200, schemas.CatalogueSchema)
+    def get(self) -> dict[str, Any]:
+        """Every game with its player range and options (types, defaults, limits)."""
+        return {"games": get_service().catalogue()}

@@ -1,0 +1,202 @@
+"""Marshmallow schemas of the HTTP API: requests in, responses out (and the OpenAPI spec)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.games import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
+from service.store.port import STATUSES
+
+MAX_SEATS = 16
+
+
+class SeatSpecSchema(ma.Schema):
+    type = fields.String(required=True, validate=validate.OneOf(["open", "bot"]))
+    bot = fields.String(validate=validate.Regexp(BOT_NAME), metadata={"example": "random"})
+    name = fields.String(validate=validate.Length(1, MAX_NAME_LENGTH))
+
+    @ma.validates_schema
+    def bot_seats_name_their_bot(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("type") == "bot" and not data.get("bot"):
+            raise ma.ValidationError("a bot seat names its bot", "bot")
+        if data.get("type") == "open" and ("bot" in data or "name" in data):
+            raise ma.ValidationError("an open seat has no bot or name", "type")
+
+
+class CreateGameSchema(ma.Schema):
+    game = fields.String(required=True, metadata={"example": "shithead"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, MAX_SEATS)
+    )
+    seed = fields.String(validate=validate.Length(1, MAX_SEED_LENGTH), allow_none=True)
+    dealer = fields.Integer(strict=True, allow_none=True)
+    deal = fields.Dict(keys=fields.String(), allow_none=True)
+
+
+class JoinSeatSchema(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(1, MAX_NAME_LENGTH))
+
+
+class ActionSchema(ma.Schema):
+    """An action's own fields (``type`` plus what the game's rules name) and the version."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True, metadata={"example": "play"})
+    expected_version = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the version the action applies to (or send If-Match)"},
+    )
+    seat = fields.Integer(
+        strict=True, metadata={"description": "optional; must be the token's seat"}
+    )
+
+
+class ActionHeadersSchema(ma.Schema):
+    idempotency_key = fields.String(
+        data_key="Idempotency-Key",
+        validate=validate.Regexp(r"^[\x21-\x7e]{1,200}$"),
+        metadata={"description": "retrying with the same key returns the first response"},
+    )
+    if_match = fields.String(
+        data_key="If-Match", metadata={"description": 'the expected version, e.g. "7"'}
+    )
+
+
+class EventsQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**62))
+
+
+class ListQuerySchema(ma.Schema):
+    game = fields.String(validate=validate.Length(1, 64))
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000))
+
+
+# -- responses ---------------------------------------------------------------------------
+class SeatSchema(ma.Schema):
+    seat = fields.Integer()
+    type = fields.String(metadata={"description": "open, human or bot"})
+    name = fields.String()
+    bot = fields.String()
+
+
+class CreatedSchema(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    status = fields.String()
+    seats = fields.List(fields.Nested(SeatSchema))
+    commitment = fields.String(metadata={"description": "sha256(seed || deck order)"})
+    to_act = fields.List(fields.Integer())
+
+
+class JoinedSchema(ma.Schema):
+    id = fields.String()
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String(metadata={"description": "the seat's secret; shown once only"})
+    seats = fields.List(fields.Nested(SeatSchema))
+
+
+class SummarySchema(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    title = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    status = fields.String()
+    seats = fields.List(fields.Nested(SeatSchema))
+    to_act = fields.List(fields.Integer())
+    version = fields.Integer()
+    commitment = fields.String()
+    head_hash = fields.String()
+    created = fields.Float()
+    outcome = fields.Dict(allow_none=True)
+    seed = fields.String(metadata={"description": "revealed once the game is over"})
+
+
+class ListedSchema(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    players = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    created = fields.Float()
+
+
+class GameListSchema(ma.Schema):
+    games = fields.List(fields.Nested(ListedSchema))
+
+
+class ViewSchema(ma.Schema):
+    id = fields.String()
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    view = fields.Dict(metadata={"description": "the game's view, with legal_actions"})
+
+
+class EventItemSchema(ma.Schema):
+    version = fields.Integer()
+    event = fields.Dict()
+    prev_hash = fields.String()
+    hash = fields.String()
+    command = fields.Dict()
+    batch = fields.Integer()
+
+
+class ActionResultSchema(ma.Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventItemSchema))
+    view = fields.Dict()
+
+
+class EventsSchema(ma.Schema):
+    id = fields.String()
+    version = fields.Integer()
+    over = fields.Boolean()
+    events = fields.List(fields.Nested(EventItemSchema))
+
+
+class OptionSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    name = fields.String()
+    type = fields.String()
+    default = fields.Raw(allow_none=True)
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+    nullable = fields.Boolean()
+    doc = fields.String()
+
+
+class CatalogueEntrySchema(ma.Schema):
+    name = fields.String()
+    title = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.List(fields.Nested(OptionSchema))
+
+
+class CatalogueSchema(ma.Schema):
+    games = fields.List(fields.Nested(CatalogueEntrySchema))
+
+
+class ProblemSchema(ma.Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable machine code"})
+    reason = fields.String()
+    current_version = fields.Integer()
+    errors = fields.Raw()

@@ -1,0 +1,22 @@
+"""Seats: join an open seat and receive its token (once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas
+from service.api.deps import get_service
+
+blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open seats")
+
+
+@blp.route("/<game_id>/seats/<int:seat>")
+class Seat(MethodView):
+    @blp.arguments(schemas.JoinSeatSchema)
+    @blp.response(201, schemas.JoinedSchema)
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+        """Join an open seat; the response holds the seat's secret token, shown only once."""
+        return get_service().join_seat(game_id, seat, body["name"])

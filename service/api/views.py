@@ -1,0 +1,23 @@
+"""Views: what the caller's seat (or a spectator) sees, with the legal actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas
+from service.api.deps import SECURITY, caller_seat, get_service
+
+blp = Blueprint("views", __name__, url_prefix="/games", description="Seat and spectator views")
+
+
+@blp.route("/<game_id>/view")
+class View(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, schemas.ViewSchema)
+    def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """The caller's view (Bearer seat token; none = spectator) with legal_actions."""
+        view = get_service().view(game_id, caller_seat(game_id))
+        return view, 200, {"ETag": f'"{view["version"]}"'}

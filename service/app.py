@@ -1,0 +1,81 @@
+"""The Flask app factory: ``create_app(config=None, *, store=None, scheduler=None)``.
+
+With no ``store`` it builds the Redis store from REDIS_URL and CARDROOM_NAMESPACE. With no
+``scheduler`` it loads CARDROOM_SCHEDULER (``"module:factory"``, called with the app config)
+or uses the no-op scheduler. OpenAPI at /openapi.json, docs at /docs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from domain.protocol import Game
+from service import config as settings
+from service.api import all_blueprints, problems
+from service.api.deps import EXTENSION
+from service.api.schemas import ProblemSchema
+from service.cache import StateCache
+from service.games import GameService, Scheduler
+from service.store.port import EventStore
+
+API_CONFIG: dict[str, Any] = {
+    "API_TITLE": "cardroom",
+    "API_VERSION": "1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+}
+
+
+class CardroomApi(Api):  # type: ignore[misc]
+    """flask-smorest's Api documenting our problem+json errors."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    store: EventStore | None = None,
+    scheduler: Scheduler | None = None,
+    games: Mapping[str, Game[Any]] | None = None,
+) -> Flask:
+    """The web app. ``games`` adds games beside the registry's (tests)."""
+    app = Flask(__name__)
+    app.config.update(API_CONFIG)
+    app.config.update(settings.from_env())
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    if store is None:
+        from service.store.redis import RedisEventStore
+
+        store = RedisEventStore.from_url(app.config["REDIS_URL"], app.config["CARDROOM_NAMESPACE"])
+    app.extensions[EXTENSION] = GameService(
+        store,
+        scheduler or _load_scheduler(app.config),
+        games=games,
+        cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
+    )
+    api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    for blueprint in all_blueprints():
+        api.register_blueprint(blueprint)
+    problems.register(app)
+    return app
+
+
+def _load_scheduler(config: Mapping[str, Any]) -> Scheduler | None:
+    path = config.get("CARDROOM_SCHEDULER") or ""
+    if not path:
+        return None
+    module_name, _, attr = path.partition(":")
+    factory = getattr(importlib.import_module(module_name), attr or "from_config")
+    scheduler: Scheduler = factory(config)
+    return scheduler

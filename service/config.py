@@ -1,0 +1,28 @@
+"""Settings of the web app: defaults, overridden by the environment, then by ``create_app``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "CARDROOM_NAMESPACE": "cardroom",
+    "CARDROOM_CACHE_SIZE": 1024,  # folded game states kept per process
+    "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)
+    "CARDROOM_SSE_RETRY_MS": 1000,
+    "CARDROOM_SSE_HEARTBEAT": 10.0,
+    "CARDROOM_SCHEDULER": "",  # "package.module:factory"; factory(config) -> Scheduler
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+}
+
+
+def from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """DEFAULTS with every key found in the environment, converted to the default's type."""
+    environ = os.environ if environ is None else environ
+    out = dict(DEFAULTS)
+    for key, default in DEFAULTS.items():
+        if key in environ:
+            out[key] = type(default)(environ[key])
+    return out

@@ -1,0 +1,49 @@
+"""Errors of the service layer: request problems that are neither rules nor storage.
+
+Like domain errors they carry a stable ``code``; ``service.api.problems`` maps codes to HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base: a refused request with a machine code and a readable message."""
+
+    code = "service_error"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class InvalidRequest(ServiceError):
+    """The request is malformed (fields, types, sizes)."""
+
+    code = "invalid_request"
+
+
+class NotFound(ServiceError):
+    """No such game or seat."""
+
+    code = "not_found"
+
+
+class Unauthorized(ServiceError):
+    """A missing or unknown seat token."""
+
+    code = "unauthorized"
+
+
+class Forbidden(ServiceError):
+    """Acting for a seat the token does not hold."""
+
+    code = "forbidden"
+
+
+class SeatNotOpen(ServiceError):
+    """The seat was joined already or belongs to a bot."""
+
+    code = "seat_taken"

@@ -1,0 +1,527 @@
+"""The service layer: every use case of the API (and of the bot workers) as one method call.
+
+No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
+
+    service = GameService(RedisEventStore.from_url(url, namespace), scheduler)
+    service.submit_action(game_id, seat, {"type": "play", "cards": ["3H"]}, expected_version=7,
+                          idempotency_key="bot:...")
+
+Reads fold from an in-process cache of states plus the events newer than it. Round trips per
+action: one ``fetch`` (meta + newer events + idempotency lookup) and one conditional append
+(plus one index update on the action that ends the game).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.chain import GENESIS, link_hash
+from domain.errors import GameOver, InvalidAction
+from domain.events import Encoded, canonical_json
+from domain.protocol import Game, Setup, fold
+from domain.registry import get_game
+from service.cache import Folded, StateCache
+from service.errors import InvalidRequest, NotFound, SeatNotOpen, Unauthorized
+from service.store.port import (
+    ChainBroken,
+    EventStore,
+    GameMeta,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    SeatRecord,
+    SeatTaken,
+    StoredEvent,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+BOT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_SEED_LENGTH = 128
+MAX_NAME_LENGTH = 40
+
+
+class Scheduler(Protocol):
+    """Told after every successful append (at least once per version; retries may repeat it).
+
+    ``seats`` are the public seats (``{"seat", "type", "name"?, "bot"?}``), ``to_act`` the seats
+    that may act now, ``over`` whether the game has ended. Bot turns and replay exports are
+    enqueued from here. It must not raise: the append has already happened.
+    """
+
+    def after_append(
+        self,
+        game_id: str,
+        version: int,
+        *,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int],
+        over: bool,
+    ) -> None: ...
+
+
+class NoScheduler:
+    """The default scheduler: does nothing."""
+
+    def after_append(
+        self,
+        game_id: str,
+        version: int,
+        *,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int],
+        over: bool,
+    ) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game read at its current version: metadata, rules, state, version, head hash."""
+
+    meta: GameMeta
+    game: Game[Any]
+    state: Any
+    version: int
+    head_hash: str
+
+    @property
+    def over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.game.outcome(self.state) is not None
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> str:
+    """What makes two action requests the same request (for idempotency keys)."""
+    body = {"seat": seat, "action": dict(action), "expected_version": expected_version}
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def _json_ready(data: Any) -> Any:
+    """Data exactly as it comes back from storage (tuples become lists)."""
+    return json.loads(canonical_json(data))
+
+
+class GameService:
+    """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        scheduler: Scheduler | None = None,
+        *,
+        games: Mapping[str, Game[Any]] | None = None,
+        cache: StateCache | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.cache = cache or StateCache()
+        self._games = games
+        self._clock = clock
+
+    # -- games and rules ---------------------------------------------------------------
+    def rules(self, name: object) -> Game[Any]:
+        """The game of that name (UnknownGame otherwise)."""
+        if self._games is not None and isinstance(name, str) and name in self._games:
+            return self._games[name]
+        return get_game(name)
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every game with its player range and options."""
+        from domain.registry import all_games
+
+        games = dict(self._games) if self._games is not None else all_games()
+        return [
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [o.describe() for o in g.options],
+            }
+            for g in sorted(games.values(), key=lambda g: g.name)
+        ]
+
+    # -- create and join ---------------------------------------------------------------
+    def create_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+        dealer: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Start a game: validate, record the creation batch, return id/version/seats."""
+        rules = self.rules(game)
+        records = tuple(_seat_record(i, s) for i, s in enumerate(seats))
+        seed = _check_seed(seed)
+        setup = Setup(
+            players=len(records),
+            seed=seed,
+            options=dict(options or {}),
+            dealer=dealer,
+            deal=None if deal is None else dict(deal),
+        )
+        events = rules.start(setup)
+        state = fold(rules, events)
+        encoded = [rules.codec.encode(e) for e in events]
+        started = encoded[0]
+        meta = GameMeta(
+            id=secrets.token_urlsafe(12),
+            game=rules.name,
+            players=len(records),
+            options=_json_ready(started.get("options", {})),
+            seats=records,
+            created=self._clock(),
+            commitment=str(started.get("commitment", "")),
+            seed=seed,
+            status=_status(rules, state, records),
+        )
+        self.store.create(meta, encoded, _start_command(setup))
+        loaded = Loaded(meta, rules, state, len(encoded), _head(encoded))
+        self._remember(loaded)
+        self._notify(loaded)
+        return {
+            "id": meta.id,
+            "game": meta.game,
+            "version": loaded.version,
+            "status": meta.status,
+            "seats": _public_seats(meta),
+            "commitment": meta.commitment,
+            "to_act": list(rules.seats_to_act(state)),
+        }
+
+    def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
+        """Take an open seat; the token in the result is shown this once only."""
+        name = _check_name(name)
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        if meta.status == "over":
+            raise GameOver(f"game {game_id} is over")
+        if meta.seats[seat].type != "open":
+            raise SeatNotOpen(f"seat {seat} of game {game_id} is not open")
+        token = secrets.token_urlsafe(32)
+        try:
+            meta = self.store.join(game_id, seat, name, token_hash(token))
+        except SeatTaken as err:
+            raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
+        return {
+            "id": game_id,
+            "seat": seat,
+            "name": name,
+            "token": token,
+            "seats": _public_seats(meta),
+        }
+
+    def seat_for_token(self, game_id: str, token: str) -> int:
+        """The seat a token holds in that game (Unauthorized when none)."""
+        digest = token_hash(token)
+        cached = self.cache.get(game_id)
+        seat = cached.meta.seat_of_token_hash(digest) if cached else None
+        if seat is None:
+            seat = self._meta(game_id).seat_of_token_hash(digest)
+        if seat is None:
+            raise Unauthorized("the token does not hold a seat in this game")
+        return seat
+
+    # -- actions -------------------------------------------------------------------------
+    def submit_action(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Decide and append one seat's action iff the game is at ``expected_version``.
+
+        Returns ``{"version", "events": [{"version", "event"}] (redacted for the seat),
+        "view"}``. A retried idempotency key returns the first response unchanged. Raises
+        DomainError (rules), VersionConflict, IdempotencyKeyReused, NotFound.
+        """
+        if not isinstance(action, Mapping):
+            raise InvalidAction("an action must be an object with a type")
+        request = fingerprint(seat, action, expected_version)
+        loaded, _, earlier = self._load(game_id, idempotency_key=idempotency_key)
+        if earlier is not None:
+            return self._replay(loaded, earlier, request)
+        if not 0 <= seat < loaded.meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        if expected_version != loaded.version:
+            raise VersionConflict(game_id, expected_version, loaded.version)
+        rules, version = loaded.game, loaded.version
+        events = rules.decide(loaded.state, seat, action)
+        state = fold(rules, events, loaded.state)
+        response = _json_ready(
+            {
+                "version": version + len(events),
+                "events": [
+                    {"version": version + i + 1, "event": rules.redact(e, seat)}
+                    for i, e in enumerate(events)
+                ],
+                "view": rules.view(state, seat),
+            }
+        )
+        encoded = [rules.codec.encode(e) for e in events]
+        record = None
+        if idempotency_key:
+            record = IdempotencyRecord(idempotency_key, request, response["version"], response)
+        over = rules.outcome(state) is not None
+        appended = self.store.append(
+            game_id,
+            version,
+            encoded,
+            {"kind": "action", "seat": seat, "action": dict(action)},
+            prev_hash=loaded.head_hash,
+            idempotency=record,
+            status="over" if over else None,
+        )
+        if appended.replayed is not None:
+            return self._replay(loaded, appended.replayed, request)
+        after = Loaded(
+            loaded.meta, rules, state, appended.version, _head(encoded, loaded.head_hash)
+        )
+        self._remember(after)
+        self._notify(after)
+        return dict(response)
+
+    def _replay(self, loaded: Loaded, earlier: IdempotencyRecord, request: str) -> dict[str, Any]:
+        if earlier.fingerprint != request:
+            raise IdempotencyKeyReused(
+                f"idempotency key {earlier.key!r} was already used for a different request"
+            )
+        return dict(earlier.response)
+
+    # -- reads ---------------------------------------------------------------------------
+    def load(self, game_id: str) -> Loaded:
+        """The game at its current version (one store round trip)."""
+        return self._load(game_id)[0]
+
+    def view(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """What that seat (None: a spectator) sees now, with its legal actions."""
+        loaded = self.load(game_id)
+        if seat is not None and not 0 <= seat < loaded.meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        return {
+            "id": game_id,
+            "version": loaded.version,
+            "seat": seat,
+            "view": _json_ready(loaded.game.view(loaded.state, seat)),
+        }
+
+    def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
+        """The seat's redacted events after ``after``; every stored field once the game is over."""
+        after = max(0, after)
+        loaded, stored, _ = self._load(game_id, read_from=after)
+        newer = [s for s in stored if s.version > after]
+        if loaded.over:
+            items = [_full_event(s) for s in newer]
+        else:
+            redact, decode = loaded.game.redact, loaded.game.codec.decode
+            items = [{"version": s.version, "event": redact(decode(s.event), seat)} for s in newer]
+        return {
+            "id": game_id,
+            "version": loaded.version,
+            "over": loaded.over,
+            "events": _json_ready(items),
+        }
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """The public facts of a game (the seed only once it is over)."""
+        loaded = self.load(game_id)
+        meta, rules, state = loaded.meta, loaded.game, loaded.state
+        outcome = rules.outcome(state)
+        out = {
+            "id": meta.id,
+            "game": meta.game,
+            "title": rules.title,
+            "players": meta.players,
+            "options": meta.options,
+            "status": "over" if outcome is not None else meta.status,
+            "seats": _public_seats(meta),
+            "to_act": list(rules.seats_to_act(state)),
+            "version": loaded.version,
+            "commitment": meta.commitment,
+            "head_hash": loaded.head_hash,
+            "created": meta.created,
+            "outcome": _json_ready(outcome),
+        }
+        if outcome is not None:
+            out["seed"] = meta.seed
+        return out
+
+    def list_games(
+        self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """Games newest first, filtered by game name and status."""
+        metas = self.store.list_games(game=game, status=status, limit=limit, offset=offset)
+        return [
+            {
+                "id": m.id,
+                "game": m.game,
+                "status": m.status,
+                "players": m.players,
+                "seats": _public_seats(m),
+                "created": m.created,
+            }
+            for m in metas
+        ]
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block until the game passes version ``after`` or ``timeout`` seconds pass."""
+        return self.store.wait(game_id, after, timeout)
+
+    # -- internals -----------------------------------------------------------------------
+    def _meta(self, game_id: str) -> GameMeta:
+        meta = self.store.meta(game_id) if GAME_ID.match(game_id) else None
+        if meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        return meta
+
+    def _load(
+        self, game_id: str, *, read_from: int | None = None, idempotency_key: str | None = None
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
+        if not GAME_ID.match(game_id):
+            raise NotFound(f"no game {game_id!r}")
+        cached = self.cache.get(game_id)
+        base = cached.version if cached else 0
+        start = base if read_from is None else min(base, read_from)
+        fetched = self.store.fetch(game_id, start, idempotency_key)
+        if fetched.meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        rules = self.rules(fetched.meta.game)
+        newer = [s for s in fetched.events if s.version > base]
+        if cached is None:
+            loaded = Loaded(fetched.meta, rules, fold(rules, ()), 0, GENESIS)
+        else:
+            loaded = Loaded(fetched.meta, rules, cached.state, cached.version, cached.head_hash)
+        if newer:
+            loaded = _fold_stored(loaded, newer)
+        self._remember(loaded)
+        return loaded, fetched.events, fetched.idempotency
+
+    def _remember(self, loaded: Loaded) -> None:
+        self.cache.put(
+            loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
+        )
+
+    def _notify(self, loaded: Loaded) -> None:
+        try:
+            self.scheduler.after_append(
+                loaded.meta.id,
+                loaded.version,
+                game=loaded.meta.game,
+                seats=_public_seats(loaded.meta),
+                to_act=tuple(loaded.game.seats_to_act(loaded.state)),
+                over=loaded.over,
+            )
+        except Exception:  # the append happened; scheduling is best effort
+            log.exception(
+                "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
+            )
+
+
+def _fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
+    """Fold stored events onto a loaded game, checking each link of the hash chain."""
+    rules, head, state, version = loaded.game, loaded.head_hash, loaded.state, loaded.version
+    decode, evolve = rules.codec.decode, rules.evolve
+    for item in stored:
+        if item.version != version + 1 or item.prev_hash != head:
+            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} is out of chain")
+        if link_hash(head, item.event) != item.hash:
+            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} fails its hash")
+        state = evolve(state, decode(item.event))
+        head, version = item.hash, item.version
+    return Loaded(loaded.meta, rules, state, version, head)
+
+
+def _head(encoded: Sequence[Encoded], prev: str | None = None) -> str:
+    head = prev if prev is not None else GENESIS
+    for event in encoded:
+        head = link_hash(head, event)
+    return head
+
+
+def _full_event(stored: StoredEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "version": stored.version,
+        "event": stored.event,
+        "prev_hash": stored.prev_hash,
+        "hash": stored.hash,
+    }
+    if stored.command is not None:
+        out["command"] = stored.command
+        out["batch"] = stored.batch
+    return out
+
+
+def _public_seats(meta: GameMeta) -> list[dict[str, Any]]:
+    return [s.public(i) for i, s in enumerate(meta.seats)]
+
+
+def _status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
+    if rules.outcome(state) is not None:
+        return "over"
+    return "waiting" if any(s.type == "open" for s in seats) else "playing"
+
+
+def _start_command(setup: Setup) -> dict[str, Any]:
+    return {
+        "kind": "start",
+        "setup": {
+            "players": setup.players,
+            "seed": setup.seed,
+            "options": dict(setup.options),
+            "dealer": setup.dealer,
+            "deal": None if setup.deal is None else dict(setup.deal),
+        },
+    }
+
+
+def _seat_record(index: int, spec: Mapping[str, Any]) -> SeatRecord:
+    kind = spec.get("type") if isinstance(spec, Mapping) else None
+    if kind == "open":
+        return SeatRecord("open")
+    if kind == "bot":
+        bot = spec.get("bot")
+        if not isinstance(bot, str) or not BOT_NAME.match(bot):
+            raise InvalidRequest(f"seats[{index}].bot must be a simple name, got {bot!r}")
+        name = spec.get("name")
+        return SeatRecord("bot", bot=bot, name=bot if name is None else _check_name(name))
+    raise InvalidRequest(f"seats[{index}].type must be 'open' or 'bot', got {kind!r}")
+
+
+def _check_seed(seed: object) -> str:
+    if seed is None:
+        return secrets.token_hex(16)
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH:
+        raise InvalidRequest(f"seed must be a string of 1 to {MAX_SEED_LENGTH} characters")
+    return seed
+
+
+def _check_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+        raise InvalidRequest(f"name must be 1 to {MAX_NAME_LENGTH} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise InvalidRequest("name may not contain control characters")
+    return name.strip()
