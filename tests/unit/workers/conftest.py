@@ -1,0 +1,46 @@
+"""In-process workers on fakeredis: the service, the RQ scheduler and a burst SimpleWorker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import fakeredis
+import pytest
+from rq import Queue, SimpleWorker
+
+from service.games import GameService
+from service.store.redis import RedisEventStore
+from workers import config, jobs
+from workers.scheduler import RQScheduler
+
+NAMESPACE = "unit"
+
+
+class Stack:
+    """A fakeredis server shared by the store (decoding) and RQ (raw bytes) clients."""
+
+    def __init__(self) -> None:
+        server = fakeredis.FakeServer()
+        self.client = fakeredis.FakeRedis(server=server, decode_responses=True)
+        self.rq = fakeredis.FakeRedis(server=server)
+        self.scheduler = RQScheduler(self.rq, NAMESPACE)
+        self.store = RedisEventStore(self.client, NAMESPACE)
+        self.service = GameService(self.store, self.scheduler)
+
+    def queue(self, base: str) -> Queue:
+        return Queue(config.queue_name(base, NAMESPACE), connection=self.rq)
+
+    def work(self, *bases: str) -> None:
+        """Run every queued job (and those they enqueue) in this process."""
+        queues = [self.queue(b) for b in bases or (config.BOTS, config.REPLAYS)]
+        SimpleWorker(queues, connection=self.rq).work(burst=True, logging_level="WARNING")
+
+
+@pytest.fixture
+def stack(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    monkeypatch.setenv("CARDROOM_NAMESPACE", NAMESPACE)
+    monkeypatch.delenv("CARDROOM_REPLAY_DIR", raising=False)
+    built = Stack()
+    jobs.use_service(built.service)
+    yield built
+    jobs.use_service(None)

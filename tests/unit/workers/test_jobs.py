@@ -1,0 +1,124 @@
+"""Bot turns go through the person's command path and are idempotent; finished games export
+a replay that verifies."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from replays import loads, verify
+from tests.unit.workers.conftest import NAMESPACE, Stack
+from workers.bots.base import RandomBot, register_bot
+from workers.jobs import export_replay, play_bot_turn, stored_replay
+from workers.sweeper import Sweeper
+
+BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
+
+
+@register_bot("nonsense")
+class NonsenseBot:
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        return {"type": "no such action"}
+
+
+def _create(stack: Stack, seats: list[dict[str, str]] = BOTS) -> str:
+    return str(stack.service.create_game("sixty_six", seats, seed="jobs")["id"])
+
+
+def test_a_bots_only_game_plays_to_the_end_and_its_replay_verifies(stack: Stack) -> None:
+    game_id = _create(stack)
+    stack.work()
+    summary = stack.service.summary(game_id)
+    assert summary["status"] == "over" and summary["outcome"] is not None
+    text = stored_replay(stack.client, NAMESPACE, game_id)
+    assert text is not None
+    report = verify(loads(text))
+    assert report.events == summary["version"]
+    assert report.head_hash == summary["head_hash"]
+
+
+def test_a_turn_at_a_stale_version_ends_quietly(stack: Stack) -> None:
+    game_id = _create(stack)
+    version = stack.service.load(game_id).version
+    assert play_bot_turn(game_id, 0, version - 1).startswith("stale")
+    assert stack.service.load(game_id).version == version
+
+
+def test_running_the_same_turn_twice_plays_once(stack: Stack) -> None:
+    game_id = _create(stack)
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.seats_to_act(loaded.state)[0]
+    assert play_bot_turn(game_id, seat, loaded.version) == "played"
+    after = stack.service.load(game_id).version
+    assert play_bot_turn(game_id, seat, loaded.version).startswith("stale")
+    assert stack.service.load(game_id).version == after
+
+
+def test_a_seat_not_to_act_ends_quietly(stack: Stack) -> None:
+    game_id = str(stack.service.create_game("sheepshead", BOTS * 2, seed="jobs")["id"])
+    loaded = stack.service.load(game_id)
+    idle = next(s for s in range(4) if s not in loaded.game.seats_to_act(loaded.state))
+    assert play_bot_turn(game_id, idle, loaded.version) == f"seat {idle} is not to act"
+
+
+def test_a_person_s_seat_is_never_played_by_a_bot_job(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "open"}, {"type": "open"}])
+    version = stack.service.load(game_id).version
+    assert play_bot_turn(game_id, 0, version) == "seat 0 is not a bot's"
+
+
+def test_a_bot_turn_is_reproducible_from_game_seat_and_version(stack: Stack) -> None:
+    game_id = _create(stack)
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.seats_to_act(loaded.state)[0]
+    view = stack.service.view(game_id, seat)["view"]
+    expected = RandomBot().choose(view, random.Random(f"{game_id}:{seat}:{loaded.version}"))
+    play_bot_turn(game_id, seat, loaded.version)
+    batch = stack.store.batches(game_id)[-1]
+    assert batch.command == {"kind": "action", "seat": seat, "action": expected}
+
+
+def test_an_illegal_bot_action_is_replaced_by_a_random_legal_one(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "bot", "bot": "nonsense"}] * 2)
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.seats_to_act(loaded.state)[0]
+    assert play_bot_turn(game_id, seat, loaded.version).startswith("played a random action")
+    assert stack.service.load(game_id).version > loaded.version
+
+
+def test_an_unfinished_game_is_not_exported(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "open"}, {"type": "open"}])
+    assert export_replay(game_id) == "not over yet"
+    assert stored_replay(stack.client, NAMESPACE, game_id) is None
+
+
+def test_the_export_also_writes_a_file_when_configured(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_REPLAY_DIR", str(tmp_path))
+    game_id = _create(stack)
+    stack.work()
+    path = tmp_path / f"{game_id}.replay.json"
+    assert verify(loads(path.read_text())).ok
+
+
+def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
+    game_id = _create(stack)
+    stack.queue("bots").empty()  # the turn job is lost (say, its worker was killed)
+    loaded = stack.service.load(game_id)
+    to_act = len(loaded.game.seats_to_act(loaded.state))
+    sweeper = Sweeper(stack.service, stack.scheduler)
+    assert sweeper.tick() == 0  # first sight of the game
+    assert sweeper.tick() == to_act  # no progress since: the turns are queued again
+    assert sweeper.tick() == 0  # still waiting in its queue: not queued twice
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> None:
+    _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
+    stack.work()
+    sweeper = Sweeper(stack.service, stack.scheduler)
+    assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0

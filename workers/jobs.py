@@ -1,0 +1,136 @@
+"""The RQ jobs: module-level functions of ids and numbers.
+
+``play_bot_turn(game_id, seat, expected_version)`` plays one bot turn through the same command
+path as a person (``GameService.submit_action`` with the expected version and an idempotency
+key of game, seat and version); ``export_replay(game_id)`` stores a finished game's replay.
+Both are idempotent: running one twice (a retry, a re-run after a killed worker) changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from domain.errors import DomainError
+from domain.events import canonical_json
+from replays import build_replay, check, dumps
+from service.games import GameService, Loaded
+from service.store.port import VersionConflict
+from service.store.redis import RedisEventStore
+from workers import config
+from workers.bots.base import RandomBot, get_bot
+from workers.scheduler import RQScheduler
+
+log = logging.getLogger("cardroom.jobs")
+
+REPLAY_PART = "replay"
+
+_service: GameService | None = None
+
+
+def service() -> GameService:
+    """This process's service layer (one per process: it holds the fold cache)."""
+    global _service
+    if _service is None:
+        url, namespace = config.redis_url(), config.namespace()
+        _service = GameService(
+            RedisEventStore.from_url(url, namespace), RQScheduler.from_url(url, namespace)
+        )
+    return _service
+
+
+def use_service(svc: GameService | None) -> None:
+    """Run the jobs of this process against another service (tests); None resets."""
+    global _service
+    _service = svc
+
+
+def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
+    """Play the bot's turn at that version; quietly nothing when the game moved on."""
+    svc = service()
+    loaded = svc.load(game_id)
+    skip = _why_not_to_play(loaded, seat, expected_version)
+    if skip:
+        return skip
+    bot = str(loaded.meta.seats[seat].bot)
+    view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
+    rng = random.Random(f"{game_id}:{seat}:{expected_version}")
+    key = f"bot:{game_id}:{seat}:{expected_version}"
+    action = _choose(bot, loaded.meta.game, view, rng)
+    try:
+        svc.submit_action(game_id, seat, action, expected_version, key)
+    except VersionConflict:
+        return "stale: someone else moved first"
+    except DomainError as err:
+        log.warning("bot %s sent an illegal action in game %s (%s): %s", bot, game_id, err, action)
+        fallback = RandomBot().choose(view, rng)
+        try:
+            svc.submit_action(game_id, seat, fallback, expected_version, key)
+        except VersionConflict:
+            return "stale: someone else moved first"
+        return f"played a random action instead of {bot}'s illegal one"
+    return "played"
+
+
+def _why_not_to_play(loaded: Loaded, seat: int, expected_version: int) -> str:
+    if loaded.version != expected_version:
+        return f"stale: the game is at version {loaded.version}, not {expected_version}"
+    if not 0 <= seat < loaded.meta.players or loaded.meta.seats[seat].type != "bot":
+        return f"seat {seat} is not a bot's"
+    if seat not in loaded.game.seats_to_act(loaded.state):
+        return f"seat {seat} is not to act"
+    return ""
+
+
+def _choose(bot: str, game: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    strategy = get_bot(bot, game)  # UnknownBot fails the job: this worker lacks the bot
+    try:
+        return dict(strategy.choose(view, rng))
+    except Exception:
+        log.exception("bot %s failed to choose; playing a random legal action", bot)
+        return RandomBot().choose(view, rng)
+
+
+def export_replay(game_id: str) -> str:
+    """Build, audit and store a finished game's replay (Redis, and a file if configured)."""
+    svc = service()
+    loaded = svc.load(game_id)
+    if not loaded.over:
+        return "not over yet"
+    store = svc.store
+    seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
+    replay = build_replay(
+        game_id,
+        store.entries(game_id),
+        game=loaded.meta.game,
+        seats=seats,
+        outcome=loaded.game.outcome(loaded.state),
+    )
+    report = check(replay, loaded.game)
+    if not report.ok:
+        log.error("the replay of game %s does not verify: %s", game_id, report.summary())
+    text = dumps(replay)
+    if isinstance(store, RedisEventStore):
+        store.client.set(replay_key(store.namespace, game_id), text)
+    directory = config.replay_dir()
+    if directory:
+        path = Path(directory) / f"{game_id}.replay.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return report.summary()
+
+
+def replay_key(namespace: str, game_id: str) -> str:
+    """Where a game's exported replay file is kept: under the game's hash tag."""
+    return f"{namespace}:game:{{{game_id}}}:{REPLAY_PART}"
+
+
+def stored_replay(client: redis.Redis, namespace: str, game_id: str) -> str | None:
+    """A game's exported replay text, if exported."""
+    raw = client.get(replay_key(namespace, game_id))
+    return raw.decode() if isinstance(raw, bytes) else raw

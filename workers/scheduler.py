@@ -1,0 +1,132 @@
+"""The service's after-append hook on RQ: enqueue bot turns and, at the end, the replay export.
+
+Job ids make every enqueue idempotent (RQ ``unique=True``; needs Lua, so fakeredis needs its
+``lua`` extra): one turn job per (game, seat, version), one export per game. The RQ connection
+must not decode responses (RQ stores pickles), so it is not the store's client.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+from workers import config
+
+log = logging.getLogger("cardroom.scheduler")
+
+TURN_JOB = "workers.jobs.play_bot_turn"
+EXPORT_JOB = "workers.jobs.export_replay"
+TURN_TIMEOUT = 30
+RESULT_TTL = 120
+FAILURE_TTL = 7 * 24 * 3600
+
+
+def job_prefix(namespace: str) -> str:
+    """RQ job ids allow letters, digits, ``_`` and ``-`` only."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", namespace)
+
+
+def turn_job_id(namespace: str, game_id: str, seat: int, version: int, attempt: int = 0) -> str:
+    """The id of the bot-turn job of (game, seat, version); ``attempt`` > 0 for a re-run."""
+    base = f"{job_prefix(namespace)}_turn_{game_id}_{seat}_{version}"
+    return base if attempt == 0 else f"{base}_r{attempt}"
+
+
+def export_job_id(namespace: str, game_id: str) -> str:
+    """The id of a game's replay export job."""
+    return f"{job_prefix(namespace)}_export_{game_id}"
+
+
+class RQScheduler:
+    """Implements ``service.games.Scheduler``: bot seats to act get a turn job on their queue."""
+
+    def __init__(self, connection: redis.Redis, namespace: str | None = None) -> None:
+        self.connection = connection
+        self.namespace = namespace or config.namespace()
+        self._queues: dict[str, Queue] = {}
+
+    @classmethod
+    def from_url(cls, url: str | None = None, namespace: str | None = None) -> RQScheduler:
+        """A scheduler on its own (non-decoding) connection."""
+        return cls(redis.Redis.from_url(url or config.redis_url()), namespace)
+
+    def queue(self, name: str) -> Queue:
+        """The RQ queue of that name (cached)."""
+        if name not in self._queues:
+            self._queues[name] = Queue(name, connection=self.connection)
+        return self._queues[name]
+
+    def after_append(
+        self,
+        game_id: str,
+        version: int,
+        *,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int],
+        over: bool,
+    ) -> None:
+        """Enqueue a turn for every bot seat to act, or the replay export once over."""
+        if over:
+            self.enqueue_export(game_id)
+            return
+        for seat in to_act:
+            bot = bot_of(seats, seat)
+            if bot is not None:
+                self.enqueue_turn(game_id, seat, version, bot)
+
+    def enqueue_turn(
+        self, game_id: str, seat: int, version: int, bot: str, attempt: int = 0
+    ) -> bool:
+        """Queue one bot turn; False when that very job exists already."""
+        job_id = turn_job_id(self.namespace, game_id, seat, version, attempt)
+        return self._enqueue(
+            config.bot_queue(bot, self.namespace),
+            TURN_JOB,
+            (game_id, seat, version),
+            job_id,
+            f"{bot} plays seat {seat} of game {game_id} at version {version}",
+        )
+
+    def enqueue_export(self, game_id: str) -> bool:
+        """Queue a finished game's replay export; False when queued already."""
+        return self._enqueue(
+            config.queue_name(config.REPLAYS, self.namespace),
+            EXPORT_JOB,
+            (game_id,),
+            export_job_id(self.namespace, game_id),
+            f"export the replay of game {game_id}",
+        )
+
+    def _enqueue(
+        self, queue: str, func: str, args: tuple[Any, ...], job_id: str, description: str
+    ) -> bool:
+        try:
+            self.queue(queue).enqueue(
+                func,
+                *args,
+                job_id=job_id,
+                unique=True,
+                retry=Retry(max=3),
+                job_timeout=TURN_TIMEOUT,
+                result_ttl=RESULT_TTL,
+                failure_ttl=FAILURE_TTL,
+                description=description,
+            )
+        except DuplicateJobError:
+            return False
+        return True
+
+
+def bot_of(seats: Sequence[Mapping[str, Any]], seat: int) -> str | None:
+    """The bot's name when that seat is a bot's."""
+    if not 0 <= seat < len(seats):
+        return None
+    record = seats[seat]
+    return str(record["bot"]) if record.get("type") == "bot" and record.get("bot") else None
