@@ -116,7 +116,7 @@ def export_replay(game_id: str) -> str:
         log.error("the replay of game %s does not verify: %s", game_id, report.summary())
     text = dumps(replay)
     if isinstance(store, RedisEventStore):
-        store.client.set(replay_key(store.namespace, game_id), text)
+        store.client.set(store.key(game_id, REPLAY_PART), text)
     directory = config.replay_dir()
     if directory:
         path = Path(directory) / f"{game_id}.replay.json"

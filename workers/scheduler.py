@@ -124,6 +124,11 @@ class RQScheduler:
         return True
 
 
+def from_config(settings: Mapping[str, Any]) -> RQScheduler:
+    """The web app's scheduler (``CARDROOM_SCHEDULER=workers.scheduler:from_config``)."""
+    return RQScheduler.from_url(settings.get("REDIS_URL"), settings.get("CARDROOM_NAMESPACE"))
+
+
 def bot_of(seats: Sequence[Mapping[str, Any]], seat: int) -> str | None:
     """The bot's name when that seat is a bot's."""
     if not 0 <= seat < len(seats):

@@ -1,0 +1,95 @@
+"""Replays: the replay file of a finished game, and the table at any of its steps.
+
+``GET /games/{id}/replay`` returns the replay file (docs/replay-format.md) exported by the
+worker when the game ended, or builds it from the stream when the export has not run yet.
+``?at=N`` returns the table after event N as JSON, ``&as=SEAT`` as that seat saw it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import marshmallow as ma
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from replays import build_replay, dumps, loads, table_at
+from service.api.deps import get_service
+from service.errors import InvalidRequest, ServiceError
+from service.games import GameService, Loaded
+
+blp = Blueprint("replays", __name__, url_prefix="/games", description="Replay files")
+
+REPLAY_PART = "replay"  # the exporter stores the file at <ns>:game:{<id>}:replay
+FILE_DOC = {
+    "200": {
+        "description": "the replay file (without `at`), or the table at step `at` as JSON",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+class ReplayQuerySchema(ma.Schema):
+    at = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "show the table after event N"}
+    )
+    as_seat = fields.Integer(
+        data_key="as",
+        validate=validate.Range(min=0),
+        metadata={"description": "with `at`: as this seat saw it (default: everything open)"},
+    )
+
+
+class GameNotOver(ServiceError):
+    """A replay exists once the game is over."""
+
+    code = "game_not_over"
+
+
+@blp.route("/<game_id>/replay")
+class ReplayFile(MethodView):
+    @blp.doc(responses=FILE_DOC)
+    @blp.arguments(ReplayQuerySchema, location="query")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """The replay file of a finished game, or (``at``) the table at one of its steps."""
+        service = get_service()
+        loaded = service.load(game_id)
+        if not loaded.over:
+            raise GameNotOver(
+                f"game {game_id} is not over: its replay exists once it ends", status=409
+            )
+        text = replay_text(service, loaded)
+        if "at" not in query:
+            disposition = f'inline; filename="{game_id}.replay.json"'
+            headers = {"Content-Disposition": disposition, "Cache-Control": "public, max-age=3600"}
+            return Response(text, mimetype="application/json", headers=headers)
+        if "as_seat" in query and query["as_seat"] >= loaded.meta.players:
+            raise InvalidRequest(f"seat must be between 0 and {loaded.meta.players - 1}")
+        try:
+            data = table_at(loads(text), query["at"], query.get("as_seat"), loaded.game)
+        except ValueError as err:
+            raise InvalidRequest(str(err)) from None
+        return Response(json.dumps(data), mimetype="application/json")
+
+
+def replay_text(service: GameService, loaded: Loaded) -> str:
+    """The exported replay file, or one built now from the stored stream."""
+    store = service.store
+    game_id = loaded.meta.id
+    client = getattr(store, "client", None)
+    key = getattr(store, "key", None)
+    if client is not None and key is not None:
+        stored = client.get(key(game_id, REPLAY_PART))
+        if stored:
+            return stored.decode() if isinstance(stored, bytes) else str(stored)
+    replay = build_replay(
+        game_id,
+        store.entries(game_id),
+        game=loaded.meta.game,
+        seats=[s.public(i) for i, s in enumerate(loaded.meta.seats)],
+        outcome=loaded.game.outcome(loaded.state),
+    )
+    return dumps(replay)
