@@ -147,7 +147,7 @@ class GameService:
         """Every game with its player range and options."""
         from domain.registry import all_games
 
-        games = dict(self._games) if self._games is not None else all_games()
+        games = {**all_games(), **(self._games or {})}
         return [
             {
                 "name": g.name,

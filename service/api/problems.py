@@ -135,7 +135,7 @@ def from_http(err: HTTPException) -> Response:
     status = err.code or 500
     code = HTTP_CODES.get(status, "internal_error" if status >= 500 else f"http_{status}")
     data = getattr(err, "data", None) or {}
-    errors = data.get("errors") or data.get("messages")
+    errors = _plain(data.get("errors") or data.get("messages"))
     detail = data.get("message") or err.description or err.name
     if isinstance(errors, list) and errors and all(isinstance(e, str) for e in errors):
         detail = "; ".join(errors)
@@ -146,7 +146,7 @@ def from_http(err: HTTPException) -> Response:
     if status >= 500:
         log.error("HTTP %s: %s", status, detail)
     return problem(
-        code, str(detail), status=status, headers=headers, errors=_plain(errors) if errors else None
+        code, str(detail), status=status, headers=headers, errors=errors or None
     )
 
 

@@ -1,0 +1,113 @@
+"""Driving the HTTP API from tests: a table of joined seats, and the card-leak detector."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.store import InMemoryEventStore
+from tests.support.fakegame import GAMES
+
+CARD = re.compile(r"^(?:[2-9TJQKA][CDHS]|RJ|BJ)$")
+_keys = itertools.count()
+
+
+def make_app(store: Any = None, **config: Any) -> Flask:
+    """The app on an in-memory store (unless given), with the fake game beside the real ones."""
+    settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1}
+    settings.update(config)
+    return create_app(settings, store=store or InMemoryEventStore(), games=GAMES)
+
+
+def cards_in(data: Any) -> set[str]:
+    """Every card code anywhere in JSON data."""
+    if isinstance(data, str):
+        return {data} if CARD.match(data) else set()
+    if isinstance(data, Mapping):
+        return set().union(*(cards_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list | tuple):
+        return set().union(*(cards_in(v) for v in data)) if data else set()
+    return set()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Table:
+    """A game created through the API with every seat open, then joined by one player each."""
+
+    def __init__(
+        self,
+        client: FlaskClient,
+        game: str = "fake",
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        seed: str = "table-seed",
+        **extra: Any,
+    ) -> None:
+        self.client = client
+        body = {"game": game, "seats": [{"type": "open"}] * players, "seed": seed,
+                "options": dict(options or {}), **extra}
+        created = client.post("/games", json=body)
+        assert created.status_code == 201, created.json
+        self.created = created.json
+        self.id = created.json["id"]
+        self.tokens = [self.join(s, f"player{s}").json["token"] for s in range(players)]
+
+    def join(self, seat: int, name: str) -> Any:
+        return self.client.post(f"/games/{self.id}/seats/{seat}", json={"name": name})
+
+    def headers(self, seat: int | None) -> dict[str, str]:
+        return {} if seat is None else bearer(self.tokens[seat])
+
+    def summary(self) -> dict[str, Any]:
+        return dict(self.client.get(f"/games/{self.id}").json)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        response = self.client.get(f"/games/{self.id}/view", headers=self.headers(seat))
+        assert response.status_code == 200, response.json
+        return dict(response.json)
+
+    def events(self, seat: int | None, after: int = 0) -> dict[str, Any]:
+        response = self.client.get(
+            f"/games/{self.id}/events?after={after}", headers=self.headers(seat)
+        )
+        assert response.status_code == 200, response.json
+        return dict(response.json)
+
+    def act(
+        self, seat: int, action: Mapping[str, Any], version: int | None = None,
+        key: str | None = None, **headers: str,
+    ) -> Any:
+        body = dict(action)
+        if version is not None:
+            body["expected_version"] = version
+        sent = {**self.headers(seat), **headers}
+        if key is not None:
+            sent["Idempotency-Key"] = key
+        return self.client.post(f"/games/{self.id}/actions", json=body, headers=sent)
+
+    def random_move(self, rnd: random.Random) -> tuple[int, dict[str, Any], int] | None:
+        """A random legal (seat, action, version) read from the seats' own views."""
+        choices = []
+        version = 0
+        for seat in range(len(self.tokens)):
+            view = self.view(seat)
+            version = view["version"]
+            choices += [(seat, a) for a in view["view"]["legal_actions"]]
+        if not choices:
+            return None
+        seat, action = rnd.choice(choices)
+        return seat, action, version
+
+
+def new_key() -> str:
+    return f"key-{next(_keys)}-{random.random()}"

@@ -1,0 +1,191 @@
+"""Playing over HTTP: versions, tokens, rules refused as problems, idempotent retries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.store import InMemoryEventStore
+from tests.support.api import Table, bearer, make_app
+from tests.unit.service.test_api_games import problem_of
+
+DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+
+
+@pytest.fixture
+def store() -> InMemoryEventStore:
+    return InMemoryEventStore()
+
+
+@pytest.fixture
+def client(store: InMemoryEventStore) -> FlaskClient:
+    return make_app(store).test_client()
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return Table(client, deal=DEAL, dealer=1)  # seat 0 leads
+
+
+def play(card: str) -> dict[str, Any]:
+    return {"type": "play", "card": card}
+
+
+def test_a_legal_action_returns_the_new_version_events_and_view(table: Table) -> None:
+    response = table.act(0, play("AS"), version=2)
+    assert response.status_code == 200, response.json
+    assert response.headers["ETag"] == '"3"'
+    body = response.json
+    assert body["version"] == 3
+    assert body["events"] == [{"version": 3, "event": {"type": "fake.CardPlayed", "schema": 1,
+                                                       "seat": 0, "card": "AS"}}]
+    assert body["view"]["hand"] == ["9H"] and body["view"]["legal_actions"] == []
+    assert table.summary()["version"] == 3 and table.summary()["to_act"] == [1]
+
+
+def test_if_match_can_carry_the_expected_version(table: Table) -> None:
+    assert table.act(0, play("AS"), **{"If-Match": '"2"'}).status_code == 200
+    assert table.act(1, play("KD"), **{"If-Match": 'W/"3"'}).status_code == 200
+    problem_of(table.act(0, play("9H"), **{"If-Match": "*"}), 400, "invalid_request")
+    problem_of(table.act(0, play("9H"), version=4, **{"If-Match": '"5"'}), 400,
+               "invalid_request")
+
+
+def test_an_action_without_an_expected_version_is_refused(table: Table) -> None:
+    problem_of(table.act(0, play("AS")), 400, "invalid_request")
+
+
+def test_a_stale_version_is_a_conflict_naming_the_current_one(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    table.act(0, play("AS"), version=2)
+    body = problem_of(table.act(1, play("KD"), version=2), 409, "version_conflict")
+    assert body["current_version"] == 3
+    assert store.version(table.id) == 3
+
+
+def test_acting_out_of_turn_is_not_your_turn(table: Table, store: InMemoryEventStore) -> None:
+    problem_of(table.act(1, play("KD"), version=2), 409, "not_your_turn")
+    assert store.version(table.id) == 2
+
+
+def test_a_card_not_held_is_an_illegal_action_with_its_reason(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    body = problem_of(table.act(0, play("KD"), version=2), 422, "illegal_action")
+    assert body["reason"] == "not_in_hand"
+    assert store.version(table.id) == 2
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (play("ZZ"), "invalid_card"),
+        ({"type": "fly"}, "invalid_action"),
+        ({"type": "play", "card": "AS", "extra": 1}, "invalid_action"),
+        ({"type": "play"}, "invalid_action"),
+    ],
+)
+def test_malformed_actions_are_refused(
+    table: Table, store: InMemoryEventStore, action: dict[str, Any], code: str
+) -> None:
+    problem_of(table.act(0, action, version=2), 422, code)
+    assert store.version(table.id) == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"expected_version": 2},
+        {"type": 5, "expected_version": 2},
+        {"type": "play", "card": "AS", "expected_version": "2"},
+        {"type": "play", "card": "AS", "expected_version": -1},
+        [1, 2],
+    ],
+)
+def test_an_action_body_off_the_schema_is_an_invalid_request(table: Table, body: Any) -> None:
+    response = table.client.post(f"/games/{table.id}/actions", json=body,
+                                 headers=table.headers(0))
+    problem_of(response, 422, "invalid_request")
+
+
+def test_acting_needs_a_valid_token(table: Table) -> None:
+    url = f"/games/{table.id}/actions"
+    body = {**play("AS"), "expected_version": 2}
+    response = table.client.post(url, json=body)
+    problem_of(response, 401, "unauthorized")
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    problem_of(table.client.post(url, json=body, headers=bearer("wrong")), 401, "unauthorized")
+    problem_of(table.client.post(url, json=body, headers={"Authorization": "Basic x"}), 401,
+               "unauthorized")
+
+
+def test_a_token_of_another_game_is_unauthorized(client: FlaskClient, table: Table) -> None:
+    other = Table(client, deal=DEAL, dealer=1)
+    response = client.post(f"/games/{table.id}/actions", json={**play("AS"),
+                           "expected_version": 2}, headers=bearer(other.tokens[0]))
+    problem_of(response, 401, "unauthorized")
+
+
+def test_acting_for_another_seat_is_forbidden(table: Table) -> None:
+    response = table.act(1, {**play("AS"), "seat": 0}, version=2)
+    problem_of(response, 403, "forbidden")
+
+
+def test_bot_seats_cannot_be_played_over_http(client: FlaskClient) -> None:
+    seats = [{"type": "open"}, {"type": "bot", "bot": "random"}]
+    game_id = client.post("/games", json={"game": "fake", "seats": seats, "deal": DEAL,
+                                          "dealer": 0}).json["id"]
+    token = client.post(f"/games/{game_id}/seats/0", json={"name": "a"}).json["token"]
+    response = client.post(f"/games/{game_id}/actions", json={**play("KD"),
+                           "expected_version": 2, "seat": 1}, headers=bearer(token))
+    problem_of(response, 403, "forbidden")
+
+
+def test_a_retried_idempotency_key_returns_the_identical_response(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    first = table.act(0, play("AS"), version=2, key="k-1")
+    again = [table.act(0, play("AS"), version=2, key="k-1") for _ in range(5)]
+    assert all(r.status_code == 200 for r in again)
+    assert all(r.get_data() == first.get_data() for r in again)
+    assert all(r.headers["ETag"] == first.headers["ETag"] for r in again)
+    assert store.version(table.id) == 3
+
+
+def test_a_retry_after_the_game_moved_on_still_gets_its_first_response(table: Table) -> None:
+    first = table.act(0, play("AS"), version=2, key="k-1")
+    table.act(1, play("KD"), version=3)
+    assert table.act(0, play("AS"), version=2, key="k-1").get_data() == first.get_data()
+
+
+def test_an_idempotency_key_reused_for_another_request_is_refused(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    table.act(0, play("AS"), version=2, key="k-1")
+    problem_of(table.act(1, play("KD"), version=3, key="k-1"), 422, "idempotency_key_reused")
+    problem_of(table.act(0, play("9H"), version=2, key="k-1"), 422, "idempotency_key_reused")
+    assert store.version(table.id) == 3
+
+
+def test_a_refused_action_does_not_use_up_its_key(table: Table) -> None:
+    problem_of(table.act(0, play("KD"), version=2, key="k-1"), 422, "illegal_action")
+    assert table.act(0, play("AS"), version=2, key="k-1").status_code == 200
+
+
+def test_a_bad_idempotency_key_is_an_invalid_request(table: Table) -> None:
+    problem_of(table.act(0, play("AS"), version=2, key="x" * 201), 422, "invalid_request")
+
+
+def test_nothing_can_be_played_once_the_game_is_over(table: Table) -> None:
+    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
+        assert table.act(seat, play(card), version=version).status_code == 200
+    summary = table.summary()
+    assert summary["status"] == "over" and summary["outcome"]["reason"] == "finished"
+    assert summary["seed"] == "table-seed"
+    problem_of(table.act(0, play("AS"), version=7), 409, "game_over")
+    problem_of(table.join(0, "late"), 409, "game_over")
+    listed = table.client.get("/games?status=over").json["games"]
+    assert [g["id"] for g in listed] == [table.id]
