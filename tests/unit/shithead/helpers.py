@@ -6,7 +6,8 @@ from typing import Any
 
 from domain.cards import deck_54
 from domain.events import Event
-from domain.games.shithead.state import State
+from domain.games.shithead.events import TurnPassed
+from domain.games.shithead.state import State, changed, put
 from domain.protocol import Setup, fold
 from domain.registry import get_game
 
@@ -94,3 +95,30 @@ def legal(state: State, seat: int) -> list[dict[str, Any]]:
 def plays(state: State, seat: int) -> list[str]:
     """The seat's legal plays as space-joined card lists."""
     return [" ".join(a["cards"]) for a in legal(state, seat) if a["type"] == "play"]
+
+
+def with_pile(state: State, text: str) -> State:
+    """The same table with the pile replaced (bottom first); its lead count is the top run."""
+    pile = tuple(cards(text))
+    return changed(state, pile=pile, lead_count=1 if pile else 0)
+
+
+def turn(state: State, seat: int) -> State:
+    """The same table with the turn at ``seat`` (a fabricated TurnPassed)."""
+    return given(state, TurnPassed(seat=seat, reason="given"))
+
+
+def with_zones(
+    state: State, seat: int, hand: str | None = None, up: str | None = None, down: str | None = None
+) -> State:
+    """The same table with some zones of one seat replaced."""
+    if hand is not None:
+        state = changed(state, hands=put(state.hands, seat, tuple(cards(hand))))
+    if up is not None:
+        slots = tuple(() if c == "-" else (c,) for c in cards(up))
+        slots = slots or ((),) * state.r.cards_per_row
+        state = changed(state, face_up=put(state.face_up, seat, slots))
+    if down is not None:
+        row = tuple(None if c == "-" else c for c in cards(down))
+        state = changed(state, face_down=put(state.face_down, seat, row))
+    return state
