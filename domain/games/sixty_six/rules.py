@@ -203,5 +203,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now."""
     if seat not in acting_seats(state):
         return []
+    assert state.deal is not None
+    if seat != state.deal.turn:
+        return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
     return [a for a in candidates(state, seat)
             if problem(state, seat, a["type"], a.get("card")) is None]

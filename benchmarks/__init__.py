@@ -1,0 +1,1 @@
+"""Benchmarks: throughput and strength measurements, runnable as modules."""

@@ -1,0 +1,232 @@
+"""Sixty-Six benchmark: random self-play speed, heuristic strength, and the VU `schnapsen` baseline.
+
+Run: ``.venv/bin/python -m benchmarks.bench_sixty_six [--quick]``.
+
+1. Random self-play (matches to 7): matches/s and actions/s, for two random players:
+   ``uniform`` picks any legal action of the seat whose turn it is (false declarations included);
+   ``auto66`` plays randomly but declares exactly when it has 66 (like the VU engine's automatic
+   66 check), the fair counterpart of the baseline.
+2. Heuristic bot vs ``uniform`` random, and vs ``auto66`` random, over duplicate deals: each
+   seed is played twice with the seats swapped (same deals, same first dealer); the heuristic's
+   match win rate with a 95% Wilson interval.
+3. The same random self-play on the `schnapsen` PyPI package (VU Amsterdam), installed only in a
+   separate virtualenv (``benchmarks/.venv-schnapsen``, git-ignored by its own ``.gitignore``)
+   and run in a subprocess: it pins old Flask, so it never enters the project's venv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from domain.games.sixty_six import GAME
+from domain.games.sixty_six.state import State
+from domain.protocol import Setup, fold
+from workers.bots.sixty_six import HeuristicBot, wants_to_declare
+
+BASELINE_VENV = Path(__file__).resolve().parent / ".venv-schnapsen"
+Policy = Callable[[State, int, random.Random], dict[str, Any]]
+
+
+def uniform(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+    """Any legal action of the seat."""
+    return rnd.choice(GAME.legal_actions(state, seat))
+
+
+def auto66(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+    """Random play that declares exactly when it has 66 and never otherwise."""
+    assert state.deal is not None
+    if state.deal.points(seat) >= 66:
+        return {"type": "declare_out"}
+    legal = [a for a in GAME.legal_actions(state, seat) if a["type"] != "declare_out"]
+    return rnd.choice(legal or GAME.legal_actions(state, seat))
+
+
+def play_match(seed: str, policies: tuple[Policy, Policy], rnd: random.Random) -> tuple[State, int]:
+    """One match from the seed: the seat whose turn it is acts; returns the state and actions."""
+    state = fold(GAME, GAME.start(Setup(players=2, seed=seed)))
+    actions = 0
+    while state.ended is None:
+        assert state.deal is not None
+        seat = state.deal.turn
+        state = fold(GAME, GAME.decide(state, seat, policies[seat](state, seat, rnd)), state)
+        actions += 1
+    return state, actions
+
+
+def random_selfplay(policy: Policy, matches: int) -> dict[str, float]:
+    """Matches/s and actions/s of random self-play."""
+    rnd = random.Random(1)
+    total = 0
+    start = time.perf_counter()
+    for i in range(matches):
+        _, actions = play_match(f"bench-{i}", (policy, policy), rnd)
+        total += actions
+    elapsed = time.perf_counter() - start
+    return {"matches": matches, "actions": total, "seconds": elapsed,
+            "matches_per_s": matches / elapsed, "actions_per_s": total / elapsed}
+
+
+def heuristic_policy(bot: HeuristicBot) -> Policy:
+    """The bot, fed with the seat's view only."""
+
+    def choose(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+        return bot.choose(GAME.view(state, seat), rnd)
+
+    return choose
+
+
+def play_duplicate(seed: str, heuristic_seat: int, rnd: random.Random, opponent: Policy) -> int:
+    """One match of heuristic vs a random policy; the off-turn heuristic may declare out."""
+    bot = HeuristicBot()
+    policies: list[Policy] = [opponent, opponent]
+    policies[heuristic_seat] = heuristic_policy(bot)
+    state = fold(GAME, GAME.start(Setup(players=2, seed=seed)))
+    while state.ended is None:
+        assert state.deal is not None
+        seat = state.deal.turn
+        if seat != heuristic_seat and wants_to_declare(GAME.view(state, heuristic_seat)):
+            seat, action = heuristic_seat, {"type": "declare_out"}
+        else:
+            action = policies[seat](state, seat, rnd)
+        state = fold(GAME, GAME.decide(state, seat, action), state)
+    assert state.winner is not None
+    return state.winner
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
+    """Duplicate matches: every seed twice, the heuristic in seat 0 then in seat 1."""
+    rnd = random.Random(2)
+    wins = 0
+    start = time.perf_counter()
+    for i in range(seeds):
+        for seat in (0, 1):
+            wins += play_duplicate(f"dup-{i}", seat, rnd, opponent) == seat
+    n = 2 * seeds
+    low, high = wilson(wins, n)
+    return {"matches": n, "wins": wins, "rate": wins / n, "low": low, "high": high,
+            "seconds": time.perf_counter() - start}
+
+
+BASELINE_SCRIPT = r"""
+import json, random, sys, time
+from schnapsen.game import SchnapsenGamePlayEngine
+from schnapsen.bots import RandBot
+
+class Counting(RandBot):
+    moves = 0
+    def get_move(self, perspective, leader_move):
+        Counting.moves += 1
+        return super().get_move(perspective, leader_move)
+
+matches = int(sys.argv[1])
+engine = SchnapsenGamePlayEngine()
+rng = random.Random(1)
+bots = [Counting(random.Random(10), "a"), Counting(random.Random(11), "b")]
+deals = 0
+start = time.perf_counter()
+for m in range(matches):
+    points = {"a": 0, "b": 0}
+    leader = m % 2
+    while max(points.values()) < 7:
+        winner, gained, _ = engine.play_game(bots[leader], bots[1 - leader], rng)
+        points[str(winner)] += gained
+        leader = 1 - leader
+        deals += 1
+elapsed = time.perf_counter() - start
+print(json.dumps({"matches": matches, "deals": deals, "actions": Counting.moves,
+                  "seconds": elapsed, "matches_per_s": matches / elapsed,
+                  "actions_per_s": Counting.moves / elapsed}))
+"""
+
+
+def baseline_python() -> tuple[Path | None, str]:
+    """The baseline venv's python, creating the venv and installing `schnapsen` if needed."""
+    python = BASELINE_VENV / "bin" / "python"
+    if python.exists() and _has_schnapsen(python):
+        return python, "reused"
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(BASELINE_VENV)], check=True,
+                       capture_output=True, timeout=300)
+        (BASELINE_VENV / ".gitignore").write_text("*\n")
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "schnapsen"],
+                       check=True, capture_output=True, timeout=600)
+    except (subprocess.SubprocessError, OSError) as err:
+        detail = getattr(err, "stderr", b"") or b""
+        return None, f"could not install schnapsen: {err} {detail.decode(errors='replace')[-300:]}"
+    return (python, "installed") if _has_schnapsen(python) else (None, "schnapsen import failed")
+
+
+def _has_schnapsen(python: Path) -> bool:
+    probe = subprocess.run([str(python), "-c", "import schnapsen.game"], capture_output=True)
+    return probe.returncode == 0
+
+
+def schnapsen_baseline(matches: int) -> dict[str, Any]:
+    """Random self-play in the VU engine, in a subprocess of its own venv."""
+    python, how = baseline_python()
+    if python is None:
+        return {"error": how}
+    done = subprocess.run([str(python), "-c", BASELINE_SCRIPT, str(matches)],
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        return {"error": f"baseline run failed: {done.stderr[-500:]}"}
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["venv"] = f"{BASELINE_VENV} ({how})"
+    return result
+
+
+def _speed_line(name: str, r: dict[str, float]) -> str:
+    return (f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
+            f"{r['seconds']:6.2f} s  {r['matches_per_s']:9.1f} matches/s "
+            f"{r['actions_per_s']:10.0f} actions/s")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the three measurements and print them."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sample sizes")
+    args = parser.parse_args(argv)
+    matches, seeds = (200, 100) if args.quick else (2000, 1000)
+    print("Sixty-Six benchmark (matches to 7 game points)")
+    print("1. random self-play, ours")
+    ours_uniform = random_selfplay(uniform, matches)
+    ours_auto = random_selfplay(auto66, matches)
+    print(_speed_line("uniform random", ours_uniform))
+    print(_speed_line("random, declares at 66", ours_auto))
+    print(f"2. heuristic vs random, {seeds} seeds x 2 seats (duplicate deals)")
+    for name, opponent in (("uniform random", uniform), ("random, declares at 66", auto66)):
+        h = heuristic_vs_random(seeds, opponent)
+        print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
+              f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), {h['seconds']:.1f} s")
+    print("3. baseline: VU `schnapsen` engine, RandBot self-play, matches to 7")
+    theirs = schnapsen_baseline(max(matches // 4, 50))
+    if "error" in theirs:
+        print(f"  baseline unavailable: {theirs['error']}")
+        return
+    print(_speed_line("schnapsen RandBot", theirs))
+    print(f"  ({theirs['deals']} deals; venv {theirs['venv']})")
+    for name, ours in (("uniform", ours_uniform), ("declares at 66", ours_auto)):
+        ratio_m = ours["matches_per_s"] / theirs["matches_per_s"]
+        ratio_a = ours["actions_per_s"] / theirs["actions_per_s"]
+        print(f"  ours ({name}) / theirs: matches/s x{ratio_m:.2f}, actions/s x{ratio_a:.2f}")
+
+
+if __name__ == "__main__":
+    main()
