@@ -84,7 +84,8 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from replays import ReplayFormatError, check, read
+    from replays.format import ReplayFormatError, read
+    from replays.verify import check
 
     try:
         report = check(read(args.file))
@@ -108,7 +109,8 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from replays import ReplayFormatError, read, render, table_at
+    from replays.format import ReplayFormatError, read
+    from replays.show import render, table_at
 
     try:
         data = table_at(read(args.file), args.step, args.as_seat)
@@ -121,6 +123,7 @@ def _run_show(args: argparse.Namespace) -> int:
 
 def _run_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
+    env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
     redis_server = None
     if not env.get("REDIS_URL"):
         redis_server, env["REDIS_URL"] = start_embedded_redis(Path(args.data_dir))
@@ -131,6 +134,9 @@ def _run_serve(args: argparse.Namespace) -> int:
     finally:
         if redis_server is not None:
             stop_process(redis_server, "embedded Redis")
+
+
+SCHEDULER = "workers.scheduler:from_config"
 
 
 def web_command(host: str, port: int, workers: int) -> list[str]:

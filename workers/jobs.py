@@ -18,7 +18,8 @@ import redis
 
 from domain.errors import DomainError
 from domain.events import canonical_json
-from replays import build_replay, check, dumps
+from replays.format import build_replay, dumps
+from replays.verify import check
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore

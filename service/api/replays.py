@@ -16,7 +16,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from replays import build_replay, dumps, loads, table_at
+from replays.format import build_replay, dumps, loads
+from replays.show import table_at
 from service.api.deps import get_service
 from service.errors import InvalidRequest, ServiceError
 from service.games import GameService, Loaded
