@@ -15,7 +15,7 @@ from domain.games.sheepshead.events import (
     PreparationFinished,
 )
 from domain.games.sheepshead.rules import legal_actions
-from domain.games.sheepshead.scoring import stakes
+from domain.games.sheepshead.scoring import labels, stakes
 from domain.games.sheepshead.state import BURYING, CALLING, Hand, State, Trick
 
 PICKER_PREPARING = "picker_preparing"
@@ -39,7 +39,7 @@ def _table(state: State, seat: int | None, *, open_all: bool) -> dict[str, Any]:
         "players": state.players,
         "rounds": state.options.get("rounds"),
         "totals": list(state.totals),
-        "last_hand": CODEC.encode(state.last_result) if state.last_result else None,
+        "last_hand": _last_hand(state),
         "outcome": outcome(state),
     }
     if hand is None:
@@ -53,6 +53,15 @@ def _table(state: State, seat: int | None, *, open_all: bool) -> dict[str, Any]:
     if open_all:
         out.update(_open_facts(hand))
     return out
+
+
+def _last_hand(state: State) -> dict[str, Any] | None:
+    result = state.last_result
+    if result is None:
+        return None
+    data = {k: list(v) if isinstance(v, tuple) else v for k, v in CODEC.encode(result).items()}
+    data["labels"] = list(labels(result.row)) if result.row else []
+    return data
 
 
 def _phase(state: State, hand: Hand, seat: int | None, open_all: bool) -> str:
@@ -86,7 +95,7 @@ def _hand_public(state: State, hand: Hand, seat: int | None, open_all: bool) -> 
             {"seat": s, "card": c} for s, c in zip(hand.trick_seats, hand.trick_cards, strict=True)
         ],
         "tricks": [_trick(t) for t in hand.tricks],
-        "seats": [_seat_public(state, hand, s, open_all) for s in range(state.players)],
+        "seats": [_seat_public(state, hand, s, seat, open_all) for s in range(state.players)],
     }
 
 
@@ -100,12 +109,22 @@ def _trick(trick: Trick) -> dict[str, Any]:
     }
 
 
-def _seat_public(state: State, hand: Hand, seat: int, open_all: bool) -> dict[str, Any]:
+def _card_count(hand: Hand, seat: int, viewer: int | None, open_all: bool) -> int | None:
+    # R10.6: while the picker prepares, the count would tell burying from calling.
+    preparing = hand.phase in (BURYING, CALLING) and seat == hand.picker
+    if preparing and not open_all and viewer != seat:
+        return None
+    return len(hand.hands[seat])
+
+
+def _seat_public(
+    state: State, hand: Hand, seat: int, viewer: int | None, open_all: bool
+) -> dict[str, Any]:
     won = [t for t in hand.tricks if t.winner == seat]
     partner_known = hand.partner == seat and (hand.revealed or open_all)
     return {
         "seat": seat,
-        "cards": len(hand.hands[seat]),
+        "cards": _card_count(hand, seat, viewer, open_all),
         "dealer": seat == hand.dealer,
         "sitting_out": seat not in hand.active,
         "passed": seat in hand.passed,

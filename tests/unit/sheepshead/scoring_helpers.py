@@ -37,7 +37,12 @@ def score(
         pts = (team_left if number == 1 else 0) if team else 0
         tricks.append(Trick(number=number, seats=(), cards=(), winner=winner, points=pts))
     hand = replace(
-        state.hand, picker=0, partner=partner, alone=alone, buried=buried, tricks=tuple(tricks),
+        state.hand,
+        picker=0,
+        partner=partner,
+        alone=alone,
+        buried=buried,
+        tricks=tuple(tricks),
         **hand_changes,
     )
     return score_normal(state, hand)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from domain.games.sheepshead.cards import (
     DECK,
     TRUMP_ORDER,
@@ -68,7 +70,7 @@ def test_R1_3_fourteen_trumps_in_order() -> None:
     assert TRUMP_ORDER == (
         "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD", "9D", "8D", "7D",
     )  # fmt: skip
-    for high, low in zip(TRUMP_ORDER, TRUMP_ORDER[1:], strict=False):
+    for high, low in itertools.pairwise(TRUMP_ORDER):
         assert trick_winner_index([low, high]) == 1
 
 

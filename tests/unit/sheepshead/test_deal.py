@@ -82,7 +82,7 @@ def test_R4_2_the_shuffle_is_the_documented_seeded_one_and_committed() -> None:
 
 
 def test_R4_3_packets_three_blind_two_three_from_the_dealers_left() -> None:
-    started, dealt = GAME.start(Setup(players=5, seed="q", dealer=2))
+    _started, dealt = GAME.start(Setup(players=5, seed="q", dealer=2))
     deck = shuffled(DECK, "q", deal_label(0))
     assert isinstance(dealt, HandDealt)
     order = [3, 4, 0, 1, 2]
@@ -161,9 +161,7 @@ def test_R13_2_error_codes() -> None:
     assert refused(state, 0, {"type": "bury", "cards": ["QC", "QS"]}).reason == "wrong_phase"
     state, _ = act(state, 0, {"type": "pick"})
     assert refused(state, 0, {"type": "bury", "cards": ["QC", "QC"]}).reason == "invalid_bury"
-    assert refused(state, 0, {"type": "bury", "cards": ["QC", "AC"]}).reason == (
-        "card_not_in_hand"
-    )
+    assert refused(state, 0, {"type": "bury", "cards": ["QC", "AC"]}).reason == ("card_not_in_hand")
     state, _ = act(state, 0, {"type": "bury", "cards": ["AD", "TD"]})
     state, _ = act(state, 0, {"type": "play", "cards": ["QC"]})
     assert refused(state, 1, {"type": "play", "cards": ["AC"]}).reason == "card_not_in_hand"
@@ -206,21 +204,21 @@ def test_explicit_deal_sizes_and_options_are_validated() -> None:
         GAME.start(Setup(players=5, seed="s", options={"no_pick": "schwanzer"}))
     with pytest.raises(InvalidOptions):
         GAME.start(
-            Setup(players=5, seed="s", options={"partner_rule": "called_ace", "jd_call_up": "never"})
+            Setup(
+                players=5, seed="s", options={"partner_rule": "called_ace", "jd_call_up": "never"}
+            )
         )
 
 
 def test_explicit_deal_replaces_only_the_first_hand_and_is_committed() -> None:
     state = start(STRONG, STRONG_BLIND, options={"rounds": 2})
-    events = GAME.start(
-        Setup(players=5, seed="test", dealer=4, deal=_deal_of(state))
-    )
+    events = GAME.start(Setup(players=5, seed="test", dealer=4, deal=_deal_of(state)))
     assert isinstance(events[0], GameStarted) and events[0].explicit_deal
     order = [c for seat in range(5) for c in STRONG[seat]] + STRONG_BLIND
     assert events[0].commitment == deck_commitment("test", order)
     state, _ = pick_and_bury(fold(GAME, events), 0, ["AD", "TD"])
     state, log = play_first_legal(state)
-    dealt = [e for e in log if isinstance(e, HandDealt)][0]
+    dealt = next(e for e in log if isinstance(e, HandDealt))
     deck = shuffled(DECK, "test", deal_label(1))
     assert dealt.hands[1] == tuple(deck[0:3] + deck[17:20])
 

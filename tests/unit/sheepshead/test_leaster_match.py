@@ -181,7 +181,9 @@ def test_packets_for_every_player_count() -> None:
         lay = layout(players, options)
         hands, got_blind = deal_cards(deck, lay, players - 1, players)
         assert [len(h) for h in hands][: len(active)] == [size] * len(active)
-        assert len(got_blind) == blind and got_blind[:2] == tuple(deck[first_blind[0]:first_blind[1]])
+        assert len(got_blind) == blind and got_blind[:2] == tuple(
+            deck[first_blind[0] : first_blind[1]]
+        )
     three, _ = deal_cards(deck, layout(3, {"six_hand_mode": "", "seven_hand_mode": ""}), 2, 3)
     assert three[0] == tuple(deck[0:3] + deck[11:15] + deck[23:26])
 
@@ -198,6 +200,6 @@ def test_three_and_four_players_the_picker_is_always_alone() -> None:
         state = start({0: ["JD"]}, [], players=players, hand_size=size, blind_size=blind)
         hand = state.hand
         assert hand is not None
-        state, events = pick_and_bury(state, 0, list(hand.blind))
+        state, _events = pick_and_bury(state, 0, list(hand.blind))
         assert state.hand is not None and state.hand.alone and state.hand.announced
         assert GAME.view(state, 1)["alone"] is True

@@ -98,7 +98,7 @@ def test_R7_3a_call_exactly_the_callable_jack_or_alone() -> None:
     assert state.hand is not None and state.hand.phase == "calling"
     for card in ("JS", "JC", "JD", "AC"):
         assert refused(state, 0, {"type": "call", "cards": [card]}).reason == "invalid_call"
-    after, events = act(state, 0, {"type": "call", "cards": ["JH"]})
+    _after, events = act(state, 0, {"type": "call", "cards": ["JH"]})
     assert events[0] == CardCalled(seat=0, card="JH")
     alone, events = act(state, 0, {"type": "alone"})
     assert alone.hand is not None and alone.hand.alone and alone.hand.partner is None

@@ -8,8 +8,8 @@ import pytest
 
 from domain.games.sheepshead import GAME
 from domain.games.sheepshead.scoring import labels
-from domain.protocol import Setup, fold
 from domain.playout import play_out
+from domain.protocol import Setup, fold
 
 from .helpers import STRONG, STRONG_BLIND, pick_and_bury, play_first_legal, scored, start
 from .scoring_helpers import score
@@ -144,8 +144,8 @@ def test_R15_3_each_trick_has_one_card_per_seat_and_hands_end_empty() -> None:
 
 def test_R15_4_hand_scores_and_running_totals_sum_to_zero() -> None:
     for seed in range(4):
-        rnd = random.Random(seed)
-        run = play_out(GAME, Setup(players=5, seed=f"z{seed}"), lambda s, c: rnd.choice(c))
+        chooser = random.Random(seed)
+        run = play_out(GAME, Setup(players=5, seed=f"z{seed}"), lambda s, c, r=chooser: r.choice(c))
         assert sum(run.state.totals) == 0
         assert all(sum(e.scores) == 0 for e in run.events if hasattr(e, "scores"))
 
