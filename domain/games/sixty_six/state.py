@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from domain.options import Option, action_limit_option
 
@@ -160,6 +161,31 @@ class State:
     last_result: dict[str, Any] | None = None
     ended: str | None = None
     winner: int | None = None
+
+
+T = TypeVar("T")
+_KEEP = object()
+
+
+def copier(cls: type[T]) -> Callable[..., T]:
+    """A ``dataclasses.replace`` for one frozen slotted class, about three times faster.
+
+    evolve copies a state for every event; the generic replace re-inspects the fields and goes
+    through ``__init__`` each time, this sets the slots directly.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    params = ", ".join(f"{n}=_KEEP" for n in names)
+    body = "".join(f"    _set(new, {n!r}, obj.{n} if {n} is _KEEP else {n})\n" for n in names)
+    source = f"def copy(obj, *, {params}):\n    new = _new(_cls)\n{body}    return new\n"
+    scope: dict[str, Any] = {"_KEEP": _KEEP, "_new": object.__new__,
+                             "_set": object.__setattr__, "_cls": cls}
+    exec(source, scope)
+    copy: Callable[..., T] = scope["copy"]
+    return copy
+
+
+copy_deal = copier(Deal)
+copy_state = copier(State)
 
 
 def with_seat(pair: Pair, seat: int, value: int) -> Pair:
