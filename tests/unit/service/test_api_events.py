@@ -1,0 +1,130 @@
+"""Event logs and the live stream over HTTP."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.store import InMemoryEventStore
+from tests.support.api import Table, make_app
+from tests.unit.service.test_api_games import problem_of
+
+DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+
+
+@pytest.fixture
+def store() -> InMemoryEventStore:
+    return InMemoryEventStore()
+
+
+@pytest.fixture
+def client(store: InMemoryEventStore) -> FlaskClient:
+    return make_app(store).test_client()
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return Table(client, deal=DEAL, dealer=1)
+
+
+def sse(text: str) -> list[dict[str, str]]:
+    messages = []
+    for block in text.split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if fields:
+            messages.append(fields)
+    return messages
+
+
+def test_during_play_each_seat_reads_only_its_redacted_events(table: Table) -> None:
+    mine = table.events(0)
+    assert mine["over"] is False and mine["version"] == 2
+    dealt = mine["events"][1]["event"]
+    assert dealt["hands"] == [["AS", "9H"], 2]
+    assert "seed" not in mine["events"][0]["event"]
+    assert table.events(None)["events"][1]["event"]["hands"] == [2, 2]
+    assert all("hash" not in e and "command" not in e for e in mine["events"])
+
+
+def test_events_after_a_version_are_only_the_newer_ones(table: Table) -> None:
+    table.act(0, {"type": "play", "card": "AS"}, version=2)
+    assert [e["version"] for e in table.events(1, after=2)["events"]] == [3]
+    assert table.events(1, after=3)["events"] == []
+    assert table.events(1, after=99)["events"] == []
+    problem_of(table.client.get(f"/games/{table.id}/events?after=-1"), 422, "invalid_request")
+    problem_of(table.client.get(f"/games/{table.id}/events?after=x"), 422, "invalid_request")
+
+
+def test_once_over_the_full_log_with_commands_and_hashes_is_readable(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
+        table.act(seat, {"type": "play", "card": card}, version=version)
+    log = table.events(None)
+    assert log["over"] is True
+    first = log["events"][0]
+    assert first["command"]["kind"] == "start" and first["command"]["setup"]["seed"] == "table-seed"
+    assert first["batch"] == 2 and first["event"]["seed"] == "table-seed"
+    assert log["events"][1]["event"]["hands"] == [["AS", "9H"], ["KD", "TC"]]
+    stored = store.read(table.id)
+    assert [(e["hash"], e["prev_hash"]) for e in log["events"]] == [
+        (s.hash, s.prev_hash) for s in stored
+    ]
+    assert [e["command"] for e in log["events"] if "command" in e][1:] == [
+        {"kind": "action", "seat": s, "action": {"type": "play", "card": c}}
+        for s, c in ((0, "AS"), (1, "KD"), (0, "9H"), (1, "TC"))
+    ]
+
+
+def test_a_view_needs_a_valid_token_or_none(table: Table) -> None:
+    assert table.view(None)["view"]["legal_actions"] == []
+    assert table.view(None)["seat"] is None
+    url = f"/games/{table.id}/view"
+    problem_of(table.client.get(url, headers={"Authorization": "Bearer nope"}), 401,
+               "unauthorized")
+    problem_of(table.client.get(url, headers={"Authorization": "Token x"}), 401, "unauthorized")
+
+
+def test_the_stream_sends_retry_then_events_with_their_versions(table: Table) -> None:
+    response = table.client.get(f"/games/{table.id}/stream", headers=table.headers(0))
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    messages = sse(response.get_data(as_text=True))
+    assert messages[0] == {"retry": "1000"}
+    events = [m for m in messages if m.get("event") == "event"]
+    assert [m["id"] for m in events] == ["1", "2"]
+    assert json.loads(events[1]["data"])["event"]["hands"] == [["AS", "9H"], 2]
+
+
+def test_the_stream_resumes_after_last_event_id(table: Table) -> None:
+    table.act(0, {"type": "play", "card": "AS"}, version=2)
+    headers = {**table.headers(1), "Last-Event-ID": "2"}
+    text = table.client.get(f"/games/{table.id}/stream", headers=headers).get_data(as_text=True)
+    assert [m["id"] for m in sse(text) if m.get("event") == "event"] == ["3"]
+    bad = {"Last-Event-ID": "two"}
+    problem_of(table.client.get(f"/games/{table.id}/stream", headers=bad), 400,
+               "invalid_request")
+
+
+def test_the_stream_delivers_events_appended_while_it_is_open(table: Table) -> None:
+    timer = threading.Timer(
+        0.1, lambda: table.act(0, {"type": "play", "card": "AS"}, version=2)
+    )
+    timer.start()
+    text = table.client.get(f"/games/{table.id}/stream?after=2").get_data(as_text=True)
+    timer.join()
+    events = [m for m in sse(text) if m.get("event") == "event"]
+    assert [m["id"] for m in events] == ["3"]
+
+
+def test_the_stream_ends_with_over_when_the_game_ends(table: Table) -> None:
+    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
+        table.act(seat, {"type": "play", "card": card}, version=version)
+    messages = sse(table.client.get(f"/games/{table.id}/stream?after=5").get_data(as_text=True))
+    assert [m.get("event") for m in messages[1:]] == ["event", "event", "over"]
+

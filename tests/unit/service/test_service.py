@@ -1,0 +1,133 @@
+"""The service layer without HTTP: the scheduler hook, the state cache, integrity on read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from domain.events import canonical_json
+from service.games import GameService, NoScheduler
+from service.store import ChainBroken, InMemoryEventStore, VersionConflict
+from tests.support.api import make_app
+from tests.support.fakegame import GAMES
+
+DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}]
+
+
+class RecordingScheduler:
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def after_append(
+        self, game_id: str, version: int, *, game: str, seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int], over: bool,
+    ) -> None:
+        self.calls.append({"game_id": game_id, "version": version, "game": game,
+                           "seats": list(seats), "to_act": list(to_act), "over": over})
+
+
+class CountingStore(InMemoryEventStore):
+    """Counts the store calls a use case makes (each is one round trip on Redis)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Any]] = []
+
+    def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Any:
+        self.calls.append(("fetch", after))
+        return super().fetch(game_id, after, idempotency_key)
+
+    def append(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append(("append", args[1]))
+        return super().append(*args, **kwargs)
+
+
+def new_game(service: GameService) -> str:
+    created = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")
+    return str(created["id"])
+
+
+def test_the_scheduler_hears_of_every_append_with_what_bots_need() -> None:
+    scheduler = RecordingScheduler()
+    service = GameService(InMemoryEventStore(), scheduler, games=GAMES)
+    game_id = new_game(service)
+    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    first, second = scheduler.calls
+    assert first == {
+        "game_id": game_id, "version": 2, "game": "fake", "to_act": [0], "over": False,
+        "seats": [{"seat": 0, "type": "bot", "name": "random", "bot": "random"},
+                  {"seat": 1, "type": "bot", "name": "greedy", "bot": "greedy"}],
+    }
+    assert second["version"] == 3 and second["to_act"] == [1]
+
+
+def test_the_scheduler_hears_that_a_game_is_over() -> None:
+    scheduler = RecordingScheduler()
+    service = GameService(InMemoryEventStore(), scheduler, games=GAMES)
+    game_id = new_game(service)
+    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
+        service.submit_action(game_id, seat, {"type": "play", "card": card}, version)
+    assert scheduler.calls[-1]["over"] is True and scheduler.calls[-1]["to_act"] == []
+
+
+def test_a_failing_scheduler_does_not_undo_the_action() -> None:
+    class Broken(NoScheduler):
+        def after_append(self, *args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("queue down")
+
+    service = GameService(InMemoryEventStore(), Broken(), games=GAMES)
+    game_id = new_game(service)
+    assert service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)["version"] == 3
+
+
+def test_an_action_costs_one_fetch_of_newer_events_and_one_append() -> None:
+    store = CountingStore()
+    service = GameService(store, games=GAMES)
+    game_id = new_game(service)
+    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    assert store.calls == [("fetch", 2), ("append", 2)]
+
+
+def test_another_process_folds_only_the_events_it_has_not_seen() -> None:
+    store = CountingStore()
+    writer = GameService(store, games=GAMES)
+    reader = GameService(store, games=GAMES)
+    game_id = new_game(writer)
+    assert reader.view(game_id, 0)["version"] == 2
+    writer.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    store.calls.clear()
+    assert reader.view(game_id, 1)["version"] == 3
+    assert store.calls == [("fetch", 2)]
+
+
+def test_a_stale_cache_still_detects_a_version_conflict() -> None:
+    store = InMemoryEventStore()
+    one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
+    game_id = new_game(one)
+    two.view(game_id, 0)
+    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    with pytest.raises(VersionConflict) as err:
+        two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    assert err.value.current == 3
+
+
+def test_a_tampered_event_is_detected_when_the_game_is_read() -> None:
+    store = InMemoryEventStore()
+    service = GameService(store, games=GAMES)
+    game_id = new_game(service)
+    forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS", "KD"], ["9H", "TC"]]}
+    store.tamper(game_id, 2, {"event": canonical_json(forged)})
+    assert not store.verify_chain(game_id).ok
+    with pytest.raises(ChainBroken):
+        GameService(store, games=GAMES).view(game_id, 0)
+
+
+def test_a_tampered_stream_is_an_integrity_problem_over_http() -> None:
+    store = InMemoryEventStore()
+    game_id = new_game(GameService(store, games=GAMES))
+    store.tamper(game_id, 1, {"prev_hash": "f" * 64})
+    response = make_app(store).test_client().get(f"/games/{game_id}")
+    assert response.status_code == 500 and response.json["code"] == "integrity_error"
