@@ -19,11 +19,14 @@ CARD = re.compile(r"^(?:[2-9TJQKA][CDHS]|RJ|BJ)$")
 _keys = itertools.count()
 
 
-def make_app(store: Any = None, **config: Any) -> Flask:
-    """The app on an in-memory store (unless given), with the fake game beside the real ones."""
+def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
+    """The app with the fake game beside the real ones: on ``store``, else on a new in-memory
+    store, or (``redis=True``) on the Redis store the config names."""
     settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1}
     settings.update(config)
-    return create_app(settings, store=store or InMemoryEventStore(), games=GAMES)
+    if store is None and not redis:
+        store = InMemoryEventStore()
+    return create_app(settings, store=store, games=GAMES)
 
 
 def cards_in(data: Any) -> set[str]:

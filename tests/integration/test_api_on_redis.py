@@ -1,0 +1,146 @@
+"""The API on a real Redis: concurrent writers, concurrent retries, tampering by hand."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from domain.registry import all_games
+from tests.support.api import Table, make_app
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.store_contract import rewrite_redis_entry
+
+pytestmark = pytest.mark.integration
+
+THREADS = 64
+PROCESSES = 8  # apps with their own caches, as gunicorn workers would have
+GAMES = sorted({"fake", *(g for g in ("shithead", "sixty_six") if g in all_games())})
+
+
+@pytest.fixture
+def namespace() -> Iterator[str]:
+    name = unique_namespace("it")
+    yield name
+    delete_namespace(redis.Redis.from_url(redis_url()), name)
+
+
+@pytest.fixture
+def apps(namespace: str) -> list[Flask]:
+    config = {"REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": namespace}
+    return [make_app(redis=True, **config) for _ in range(PROCESSES)]
+
+
+def in_parallel(count: int, work: Callable[[int], Any]) -> list[Any]:
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = work(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def all_moves(table: Table) -> tuple[list[tuple[int, dict[str, Any]]], int]:
+    moves, version = [], 0
+    for seat in range(len(table.tokens)):
+        view = table.view(seat)
+        version = view["version"]
+        moves += [(seat, a) for a in view["view"]["legal_actions"]]
+    return moves, version
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_of_64_concurrent_actions_on_one_version_exactly_one_is_accepted(
+    apps: list[Flask], game: str
+) -> None:
+    table = Table(apps[0].test_client(), game=game, players=2, seed=f"race-{game}")
+    moves, version = all_moves(table)
+    assert moves
+    store = apps[0].extensions["cardroom"].store
+    before = store.version(table.id)
+    clients = [app.test_client() for app in apps]
+
+    def post(i: int) -> tuple[int, Any]:
+        seat, action = moves[i % len(moves)]
+        response = clients[i % PROCESSES].post(
+            f"/games/{table.id}/actions", json={**action, "expected_version": version},
+            headers=table.headers(seat),
+        )
+        return response.status_code, response.json
+
+    results = in_parallel(THREADS, post)
+    statuses = Counter(status for status, _ in results)
+    assert statuses == {200: 1, 409: THREADS - 1}, statuses
+    assert all(body["code"] == "version_conflict" for status, body in results if status == 409)
+    (winner,) = [body for status, body in results if status == 200]
+    assert store.version(table.id) == winner["version"] > before
+    assert len(store.batches(table.id)) == 2  # creation + the one accepted action
+    assert store.verify_chain(table.id).ok
+
+
+def test_concurrent_retries_of_one_key_append_once_and_answer_identically(
+    apps: list[Flask],
+) -> None:
+    table = Table(apps[0].test_client(), game="fake", players=2, seed="retry")
+    moves, version = all_moves(table)
+    seat, action = moves[0]
+    clients = [app.test_client() for app in apps]
+
+    def post(i: int) -> tuple[int, bytes]:
+        response = clients[i % PROCESSES].post(
+            f"/games/{table.id}/actions", json={**action, "expected_version": version},
+            headers={**table.headers(seat), "Idempotency-Key": "same-key"},
+        )
+        return response.status_code, response.get_data()
+
+    results = in_parallel(THREADS, post) + in_parallel(8, post)
+    assert {status for status, _ in results} == {200}
+    assert len({body for _, body in results}) == 1
+    store = apps[0].extensions["cardroom"].store
+    assert store.version(table.id) == json.loads(results[0][1])["version"] == version + 1
+    assert len(store.batches(table.id)) == 2
+
+
+def test_a_whole_game_on_redis_ends_with_an_intact_chain(apps: list[Flask]) -> None:
+    rnd = random.Random(7)
+    table = Table(apps[0].test_client(), game="fake", players=3, seed="whole")
+    while (move := table.random_move(rnd)) is not None:
+        seat, action, version = move
+        client = apps[rnd.randrange(PROCESSES)].test_client()
+        response = client.post(f"/games/{table.id}/actions",
+                               json={**action, "expected_version": version},
+                               headers=table.headers(seat))
+        assert response.status_code == 200, response.json
+    summary = table.summary()
+    assert summary["status"] == "over"
+    store = apps[0].extensions["cardroom"].store
+    report = store.verify_chain(table.id)
+    assert report.ok and report.head_hash == summary["head_hash"]
+    listed = apps[1].test_client().get("/games?status=over").json["games"]
+    assert [g["id"] for g in listed] == [table.id]
+
+
+def test_an_event_edited_in_redis_is_caught_by_the_chain_check(apps: list[Flask]) -> None:
+    table = Table(apps[0].test_client(), game="fake", players=2, seed="tamper")
+    store = apps[0].extensions["cardroom"].store
+    forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS", "AH"], ["AD", "AC"]]}
+    rewrite_redis_entry(store, table.id, 2, {"event": json.dumps(forged)})
+    report = store.verify_chain(table.id)
+    assert not report.ok and report.broken_at == 2
+    fresh = make_app(store)  # a process that has not cached the game reads the forged stream
+    response = fresh.test_client().get(f"/games/{table.id}/view")
+    assert response.status_code == 500 and response.json["code"] == "integrity_error"
