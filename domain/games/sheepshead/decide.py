@@ -76,10 +76,11 @@ def _fold(state: State, events: list[Event]) -> State:
 
 
 def _with_action_limit(state: State, events: list[Event]) -> list[Event]:
-    after = _fold(state, events)
-    limit = state.options["action_limit"]
-    if not after.over and after.actions >= limit:
-        events.append(MatchAborted(reason="action_limit", actions=after.actions))
+    # Every accepted action counts once (evolve counts the action's own event).
+    actions = state.actions + 1
+    ended = isinstance(events[-1], MatchEnded)
+    if not ended and actions >= state.options["action_limit"]:
+        events.append(MatchAborted(reason="action_limit", actions=actions))
     return events
 
 

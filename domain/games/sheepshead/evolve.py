@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never, cast
 
 from domain.events import Event
@@ -39,6 +38,7 @@ from domain.games.sheepshead.state import (
     Hand,
     State,
     Trick,
+    copy_with,
 )
 
 _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
@@ -54,7 +54,7 @@ def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
         case GameStarted():
             return _started(event)
         case HandDealt():
-            return replace(state, hand=_dealt(state, event))
+            return copy_with(state, hand=_dealt(state, event))
         case Passed(seat=seat):
             return _counted(state, _passed(hand, seat))
         case Picked():
@@ -62,34 +62,34 @@ def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
         case LeasterStarted(kind=kind):
             return _with(state, hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
         case HandThrownIn(multiplier=multiplier):
-            new = replace(hand, phase=THROWN_IN, to_act=None)
-            return replace(state, hand=new, pending_multiplier=multiplier)
+            new = copy_with(hand, phase=THROWN_IN, to_act=None)
+            return copy_with(state, hand=new, pending_multiplier=multiplier)
         case Buried(seat=seat, cards=cards):
             kept = tuple(c for c in hand.hands[seat] if c not in cards)
-            new = replace(hand, hands=_set(hand.hands, seat, kept), buried=cards, phase=CALLING)
+            new = copy_with(hand, hands=_set(hand.hands, seat, kept), buried=cards, phase=CALLING)
             return _counted(state, new)
         case CardCalled(card=card):
-            return _counted(state, replace(hand, called=card))
+            return _counted(state, copy_with(hand, called=card))
         case PreparationFinished():
             new = _prepared(hand, event)
-            return _counted(state, new) if event.by_action else replace(state, hand=new)
+            return _counted(state, new) if event.by_action else copy_with(state, hand=new)
         case CrackDecided(seat=seat, crack=crack):
             return _counted(state, _crack(hand, seat, crack))
         case RecrackDecided(recrack=recrack):
-            new = replace(hand, recracked=recrack, phase=PLAYING, to_act=hand.active[0])
+            new = copy_with(hand, recracked=recrack, phase=PLAYING, to_act=hand.active[0])
             return _counted(state, new)
         case CardPlayed(seat=seat, card=card):
             return _counted(state, _played(hand, seat, card))
         case PartnerRevealed():
             return _with(state, hand, revealed=True)
         case TrickWon():
-            return replace(state, hand=_trick_won(hand, event))
+            return copy_with(state, hand=_trick_won(hand, event))
         case HandScored():
             return _scored(state, hand, event)
         case MatchEnded(winners=winners):
-            return replace(state, finished=True, winners=winners)
+            return copy_with(state, finished=True, winners=winners)
         case MatchAborted():
-            return replace(state, aborted=True)
+            return copy_with(state, aborted=True)
         case _:
             assert_never(event)
 
@@ -108,11 +108,11 @@ def _started(event: GameStarted) -> State:
 
 
 def _with(state: State, hand: Hand, **changes: object) -> State:
-    return replace(state, hand=replace(hand, **changes))  # type: ignore[arg-type]
+    return copy_with(state, hand=copy_with(hand, **changes))
 
 
 def _counted(state: State, hand: Hand) -> State:
-    return replace(state, hand=hand, actions=state.actions + 1)
+    return copy_with(state, hand=hand, actions=state.actions + 1)
 
 
 def _set(
@@ -144,13 +144,13 @@ def _next_active(hand: Hand, seat: int) -> int:
 def _passed(hand: Hand, seat: int) -> Hand:
     passed = (*hand.passed, seat)
     to_act = None if len(passed) == len(hand.active) else _next_active(hand, seat)
-    return replace(hand, passed=passed, to_act=to_act)
+    return copy_with(hand, passed=passed, to_act=to_act)
 
 
 def _picked(hand: Hand, event: Picked) -> Hand:
     p8 = hand.hands[event.seat] + event.blind
     shown = tuple(c for pair in event.blitz for c in _QUEEN_PAIRS[pair])
-    return replace(
+    return copy_with(
         hand,
         picker=event.seat,
         hands=_set(hand.hands, event.seat, p8),
@@ -168,7 +168,7 @@ def _prepared(hand: Hand, event: PreparationFinished) -> Hand:
     if card is not None:
         partner = next((s for s, cards in enumerate(hand.hands) if card in cards), None)
     phase, to_act = (CRACKING, event.crackers[0]) if event.crackers else (PLAYING, hand.active[0])
-    return replace(
+    return copy_with(
         hand,
         alone=event.alone,
         announced=event.announced,
@@ -182,18 +182,18 @@ def _prepared(hand: Hand, event: PreparationFinished) -> Hand:
 
 def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
     if crack:
-        return replace(hand, cracked_by=seat, crackers=(), phase=RECRACKING, to_act=hand.picker)
+        return copy_with(hand, cracked_by=seat, crackers=(), phase=RECRACKING, to_act=hand.picker)
     rest = hand.crackers[hand.crackers.index(seat) + 1 :]
     if rest:
-        return replace(hand, crackers=rest, to_act=rest[0])
-    return replace(hand, crackers=(), phase=PLAYING, to_act=hand.active[0])
+        return copy_with(hand, crackers=rest, to_act=rest[0])
+    return copy_with(hand, crackers=(), phase=PLAYING, to_act=hand.active[0])
 
 
 def _played(hand: Hand, seat: int, card: str) -> Hand:
     kept = tuple(c for c in hand.hands[seat] if c != card)
     seats = (*hand.trick_seats, seat)
     to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
-    return replace(
+    return copy_with(
         hand,
         hands=_set(hand.hands, seat, kept),
         trick_seats=seats,
@@ -210,17 +210,17 @@ def _trick_won(hand: Hand, event: TrickWon) -> Hand:
         winner=event.winner,
         points=event.points,
     )
-    return replace(
+    return copy_with(
         hand, tricks=(*hand.tricks, trick), trick_seats=(), trick_cards=(), to_act=event.winner
     )
 
 
 def _scored(state: State, hand: Hand, event: HandScored) -> State:
     totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
-    return replace(
+    return copy_with(
         state,
         totals=totals,
         last_result=event,
         pending_multiplier=1,
-        hand=replace(hand, phase=SCORED, to_act=None),
+        hand=copy_with(hand, phase=SCORED, to_act=None),
     )
