@@ -20,6 +20,7 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
          "dealer_rotation": "winner_deals", "won_tricks_visibility": "all",
          "reveal_at_deal_end": True, "score_visibility": "none", "declare_timing": "own_turn"}),
     (2, {"action_limit": 40, "last_trick_bonus": 0}),
+    (2, {"game_target": 25, "close_before_draw": False}),
 ]
 
 _TYPES = ("exchange_trump", "close", "draw", "declare_out", "pass")
