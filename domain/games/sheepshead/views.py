@@ -109,11 +109,12 @@ def _trick(trick: Trick) -> dict[str, Any]:
     }
 
 
-def _card_count(hand: Hand, seat: int, viewer: int | None, open_all: bool) -> int | None:
-    # R10.6: while the picker prepares, the count would tell burying from calling.
+def _card_count(hand: Hand, seat: int, viewer: int | None, open_all: bool) -> int:
+    # R10.2/R10.6: others see the picker holding 8 cards until the teams are fixed, so a
+    # finished bury (a calling decision pending) looks like a bury still to come.
     preparing = hand.phase in (BURYING, CALLING) and seat == hand.picker
     if preparing and not open_all and viewer != seat:
-        return None
+        return len(hand.hands[seat]) + len(hand.buried)
     return len(hand.hands[seat])
 
 

@@ -7,8 +7,19 @@ from typing import Any
 
 from domain.games.sheepshead import GAME
 from domain.games.sheepshead.events import GameStarted, HandDealt, PreparationFinished
+from domain.protocol import Setup, fold
 
-from .helpers import STRONG, STRONG_BLIND, act, of_type, pick_and_bury, play, refused, start
+from .helpers import (
+    STRONG,
+    STRONG_BLIND,
+    act,
+    make_deal,
+    of_type,
+    pick_and_bury,
+    play,
+    refused,
+    start,
+)
 
 JD_PICKER = {
     0: ["JD", "QC", "QS", "QH", "QD", "JC"],
@@ -42,7 +53,7 @@ def test_R10_2_the_blind_is_seen_only_by_the_picker_after_picking() -> None:
     state, _ = act(state, 0, {"type": "pick"})
     assert GAME.view(state, 0)["blind"] == ["AD", "TD"]
     assert GAME.view(state, 1)["blind"] is None and GAME.view(state, None)["blind"] is None
-    events = GAME.start(__import__("domain.protocol").protocol.Setup(players=5, seed="b"))
+    events = GAME.start(Setup(players=5, seed="b"))
     dealt = events[1]
     assert isinstance(dealt, HandDealt) and GAME.redact(dealt, 1)["blind"] == 2
     assert GAME.redact(dealt, 1)["hands"][2] == 6 and len(GAME.redact(dealt, 1)["hands"][1]) == 6
@@ -81,7 +92,10 @@ def test_R10_6_alone_looks_like_a_jd_partner_hand_to_everybody_else() -> None:
     partner, _ = act(partner, 0, {"type": "pick"})
     alone, first = act(alone, 0, {"type": "bury", "cards": list(alone.hand.blind)})  # type: ignore[union-attr]
     assert GAME.view(alone, 1)["phase"] == "picker_preparing"
-    assert GAME.view(alone, 0)["phase"] == "calling"
+    assert GAME.view(alone, 1)["seats"][0]["cards"] == 8
+    assert (
+        GAME.view(alone, 0)["phase"] == "calling" and GAME.view(alone, 0)["seats"][0]["cards"] == 6
+    )
     alone, second = act(alone, 0, {"type": "alone"})
     partner, both = act(partner, 0, {"type": "bury", "cards": list(partner.hand.blind)})  # type: ignore[union-attr]
     redacted_alone = [GAME.redact(e, 3) for e in first + second]
@@ -131,25 +145,35 @@ def test_R10_9_views_only_add_information_and_refusals_change_nothing() -> None:
 
 
 def test_game_started_is_redacted_without_the_seed() -> None:
-    event = GAME.start(__import__("domain.protocol").protocol.Setup(players=5, seed="secret"))[0]
+    event = GAME.start(Setup(players=5, seed="secret"))[0]
     assert isinstance(event, GameStarted)
     assert "seed" not in GAME.redact(event, 0) and "seed" not in GAME.redact(event, None)
 
 
-def test_nothing_tells_a_defender_who_the_partner_is_before_the_partner_card() -> None:
-    """The same table seen by seats 3 and 4 and a spectator, with JD in seat 1 or seat 2."""
+def _partner_table(jd_seat: int) -> tuple[Any, list[Any]]:
     base = {0: ["QC", "QS", "QH", "QD", "JC", "JS"], 3: ["AC", "TC", "KC", "9C", "8C", "7C"],
             4: ["AS", "TS", "KS", "9S", "8S", "7S"]}  # fmt: skip
     with_jd = ["JD", "AH", "TH", "KH", "9H", "8H"]
     without = ["7H", "JH", "KD", "9D", "8D", "7D"]
-    a = start({**base, 1: with_jd, 2: without}, ["AD", "TD"])
-    b = start({**base, 2: with_jd, 1: without}, ["AD", "TD"])
-    a, _ = pick_and_bury(a, 0, ["AD", "TD"])
-    b, _ = pick_and_bury(b, 0, ["AD", "TD"])
-    assert a.hand is not None and b.hand is not None and a.hand.partner != b.hand.partner
+    hands = {**base, jd_seat: with_jd, 3 - jd_seat: without}
+    deal = make_deal(hands, ["AD", "TD"])
+    log = list(GAME.start(Setup(players=5, seed="p", dealer=4, deal=deal)))
+    state = fold(GAME, log)
+    for action in ({"type": "pick"}, {"type": "bury", "cards": ["AD", "TD"]}):
+        state, events = act(state, 0, action)
+        log += events
+    state, events = play(state, "QC")
+    return state, log + events
+
+
+def test_nothing_tells_a_defender_who_the_partner_is_before_the_partner_card() -> None:
+    """The same table seen by the picker, seats 3 and 4 and a spectator, JD in seat 1 or 2."""
+    a, log_a = _partner_table(1)
+    b, log_b = _partner_table(2)
+    assert a.hand is not None and b.hand is not None
+    assert (a.hand.partner, b.hand.partner) == (1, 2)
     for seat in (0, 3, 4, None):
         assert GAME.view(a, seat) == GAME.view(b, seat)
-    a, _ = play(a, "QC")
-    b, _ = play(b, "QC")
-    for seat in (0, 3, 4, None):
-        assert GAME.view(a, seat) == GAME.view(b, seat)
+        redacted_a = [GAME.redact(e, seat) for e in log_a[2:]]
+        assert redacted_a == [GAME.redact(e, seat) for e in log_b[2:]]
+    assert GAME.view(a, 1)["role"] == "partner" and GAME.view(b, 1)["role"] == "defender"
