@@ -6,7 +6,7 @@ Run: ``.venv/bin/python -m benchmarks.bench_sixty_six [--quick]``.
    ``uniform`` picks any legal action of the seat whose turn it is (false declarations included);
    ``auto66`` plays randomly but declares exactly when it has 66 (like the VU engine's automatic
    66 check), the fair counterpart of the baseline.
-2. Heuristic bot vs ``uniform`` random, and vs ``auto66`` random, over duplicate deals: each
+2. Heuristic bot vs ``uniform``, ``auto66`` and ``cautious`` random, over duplicate deals: each
    seed is played twice with the seats swapped (same deals, same first dealer); the heuristic's
    match win rate with a 95% Wilson interval.
 3. The same random self-play on the `schnapsen` PyPI package (VU Amsterdam), installed only in a
@@ -48,6 +48,16 @@ def auto66(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
         return {"type": "declare_out"}
     legal = [a for a in GAME.legal_actions(state, seat) if a["type"] != "declare_out"]
     return rnd.choice(legal or GAME.legal_actions(state, seat))
+
+
+def cautious(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+    """Like ``auto66`` but never closes (a random closer nearly always fails)."""
+    assert state.deal is not None
+    if state.deal.points(seat) >= 66:
+        return {"type": "declare_out"}
+    legal = GAME.legal_actions(state, seat)
+    calm = [a for a in legal if a["type"] not in ("declare_out", "close")]
+    return rnd.choice(calm or legal)
 
 
 def play_match(seed: str, policies: tuple[Policy, Policy], rnd: random.Random) -> tuple[State, int]:
@@ -203,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sample sizes")
     args = parser.parse_args(argv)
-    matches, seeds = (200, 100) if args.quick else (2000, 1000)
+    matches, seeds = (200, 100) if args.quick else (2000, 600)
     print("Sixty-Six benchmark (matches to 7 game points)")
     print("1. random self-play, ours")
     ours_uniform = random_selfplay(uniform, matches)
@@ -211,7 +221,9 @@ def main(argv: list[str] | None = None) -> None:
     print(_speed_line("uniform random", ours_uniform))
     print(_speed_line("random, declares at 66", ours_auto))
     print(f"2. heuristic vs random, {seeds} seeds x 2 seats (duplicate deals)")
-    for name, opponent in (("uniform random", uniform), ("random, declares at 66", auto66)):
+    opponents = (("uniform random", uniform), ("random, declares at 66", auto66),
+                 ("random, no close, 66", cautious))
+    for name, opponent in opponents:
         h = heuristic_vs_random(seeds, opponent)
         print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
               f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), {h['seconds']:.1f} s")
