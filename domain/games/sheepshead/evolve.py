@@ -45,20 +45,18 @@ _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
 
 
 def evolve(state: State, event: Event) -> State:
-    """The state after one event (pure and total)."""
-    return _fold(state, cast(Hand, state.hand), cast(SheepsheadEvent, event))
-
-
-def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
-    match event:
+    """The state after one event (pure and total): one exhaustive match over the events."""
+    hand = cast(Hand, state.hand)  # every event but GameStarted comes after a deal
+    fact = cast(SheepsheadEvent, event)
+    match fact:
         case GameStarted():
-            return _started(event)
+            return _started(fact)
         case HandDealt():
-            return copy_with(state, hand=_dealt(state, event))
+            return copy_with(state, hand=_dealt(state, fact))
         case Passed(seat=seat):
             return _counted(state, _passed(hand, seat))
         case Picked():
-            return _counted(state, _picked(hand, event))
+            return _counted(state, _picked(hand, fact))
         case LeasterStarted(kind=kind):
             return _with(state, hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
         case HandThrownIn(multiplier=multiplier):
@@ -71,8 +69,8 @@ def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
         case CardCalled(card=card):
             return _counted(state, copy_with(hand, called=card))
         case PreparationFinished():
-            new = _prepared(hand, event)
-            return _counted(state, new) if event.by_action else copy_with(state, hand=new)
+            new = _prepared(hand, fact)
+            return _counted(state, new) if fact.by_action else copy_with(state, hand=new)
         case CrackDecided(seat=seat, crack=crack):
             return _counted(state, _crack(hand, seat, crack))
         case RecrackDecided(recrack=recrack):
@@ -83,15 +81,15 @@ def _fold(state: State, hand: Hand, event: SheepsheadEvent) -> State:
         case PartnerRevealed():
             return _with(state, hand, revealed=True)
         case TrickWon():
-            return copy_with(state, hand=_trick_won(hand, event))
+            return copy_with(state, hand=_trick_won(hand, fact))
         case HandScored():
-            return _scored(state, hand, event)
+            return _scored(state, hand, fact)
         case MatchEnded(winners=winners):
             return copy_with(state, finished=True, winners=winners)
         case MatchAborted():
             return copy_with(state, aborted=True)
         case _:
-            assert_never(event)
+            assert_never(fact)
 
 
 def _started(event: GameStarted) -> State:
