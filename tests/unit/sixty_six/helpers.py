@@ -10,6 +10,7 @@ from domain.cards import deck_20, deck_24
 from domain.errors import DomainError
 from domain.events import Event
 from domain.games.sixty_six import GAME
+from domain.games.sixty_six.events import DealScored
 from domain.games.sixty_six.state import State
 from domain.protocol import Setup, fold
 
@@ -101,3 +102,37 @@ def play_plainly(state: State) -> State:
         seat, a = plain_chooser(state, choices)
         state = fold(GAME, GAME.decide(state, seat, a), state)
     return state
+
+
+def plain(seed: str, **options: Any) -> State:
+    """A seeded match (dealer 0) whose first deal is played plainly to the end window."""
+    state = fold(GAME, GAME.start(Setup(players=2, seed=seed, dealer=0, options=options)))
+    return play_plainly(state)
+
+
+def scored(events: list[Event]) -> DealScored:
+    """The DealScored event of a batch."""
+    found: DealScored = of_type(events, DealScored)[0]
+    return found
+
+
+def closed_by_weak_seat(**options: Any) -> list[Event]:
+    """Seat 1 closes after one cheap trick; seat 0 then declares out with 68."""
+    state, _ = start("AH TH KH QH AC JD", "9C JC QC KC 9S KD", "9H", **options)
+    state = moves(state, (1, "play KD"), (0, "play JD"), (1, "close"), (1, "play 9C"),
+                  (0, "play AC"), (0, "marriage KH"), (1, "play 9S"), (0, "play AH"),
+                  (1, "play JC"))
+    return act(state, 0, "declare")[1]
+
+
+def at_two_cards(**options: Any) -> State:
+    """Seat 0 (holding the trump nine, one trick won) leads with two stock cards left."""
+    state, _ = start("TC TD QS KS 9D 9H", "AC AD KH QH 9S JS", "TH", **options)
+    return moves(
+        state,
+        (1, "play 9S"), (0, "play QS"), (0, "draw"),
+        (0, "play 9C"), (1, "play JC"), (1, "draw"),
+        (1, "play JS"), (0, "play KS"), (0, "draw"),
+        (0, "play 9D"), (1, "play QD"), (1, "draw"),
+        (1, "play QC"), (0, "play KC"), (0, "draw"),
+    )

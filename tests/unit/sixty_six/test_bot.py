@@ -9,8 +9,12 @@ import pytest
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored
 from domain.protocol import Setup, action_key, fold
-from tests.unit.sixty_six.helpers import act, moves, start
-from tests.unit.sixty_six.test_scoring import plain
+from tests.unit.sixty_six.helpers import (
+    act,
+    moves,
+    plain,
+    start,
+)
 from workers.bots.base import get_bot
 from workers.bots.sixty_six import WAIT, HeuristicBot, own_points
 

@@ -12,7 +12,16 @@ from domain.games.sixty_six.events import (
     TrickWon,
     TrumpExchanged,
 )
-from tests.unit.sixty_six.helpers import act, deal, legal, moves, of_type, rejected, start
+from tests.unit.sixty_six.helpers import (
+    act,
+    at_two_cards,
+    deal,
+    legal,
+    moves,
+    of_type,
+    rejected,
+    start,
+)
 
 HAND0 = "TC TD 9H QS KS 9D"
 HAND1 = "AC AD KH QH 9S JS"
@@ -136,7 +145,7 @@ def test_R9_3_no_exchange_while_following_after_closing_or_once_the_trump_card_i
                       (1, "play AD"), (1, "draw"), (1, "play JS"))
     rejected(following, 0, "exchange", "exchange_not_between_tricks")
     rejected(moves(won_by_seat0(), (0, "close")), 0, "exchange", "exchange_trump_card_gone")
-    state = _at_two_cards()
+    state = at_two_cards()
     state = moves(state, (0, "play JD"), (1, "play KD"), (1, "draw"))
     assert deal(state).under is None
     rejected(state, 1, "exchange", "exchange_trump_card_gone")
@@ -156,21 +165,9 @@ def test_R9_5_the_exchange_is_public() -> None:
     assert GAME.view(state, None)["exchange"] == {"seat": 0, "nine": "9H", "taken": "TH"}
 
 
-def _at_two_cards(**options: object):
-    state, _ = start("TC TD QS KS 9D 9H", HAND1, "TH", **options)
-    return moves(
-        state,
-        (1, "play 9S"), (0, "play QS"), (0, "draw"),
-        (0, "play 9C"), (1, "play JC"), (1, "draw"),
-        (1, "play JS"), (0, "play KS"), (0, "draw"),
-        (0, "play 9D"), (1, "play QD"), (1, "draw"),
-        (1, "play QC"), (0, "play KC"), (0, "draw"),
-    )
-
-
 def test_R9_6_with_two_stock_cards_left_the_exchange_is_allowed_and_the_loser_draws_the_nine(
 ) -> None:
-    state = _at_two_cards()
+    state = at_two_cards()
     assert (deal(state).stock_size, deal(state).turn, deal(state).phase) == (2, 0, "lead")
     state, _ = act(state, 0, "exchange")
     state = moves(state, (0, "play JD"), (1, "play KD"))

@@ -23,16 +23,18 @@ from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK20,
     act,
+    at_two_cards,
+    closed_by_weak_seat,
     deal,
     legal,
     moves,
     of_type,
+    plain,
     play_plainly,
     rejected,
+    scored,
     start,
 )
-from tests.unit.sixty_six.test_marriage_exchange_close import _at_two_cards
-from tests.unit.sixty_six.test_scoring import closed_by_weak_seat, plain, scored
 
 HAND0 = "TC TD 9H QS KS 9D"
 HAND1 = "AC AD KH QH 9S JS"
@@ -91,9 +93,9 @@ def test_option_exchange_timing_any_own_turn_lets_the_follower_exchange() -> Non
     rejected(moves(table(), *steps), 0, "exchange", "exchange_not_between_tricks")
 
 
-def test_option_exchange_min_stock_4_forbids_the_exchange_at_two_cards() -> None:
-    rejected(_at_two_cards(exchange_min_stock=4), 0, "exchange", "exchange_trump_card_gone")
-    assert "exchange_trump" in legal(_at_two_cards(), 0)
+def test_option_exchange_min_stock_4_forbids_the_exchangeat_two_cards() -> None:
+    rejected(at_two_cards(exchange_min_stock=4), 0, "exchange", "exchange_trump_card_gone")
+    assert "exchange_trump" in legal(at_two_cards(), 0)
 
 
 def test_option_close_on_first_lead_false_needs_a_completed_trick() -> None:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored, DealStarted, HandDealt, MatchEnded, TrickWon
-from domain.protocol import Setup, fold
 from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK24,
     act,
+    closed_by_weak_seat,
     deal,
     legal,
     moves,
     of_type,
+    plain,
     play_plainly,
     rejected,
+    scored,
     start,
 )
 
@@ -26,15 +28,6 @@ HAND1 = "AC AD KH QH 9S JS"
 
 def table(**options: object):
     return start(HAND0, HAND1, "TH", **options)[0]
-
-
-def plain(seed: str, **options: object):
-    state = fold(GAME, GAME.start(Setup(players=2, seed=seed, dealer=0, options=options)))
-    return play_plainly(state)
-
-
-def scored(events) -> DealScored:
-    return of_type(events, DealScored)[0]
 
 
 def test_R11_1_points_are_tricks_plus_credited_marriages_plus_the_bonus() -> None:
@@ -126,14 +119,6 @@ def test_R12_5_a_failed_close_pays_3_if_the_opponent_had_no_trick_at_closing_els
     _, events = act(state, 1, "declare")
     assert (scored(events).winner, scored(events).reason, scored(events).base) == (
         0, "closer_failed", 2)
-
-
-def closed_by_weak_seat(**options: object):
-    state, _ = start("AH TH KH QH AC JD", "9C JC QC KC 9S KD", "9H", **options)
-    state = moves(state, (1, "play KD"), (0, "play JD"), (1, "close"), (1, "play 9C"),
-                  (0, "play AC"), (0, "marriage KH"), (1, "play 9S"), (0, "play AH"),
-                  (1, "play JC"))
-    return act(state, 0, "declare")[1]
 
 
 def test_R12_6_the_closers_opponent_declaring_out_is_scored_normally() -> None:
