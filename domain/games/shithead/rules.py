@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.cards import rank
+from domain.cards import deck_54, rank
 from domain.games.shithead.options import Rules
 from domain.games.shithead.state import Cards, State
 
@@ -14,16 +14,23 @@ START_RANKS = "3456789TJQKA2"
 _SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
 
 
-def card_order(card: str) -> tuple[int, int]:
-    """Sort key: rank low to high (jokers last), then suit."""
+def _order(card: str) -> tuple[int, int]:
     if card in ("RJ", "BJ"):
         return (99, 0 if card == "RJ" else 1)
     return (RANK_VALUE[card[0]], _SUIT_ORDER[card[1]])
 
 
+_ORDER: dict[str, tuple[int, int]] = {card: _order(card) for card in deck_54()}
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """Sort key: rank low to high (jokers last), then suit."""
+    return _ORDER[card]
+
+
 def sort_cards(cards: Cards | list[str]) -> Cards:
     """Cards in canonical order (rank, then suit)."""
-    return tuple(sorted(cards, key=card_order))
+    return tuple(sorted(cards, key=_ORDER.__getitem__))
 
 
 def face_up_cards(state: State, seat: int) -> Cards:
@@ -178,13 +185,18 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
             if (only_rank is None or rank(cards[0]) == only_rank)
             and play_problem(rules, pile, lead, rank(cards[0]), len(cards)) is None
         ]
+    top = effective_top(rules, pile) if pile else None
+    t = None if top is None else _effective_rank(rules, top)
+    sizes_fixed = rules.match_count and bool(pile)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
     out: list[Cards] = []
     for r, group in rank_groups(cards).items():
-        if only_rank is not None and r != only_rank:
+        if (only_rank is not None and r != only_rank) or (
+            t is not None and _rank_problem(rules, r, t) is not None
+        ):
             continue
         for size in range(1, len(group) + 1):
-            if play_problem(rules, pile, lead, r, size) is None:
+            if not sizes_fixed or size == lead:
                 out.extend(combinations(group, size))
     return out
 

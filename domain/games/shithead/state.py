@@ -82,9 +82,7 @@ def _compile_changed() -> Callable[..., State]:
     # thousands of events per game is the service's hot path.
     params = ", ".join(f"{n}=_KEEP" for n in _FIELDS)
     lines = [f"def changed(state, *, {params}):", "    new = _new(State)"]
-    lines += [
-        f"    _set_{n}(new, state.{n} if {n} is _KEEP else {n})" for n in _FIELDS
-    ]
+    lines += [f"    _set_{n}(new, state.{n} if {n} is _KEEP else {n})" for n in _FIELDS]
     lines.append("    return new")
     scope: dict[str, Any] = {"_KEEP": _KEEP, "_new": object.__new__, "State": State}
     scope.update({f"_set_{n}": State.__dict__[n].__set__ for n in _FIELDS})
