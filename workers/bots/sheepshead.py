@@ -64,7 +64,7 @@ class SheepsheadHeuristic:
     def _pick(self, view: View, legal: list[dict[str, Any]]) -> Action:
         hand = view["hand"]
         strength = trump_strength(hand)
-        threshold = 1.45 * len(hand) + (1 if view.get("players", 5) <= 4 else 0)
+        threshold = 1.2 * len(hand) + (1 if view.get("players", 5) <= 4 else 0)
         wants = strength >= threshold or {"type": "pass"} not in legal
         if not wants:
             return {"type": "pass"}
