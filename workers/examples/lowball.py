@@ -25,15 +25,19 @@ def _card_value(card: str) -> int:
     return RANK_ORDER.index(card[0]) if card[0] in RANK_ORDER else len(RANK_ORDER)
 
 
-def _weight(action: dict[str, Any]) -> tuple[int, int, str]:
+AVOID = ("swap", "pickup")  # rearranging or taking cards only when nothing else is legal
+
+
+def _weight(action: dict[str, Any]) -> tuple[int, int, int]:
     cards = action.get("cards") or ([action["card"]] if "card" in action else [])
-    low = min((_card_value(c) for c in cards), default=len(RANK_ORDER) + 1)
-    return (low, -len(cards), str(sorted(action.items())))
+    if cards:
+        return (0, min(_card_value(c) for c in cards), -len(cards))
+    return (2 if action.get("type") in AVOID else 1, 0, 0)
 
 
 @register_bot("lowball")
 class LowballBot:
-    """Plays its lowest cards first; among equals, the most cards; ties broken by rng."""
+    """Plays its lowest cards first (the most of them); else anything but a swap or a pickup."""
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = view["legal_actions"]

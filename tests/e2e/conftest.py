@@ -1,0 +1,162 @@
+"""Real processes: `cardroom serve` (gunicorn + RQ workers) against the test Redis.
+
+Each stack gets its own key namespace (and so its own queues) and a free port; it is stopped
+and its keys deleted at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = {"type": "bot", "bot": "random"}
+# Random play makes long Shithead games; "first out wins" and a cap keep e2e runs short.
+SHORT = {"objective": "winner", "action_limit": 900}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Stack:
+    """A running service: web (and optionally workers) as child processes."""
+
+    def __init__(self, tmp: Path, bot_workers: int = 2) -> None:
+        self.namespace = unique_namespace("e2e")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url(),
+            "CARDROOM_NAMESPACE": self.namespace,
+            "CARDROOM_SWEEP_INTERVAL": "0.5",
+            "CARDROOM_REPLAY_DIR": str(tmp / "replays"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.logs = tmp
+        self.http = requests.Session()
+        self.workers: list[subprocess.Popen[bytes]] = []
+        self.web = self.spawn(
+            "web",
+            "serve",
+            "--port",
+            str(self.port),
+            "--web-workers",
+            "2",
+            "--bot-workers",
+            str(bot_workers),
+        )
+        self._wait_until_up()
+
+    def spawn(self, name: str, *args: str, module: str = "service.cli") -> subprocess.Popen[bytes]:
+        log = open(self.logs / f"{name}-{uuid.uuid4().hex[:6]}.log", "wb")  # noqa: SIM115
+        command = [sys.executable, "-m", module, *args]
+        return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+
+    def start_worker(self, *args: str) -> subprocess.Popen[bytes]:
+        worker = self.spawn("worker", "worker", *args)
+        self.workers.append(worker)
+        return worker
+
+    def _wait_until_up(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if self.http.get(f"{self.base}/games", timeout=5).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            if self.web.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError(f"the web service did not start: see {self.logs}")
+
+    # -- the API --------------------------------------------------------------------------
+    def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        response = self.http.post(
+            f"{self.base}/games", json={"game": game, "seats": seats, **extra}
+        )
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        return dict(self.http.get(f"{self.base}/games/{game_id}").json())
+
+    def wait_over(self, game_id: str, timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            summary = self.summary(game_id)
+            if summary["status"] == "over":
+                return summary
+            time.sleep(0.1)
+        raise AssertionError(f"game {game_id} did not finish: {self.summary(game_id)}")
+
+    def wait_replay(self, game_id: str, timeout: float = 10) -> Path:
+        path = self.logs / "replays" / f"{game_id}.replay.json"
+        deadline = time.monotonic() + timeout
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert path.exists(), "the worker exported no replay file"
+        return path
+
+    def stop(self) -> None:
+        for process in [*self.workers, self.web]:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in [*self.workers, self.web]:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        client = redis.Redis.from_url(redis_url())
+        delete_namespace(client, self.namespace)
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    running = Stack(tmp_path_factory.mktemp("stack"))
+    yield running
+    running.stop()
+
+
+def play_person(stack: Stack, game_id: str, seat: int, name: str, seed: int = 0) -> int:
+    """Join a seat and play random legal actions over HTTP until the game ends; returns moves."""
+    joined = stack.http.post(f"{stack.base}/games/{game_id}/seats/{seat}", json={"name": name})
+    assert joined.status_code in (200, 201), joined.text
+    auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+    rng, moves = random.Random(seed), 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = stack.http.get(f"{stack.base}/games/{game_id}/view", headers=auth).json()
+        if view["view"]["outcome"] is not None:
+            return moves
+        legal = view["view"]["legal_actions"]
+        if not legal:
+            time.sleep(0.01)
+            continue
+        body = {**rng.choice(legal), "expected_version": view["version"]}
+        headers = {**auth, "Idempotency-Key": f"{name}-{view['version']}"}
+        response = stack.http.post(
+            f"{stack.base}/games/{game_id}/actions", json=body, headers=headers
+        )
+        assert response.status_code in (200, 201, 409), response.text
+        moves += response.status_code != 409
+    raise AssertionError("the person's game did not end in time")
