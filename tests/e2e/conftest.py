@@ -25,9 +25,9 @@ import requests
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
-BOT = {"type": "bot", "bot": "random"}
-# Random play makes long Shithead games; "first out wins" and a cap keep e2e runs short.
-SHORT = {"objective": "winner", "action_limit": 900}
+BOT = {"type": "bot", "bot": "heuristic"}
+# A cap on actions: random play (the person in these tests) can make long Shithead games.
+SHORT = {"action_limit": 1500}
 
 
 def free_port() -> int:

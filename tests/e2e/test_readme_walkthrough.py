@@ -23,11 +23,11 @@ def _cardroom() -> list[str]:
 
 def test_the_readme_walkthrough(stack: Stack, tmp_path: Path) -> None:
     http, base = stack.http, stack.base
-    bots = [{"type": "bot", "bot": "random"}] * 3
+    bots = [{"type": "bot", "bot": "heuristic"}] * 3
     # 1. create a game: seat 0 open for you, three bots
     created = http.post(
         f"{base}/games",
-        json={"game": "shithead", "options": {"objective": "winner"},
+        json={"game": "shithead",
               "seats": [{"type": "open"}, *bots]},
     ).json()  # fmt: skip
     game = created["id"]
