@@ -76,11 +76,11 @@ def random_selfplay(policy: Policy, matches: int) -> dict[str, float]:
     """Matches/s and actions/s of random self-play."""
     rnd = random.Random(1)
     total = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(matches):
         _, actions = play_match(f"bench-{i}", (policy, policy), rnd)
         total += actions
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {"matches": matches, "actions": total, "seconds": elapsed,
             "matches_per_s": matches / elapsed, "actions_per_s": total / elapsed}
 
@@ -124,14 +124,14 @@ def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
     """Duplicate matches: every seed twice, the heuristic in seat 0 then in seat 1."""
     rnd = random.Random(2)
     wins = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(seeds):
         for seat in (0, 1):
             wins += play_duplicate(f"dup-{i}", seat, rnd, opponent) == seat
     n = 2 * seeds
     low, high = wilson(wins, n)
     return {"matches": n, "wins": wins, "rate": wins / n, "low": low, "high": high,
-            "seconds": time.perf_counter() - start}
+            "seconds": time.process_time() - start}
 
 
 BASELINE_SCRIPT = r"""
@@ -150,7 +150,7 @@ engine = SchnapsenGamePlayEngine()
 rng = random.Random(1)
 bots = [Counting(random.Random(10), "a"), Counting(random.Random(11), "b")]
 deals = 0
-start = time.perf_counter()
+start = time.process_time()
 for m in range(matches):
     points = {"a": 0, "b": 0}
     leader = m % 2
@@ -159,7 +159,7 @@ for m in range(matches):
         points[str(winner)] += gained
         leader = 1 - leader
         deals += 1
-elapsed = time.perf_counter() - start
+elapsed = time.process_time() - start
 print(json.dumps({"matches": matches, "deals": deals, "actions": Counting.moves,
                   "seconds": elapsed, "matches_per_s": matches / elapsed,
                   "actions_per_s": Counting.moves / elapsed}))
@@ -204,7 +204,7 @@ def schnapsen_baseline(matches: int) -> dict[str, Any]:
 
 def _speed_line(name: str, r: dict[str, float]) -> str:
     return (f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
-            f"{r['seconds']:6.2f} s  {r['matches_per_s']:9.1f} matches/s "
+            f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
             f"{r['actions_per_s']:10.0f} actions/s")
 
 
@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, opponent in opponents:
         h = heuristic_vs_random(seeds, opponent)
         print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
-              f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), {h['seconds']:.1f} s")
+              f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), "
+              f"{h['seconds']:.1f} CPU s")
     print("3. baseline: VU `schnapsen` engine, RandBot self-play, matches to 7")
     theirs = schnapsen_baseline(max(matches // 4, 50))
     if "error" in theirs:
