@@ -25,6 +25,31 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
     (5, {"no_pick": "forced_pick", "cracking": True, "blitzing": True, "rounds": 3}),
     (5, {"jd_call_up": "never", "first_dealer": 2, "action_limit": 40}),
     (6, {"six_hand_mode": "all_play", "partner_rule": "called_ace", "cracking": True, "rounds": 2}),
+    (3, {"no_pick": "doubler", "cracking": True, "blitzing": True, "rounds": 2}),
+    (4, {"partner_rule": "called_ace", "no_pick": "forced_pick", "rounds": 2}),
+    (
+        5,
+        {
+            "partner_rule": "called_ace",
+            "cracking": True,
+            "blitzing": True,
+            "rounds": 3,
+            "double_on_bump": True,
+            "partner_off_the_hook": True,
+        },
+    ),
+    (5, {"allow_voluntary_alone": True, "cracking": True, "no_pick": "moster", "rounds": 3}),
+    (6, {"no_pick": "moster", "double_on_bump": True, "cracking": True, "rounds": 2}),
+    (
+        7,
+        {
+            "jd_call_up": "required",
+            "cracking": True,
+            "leaster_blind_to_last_trick": True,
+            "rounds": 2,
+        },
+    ),
+    (7, {"seven_hand_mode": "dealer_sits_out", "partner_rule": "called_ace", "rounds": 2}),
 ]
 
 _SIMPLE = ("pick", "pass", "alone", "partner", "crack", "no_crack", "recrack", "no_recrack")
