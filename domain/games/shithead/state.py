@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, assert_never, cast
 
 from domain.events import Event
@@ -37,15 +37,28 @@ NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    """The whole table. Face-up slots hold stacks (bottom first); a flipped slot is None."""
+class Info:
+    """The facts that rarely change: set at the start, the first burn and the end."""
 
-    phase: str = NEW
     players: int = 0
     dealer: int = 0
     seed: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     rules: Rules | None = None
+    starter: tuple[int, str, str] | None = None
+    flusher: int | None = None
+    finishing_order: tuple[int, ...] = ()
+    loser: int | None = None
+    winner: int | None = None
+    end_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole table. Face-up slots hold stacks (bottom first); a flipped slot is None."""
+
+    info: Info = field(default_factory=Info)
+    phase: str = NEW
     hands: tuple[Cards, ...] = ()
     face_up: tuple[Slots, ...] = ()
     face_down: tuple[tuple[str | None, ...], ...] = ()
@@ -58,20 +71,64 @@ class State:
     direction: int = 1
     out: tuple[int, ...] = ()
     lead_count: int = 0
-    starter: tuple[int, str, str] | None = None
     last_revealed: str | None = None
-    flusher: int | None = None
     actions: int = 0
-    finishing_order: tuple[int, ...] = ()
-    loser: int | None = None
-    winner: int | None = None
-    end_reason: str | None = None
 
     @property
     def r(self) -> Rules:
         """The rules (only None before GameStarted)."""
-        assert self.rules is not None
-        return self.rules
+        assert self.info.rules is not None
+        return self.info.rules
+
+    @property
+    def rules(self) -> Rules | None:
+        """The rules, None before GameStarted."""
+        return self.info.rules
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.info.players
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.info.dealer
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option, defaults filled."""
+        return self.info.options
+
+    @property
+    def starter(self) -> tuple[int, str, str] | None:
+        """The starting seat with the rank and tier that chose it."""
+        return self.info.starter
+
+    @property
+    def flusher(self) -> int | None:
+        """Under track_flusher, the first seat to burn the pile."""
+        return self.info.flusher
+
+    @property
+    def finishing_order(self) -> tuple[int, ...]:
+        """Seats in the order they finished, the loser last (once over)."""
+        return self.info.finishing_order
+
+    @property
+    def loser(self) -> int | None:
+        """The shithead, once known."""
+        return self.info.loser
+
+    @property
+    def winner(self) -> int | None:
+        """Under objective winner, the first seat out."""
+        return self.info.winner
+
+    @property
+    def end_reason(self) -> str | None:
+        """``finished`` or ``action_limit`` once over."""
+        return self.info.end_reason
 
 
 _FIELDS = tuple(f.name for f in fields(State))
@@ -143,39 +200,38 @@ def evolve(state: State, event: Event) -> State:
             return changed(state, ready=put(state.ready, e.seat, True), actions=state.actions + 1)
         case PlayStarted():
             start = (e.starter, e.rank, e.tier)
-            return changed(state, phase=PLAY, to_act=e.starter, starter=start)
+            info = replace(state.info, starter=start)
+            return changed(state, info=info, phase=PLAY, to_act=e.starter)
         case CardsDealt():
             return _dealt(state, e)
         case GameStarted():
             return _started(e)
         case GameEnded():
-            return changed(
-                state,
-                phase=OVER,
-                to_act=None,
+            info = replace(
+                state.info,
                 end_reason="finished",
                 finishing_order=e.finishing_order,
                 loser=e.loser,
                 winner=e.winner,
             )
+            return changed(state, info=info, phase=OVER, to_act=None)
         case GameAborted():
-            return changed(state, phase=OVER, to_act=None, end_reason=e.reason)
+            info = replace(state.info, end_reason=e.reason)
+            return changed(state, info=info, phase=OVER, to_act=None)
         case _:
             assert_never(e)
 
 
 def _started(e: GameStarted) -> State:
     n = e.players
-    return State(
-        phase=NEW,
+    info = Info(
         players=n,
         dealer=e.dealer,
         seed=e.seed,
         options=dict(e.options),
         rules=rules_for(e.options, n),
-        ready=(False,) * n,
-        chosen=(False,) * n,
     )
+    return State(info=info, phase=NEW, ready=(False,) * n, chosen=(False,) * n)
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
@@ -273,7 +329,8 @@ def _burned(state: State, e: PileBurned) -> State:
     flusher = state.flusher
     if flusher is None and state.r.track_flusher:
         flusher = e.seat
-    return changed(state, burned=state.burned + state.pile, pile=(), lead_count=0, flusher=flusher)
+    info = state.info if flusher == state.flusher else replace(state.info, flusher=flusher)
+    return changed(state, info=info, burned=state.burned + state.pile, pile=(), lead_count=0)
 
 
 def _swapped(state: State, e: FaceUpSwapped) -> State:
