@@ -55,9 +55,11 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case CardsDrawn(automatic=automatic):
             deal = copy_deal(_deal(state), phase="lead")
             return copy_state(state, deal=deal, actions=state.actions + (not automatic))
-        case StockClosed(seat=seat, before_draw=before, opponent_had_trick_at_close=had):
+        case StockClosed(seat=seat, before_draw=before, stock_size=size,
+                         opponent_had_trick_at_close=had):
             deal = copy_deal(_deal(state), closed_by=seat, closed_before_draw=before,
-                           opponent_had_trick_at_close=had, phase="lead")
+                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
+                             phase="lead")
             return copy_state(state, deal=deal, actions=state.actions + 1)
         case DeclaredOut():
             return copy_state(state, deal=copy_deal(_deal(state), phase="over"),

@@ -120,6 +120,7 @@ class Deal:
     known: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     closed_by: int | None = None
     closed_before_draw: bool = False
+    closed_at_stock_size: int | None = None
     opponent_had_trick_at_close: bool | None = None
     exchanged: tuple[int, str, str] | None = None
     passes: int = 0

@@ -50,6 +50,7 @@ def _public(state: State) -> dict[str, Any]:
         "stock": stock_state(deal),
         "closed_by": deal.closed_by,
         "closed_before_draw": deal.closed_before_draw if deal.closed_by is not None else None,
+        "closed_at_stock_size": deal.closed_at_stock_size,
         "opponent_had_trick_at_close": deal.opponent_had_trick_at_close,
         "current_trick": [{"seat": _trick_seat(deal, i), "card": c}
                           for i, c in enumerate(deal.trick)],

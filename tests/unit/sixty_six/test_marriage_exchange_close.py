@@ -210,7 +210,11 @@ def test_R10_4_the_close_records_whether_the_opponent_had_a_trick() -> None:
     state, events = act(state, 1, "close")
     assert events[0].opponent_had_trick_at_close is True
     assert deal(state).closed_by == 1 and deal(state).opponent_had_trick_at_close is True
-    assert GAME.view(state, 0)["opponent_had_trick_at_close"] is True
+    view = GAME.view(state, 0)
+    assert view["opponent_had_trick_at_close"] is True
+    assert (view["stock"], view["closed_by"], view["closed_before_draw"]) == ("closed", 1, True)
+    assert (view["closed_at_stock_size"], view["face_up_card"], view["trump_card"]) == (
+        10, None, "TH")
 
 
 def test_R10_5_closing_commits_the_closer_to_reach_66() -> None:
