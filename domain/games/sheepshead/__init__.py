@@ -13,9 +13,21 @@ Actions (JSON, the acting seat passed separately; ``legal_actions`` lists exactl
 
 Deal k of a match is ``domain.shuffle.shuffled(deck_32, seed, deal_label(k))`` dealt in the
 packets of docs/rules/sheepshead.md (R4.3, §16.1); an explicit deal replaces deal 0 only.
-Rule decisions beyond the rules file: under ``cracking`` the partner is asked too but may only
-decline, so the window never shows who the partner is; under ``forced_pick`` the last seat in
-picking order (the dealer, or the seat before a sitting-out dealer) must pick.
+Events (§14): GameStarted, HandDealt, Passed, Picked (blind private), LeasterStarted,
+HandThrownIn (doubler), Buried (cards private), CardCalled (public), PreparationFinished (the
+teams are fixed; ``alone`` is private unless announced, so a J♦ picker's ``alone`` stays hidden
+until HandScored, R10.6), CrackDecided, RecrackDecided, CardPlayed, PartnerRevealed, TrickWon,
+HandScored (everything open), MatchEnded, MatchAborted (``action_limit``).
+
+Decisions beyond the rules file:
+- under ``cracking`` the partner is asked too but may only decline, so the window never shows
+  who the partner is;
+- under ``forced_pick`` the last seat in picking order (the dealer, or the seat before a
+  sitting-out dealer) must pick;
+- while the picker buries or calls, others see phase ``picker_preparing`` and the picker
+  holding 8 cards, so a pending call cannot be told from a bury still to come (R10.6);
+- refusal reasons beyond R13.2: ``invalid_blitz``, ``crack_not_allowed``, ``called_suit_rule``
+  (CA6).
 """
 
 from __future__ import annotations
