@@ -203,8 +203,11 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now."""
     if seat not in acting_seats(state):
         return []
-    assert state.deal is not None
-    if seat != state.deal.turn:
+    deal, rules = state.deal, state.rules
+    assert deal is not None
+    if seat != deal.turn:
         return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
+    # problem()'s match and turn checks have passed; only the per-type checks remain.
     return [a for a in candidates(state, seat)
-            if problem(state, seat, a["type"], a.get("card")) is None]
+            if a["type"] == "declare_out" or _CHECKS[a["type"]](deal, rules, seat, a.get("card"))
+            is None]
