@@ -27,9 +27,8 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 CARD_CODES = frozenset(r + s for r in "9TJQKA" for s in "CDHS")
 
 
-def illegal(reason: str, message: str) -> IllegalAction:
-    """An IllegalAction whose reason is the §16 rejection code."""
-    return IllegalAction(message, reason=reason)
+Refusal = tuple[str, str]
+"""Why a check refuses an action: the §16 rejection code and a message in plain words."""
 
 
 def parse_action(action: object) -> tuple[str, str | None]:
@@ -78,92 +77,92 @@ def problem(state: State, seat: int, kind: str, card: str | None) -> DomainError
     if seat != deal.turn:
         return NotYourTurn(f"it is seat {deal.turn}'s turn, not seat {seat}'s",
                            reason="not_your_turn")
-    check = _CHECKS[kind]
-    return check(deal, state.rules, seat, card)
+    refusal = _CHECKS[kind](deal, state.rules, seat, card)
+    return None if refusal is None else IllegalAction(refusal[1], reason=refusal[0])
 
 
-def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase == "draw":
-        return illegal("must_draw_or_close", "the trick winner must draw or close before leading")
+        return ("must_draw_or_close", "the trick winner must draw or close before leading")
     assert card is not None
     if card not in deal.hands[seat]:
-        return illegal("card_not_in_hand", f"{card} is not in your hand")
+        return ("card_not_in_hand", f"{card} is not in your hand")
     if deal.phase == "follow" and not deal.stock_open:
         return _strict_follow(deal, rules, seat, card)
     return None
 
 
-def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> DomainError | None:
+def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> Refusal | None:
     led = deal.trick[0]
     hand = deal.hands[seat]
     same = [c for c in hand if c[1] == led[1]]
     if same:
         if card[1] != led[1]:
-            return illegal("must_follow_suit", f"{card} does not follow the led suit of {led}")
+            return ("must_follow_suit", f"{card} does not follow the led suit of {led}")
         higher = [c for c in same if RANK_ORDER[c[0]] > RANK_ORDER[led[0]]]
         if rules.must_head_trick and higher and card not in higher:
-            return illegal("must_head_trick", f"{card} does not head {led}; play a higher card")
+            return ("must_head_trick", f"{card} does not head {led}; play a higher card")
         return None
     trumps = any(c[1] == deal.trump for c in hand)
     if rules.must_trump_when_void and card[1] != deal.trump and trumps:
-        return illegal("must_trump", f"{card} is not a trump; void in {led[1]}, you must trump")
+        return ("must_trump", f"{card} is not a trump; void in {led[1]}, you must trump")
     return None
 
 
-def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     assert card is not None
     if deal.phase != "lead":
-        return illegal("marriage_not_on_lead", "a marriage can be announced only as your lead")
+        return ("marriage_not_on_lead", "a marriage can be announced only as your lead")
     if card[0] not in "KQ":
-        return illegal("marriage_card_not_king_or_queen", f"{card} is not a king or queen")
+        return ("marriage_card_not_king_or_queen", f"{card} is not a king or queen")
     if card not in deal.hands[seat]:
-        return illegal("card_not_in_hand", f"{card} is not in your hand")
+        return ("card_not_in_hand", f"{card} is not in your hand")
     if partner(card) not in deal.hands[seat]:
-        return illegal("marriage_partner_missing", f"you do not hold the partner of {card}")
+        return ("marriage_partner_missing", f"you do not hold the partner of {card}")
     if not rules.marriage_in_strict_phase and not deal.stock_open:
-        return illegal("marriage_not_in_strict_phase",
+        return ("marriage_not_in_strict_phase",
                        "marriages are not allowed once the stock is closed or exhausted")
     return None
 
 
-def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     between = deal.phase in ("lead", "draw")
     own_turn_follow = deal.phase == "follow" and rules.exchange_timing == "any_own_turn"
     if not (between or own_turn_follow):
-        return illegal("exchange_not_between_tricks",
+        return ("exchange_not_between_tricks",
                        "the trump exchange is made between tricks by the next leader")
     if not deal.stock_open or deal.stock_size < rules.exchange_min_stock:
-        return illegal("exchange_trump_card_gone",
+        return ("exchange_trump_card_gone",
                        f"the trump card is no longer available to exchange "
                        f"(stock size {deal.stock_size})")
     if rules.exchange_requires_trick and deal.won[seat] == 0:
-        return illegal("exchange_no_trick_won", "you must win a trick before exchanging")
+        return ("exchange_no_trick_won", "you must win a trick before exchanging")
     if exchange_card(deal, rules) not in deal.hands[seat]:
         rank = "jack" if rules.deck20 else "nine"
-        return illegal("exchange_no_trump_nine", f"you do not hold the trump {rank}")
+        return ("exchange_no_trump_nine", f"you do not hold the trump {rank}")
     return None
 
 
-def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase not in ("lead", "draw"):
-        return illegal("close_not_on_lead", "only the next leader may close, before leading")
+        return ("close_not_on_lead", "only the next leader may close, before leading")
     if not deal.stock_open:
-        return illegal("close_stock_not_open", "the stock is already closed or exhausted")
+        return ("close_stock_not_open", "the stock is already closed or exhausted")
     if not rules.close_on_first_lead and deal.won == (0, 0):
-        return illegal("close_first_lead_forbidden", "the stock may not be closed before "
+        return ("close_first_lead_forbidden", "the stock may not be closed before "
                        "the first trick is complete")
     return None
 
 
-def _draw(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _draw(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase != "draw":
-        return illegal("draw_not_expected", "there is no draw step now")
+        return ("draw_not_expected", "there is no draw step now")
     return None
 
 
-def _pass(deal: Deal, rules: Rules, seat: int, card: str | None) -> DomainError | None:
+def _pass(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase != "end_window":
-        return illegal("pass_not_expected", "passing is only possible after the last trick")
+        return ("pass_not_expected", "passing is only possible after the last trick")
     return None
 
 
