@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +54,48 @@ def use_service(svc: GameService | None) -> None:
 
 
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
-    """Play the bot's turn at that version; quietly nothing when the game moved on."""
+    """Play the bot's turn at that version; quietly nothing when the game moved on.
+
+    Then, for up to ``CARDROOM_CHAIN_SECONDS`` (0.5 s), keep playing the turns that follow
+    for bots served by the same queue in this process instead of queueing each of them: the
+    hook's turns are held, not enqueued, and whatever is left is enqueued at the end (also on
+    an error). A worker killed mid-chain leaves the next turn unqueued: the sweeper re-queues it.
+    """
     svc = service()
+    scheduler = svc.scheduler
+    if not isinstance(scheduler, RQScheduler) or chain_seconds() <= 0:
+        return play_one_turn(svc, game_id, seat, expected_version)
+    deadline = time.monotonic() + chain_seconds()
+    played = 0
+    with scheduler.holding() as held:
+        try:
+            result = play_one_turn(svc, game_id, seat, expected_version)
+            queue = _queue_of(svc, game_id, seat) if result.startswith("played") else ""
+            while result.startswith("played") and time.monotonic() < deadline:
+                turn = next((t for t in held if config.bot_queue(t.bot) == queue), None)
+                if turn is None:
+                    break
+                played += 1
+                result = play_one_turn(svc, turn.game_id, turn.seat, turn.version)
+        finally:
+            for turn in list(held):
+                scheduler.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot)
+    return result if not played else f"{result} (and {played} more turns)"
+
+
+def chain_seconds() -> float:
+    """How long one bot job may keep playing the turns that follow it."""
+    return float(os.environ.get("CARDROOM_CHAIN_SECONDS") or 0.5)
+
+
+def _queue_of(svc: GameService, game_id: str, seat: int) -> str:
+    cached = svc.cache.get(game_id)
+    meta = cached.meta if cached is not None else svc.load(game_id).meta
+    return config.bot_queue(str(meta.seats[seat].bot))
+
+
+def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: int) -> str:
+    """One bot turn through the service layer (see play_bot_turn)."""
     loaded = svc.load(game_id)
     skip = _why_not_to_play(loaded, seat, expected_version)
     if skip:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -50,6 +53,7 @@ class RQScheduler:
         self.connection = connection
         self.namespace = namespace or config.namespace()
         self._queues: dict[str, Queue] = {}
+        self._held = threading.local()
 
     @classmethod
     def from_url(cls, url: str | None = None, namespace: str | None = None) -> RQScheduler:
@@ -73,13 +77,30 @@ class RQScheduler:
         over: bool,
     ) -> None:
         """Enqueue a turn for every bot seat to act, or the replay export once over."""
+        turns = (
+            []
+            if over
+            else [Turn(game_id, s, version, b) for s in to_act if (b := bot_of(seats, s))]
+        )
+        held: list[Turn] | None = getattr(self._held, "turns", None)
         if over:
             self.enqueue_export(game_id)
+        if held is not None:
+            held[:] = turns  # only the newest append's turns are current
             return
-        for seat in to_act:
-            bot = bot_of(seats, seat)
-            if bot is not None:
-                self.enqueue_turn(game_id, seat, version, bot)
+        for turn in turns:
+            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot)
+
+    @contextmanager
+    def holding(self) -> Iterator[list[Turn]]:
+        """Within the block, this thread's appends hold their bot turns in the yielded list
+        instead of enqueuing them (a bot job plays them itself, or enqueues them at the end)."""
+        turns: list[Turn] = []
+        self._held.turns = turns
+        try:
+            yield turns
+        finally:
+            self._held.turns = None
 
     def enqueue_turn(
         self, game_id: str, seat: int, version: int, bot: str, attempt: int = 0
@@ -122,6 +143,16 @@ class RQScheduler:
         except DuplicateJobError:
             return False
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A bot turn to play: who, where, at which version."""
+
+    game_id: str
+    seat: int
+    version: int
+    bot: str
 
 
 def from_config(settings: Mapping[str, Any]) -> RQScheduler:

@@ -40,6 +40,7 @@ class Stack:
 def stack(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
     monkeypatch.setenv("CARDROOM_NAMESPACE", NAMESPACE)
     monkeypatch.delenv("CARDROOM_REPLAY_DIR", raising=False)
+    monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "0")  # one turn per job unless a test chains
     built = Stack()
     jobs.use_service(built.service)
     yield built

@@ -122,3 +122,45 @@ def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> N
     stack.work()
     sweeper = Sweeper(stack.service, stack.scheduler)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
+
+
+def test_a_bot_job_plays_the_following_bot_turns_itself(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "5")
+    game_id = _create(stack)
+    stack.queue("bots").empty()
+    loaded = stack.service.load(game_id)
+    result = play_bot_turn(game_id, loaded.game.seats_to_act(loaded.state)[0], loaded.version)
+    assert "more turns" in result
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert stack.queue("bots").count == 0
+    assert [j.func_name for j in stack.queue("replays").jobs] == ["workers.jobs.export_replay"]
+
+
+def test_a_chain_hands_over_to_the_queue_when_its_time_is_up(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "0.000001")
+    game_id = _create(stack)
+    stack.queue("bots").empty()
+    loaded = stack.service.load(game_id)
+    play_bot_turn(game_id, loaded.game.seats_to_act(loaded.state)[0], loaded.version)
+    after = stack.service.load(game_id)
+    queued = stack.queue("bots").jobs
+    assert queued and all(j.args[2] == after.version for j in queued)
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_a_chain_never_plays_a_seat_of_another_queue(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "5")
+    seats = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "lowball"}]
+    game_id = str(stack.service.create_game("shithead", seats, seed="chain")["id"])
+    stack.queue("bots").empty()
+    loaded = stack.service.load(game_id)
+    play_bot_turn(game_id, 0, loaded.version)
+    assert stack.service.summary(game_id)["status"] == "playing"
+    assert stack.queue("bot:lowball").count >= 1
