@@ -13,77 +13,36 @@ action: one ``fetch`` (meta + newer events + idempotency lookup) and one conditi
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from domain.chain import GENESIS, link_hash
 from domain.errors import GameOver, InvalidAction
-from domain.events import Encoded, canonical_json
 from domain.protocol import Game, Setup, fold
-from domain.registry import get_game
+from domain.registry import all_games, get_game
+from service import shapes
 from service.cache import Folded, StateCache
-from service.errors import InvalidRequest, NotFound, SeatNotOpen, Unauthorized
+from service.errors import NotFound, SeatNotOpen, Unauthorized
+from service.scheduling import NoScheduler, Scheduler
+from service.shapes import GAME_ID, fingerprint, token_hash
 from service.store.port import (
     ChainBroken,
     EventStore,
     GameMeta,
     IdempotencyKeyReused,
     IdempotencyRecord,
-    SeatRecord,
     SeatTaken,
     StoredEvent,
     VersionConflict,
 )
 
+__all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
+
 log = logging.getLogger(__name__)
-
-BOT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-MAX_SEED_LENGTH = 128
-MAX_NAME_LENGTH = 40
-
-
-class Scheduler(Protocol):
-    """Told after every successful append (at least once per version; retries may repeat it).
-
-    ``seats`` are the public seats (``{"seat", "type", "name"?, "bot"?}``), ``to_act`` the seats
-    that may act now, ``over`` whether the game has ended. Bot turns and replay exports are
-    enqueued from here. It must not raise: the append has already happened.
-    """
-
-    def after_append(
-        self,
-        game_id: str,
-        version: int,
-        *,
-        game: str,
-        seats: Sequence[Mapping[str, Any]],
-        to_act: Sequence[int],
-        over: bool,
-    ) -> None: ...
-
-
-class NoScheduler:
-    """The default scheduler: does nothing."""
-
-    def after_append(
-        self,
-        game_id: str,
-        version: int,
-        *,
-        game: str,
-        seats: Sequence[Mapping[str, Any]],
-        to_act: Sequence[int],
-        over: bool,
-    ) -> None:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,22 +59,6 @@ class Loaded:
     def over(self) -> bool:
         """True once the game has an outcome."""
         return self.game.outcome(self.state) is not None
-
-
-def token_hash(token: str) -> str:
-    """The stored form of a seat token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> str:
-    """What makes two action requests the same request (for idempotency keys)."""
-    body = {"seat": seat, "action": dict(action), "expected_version": expected_version}
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
-
-
-def _json_ready(data: Any) -> Any:
-    """Data exactly as it comes back from storage (tuples become lists)."""
-    return json.loads(canonical_json(data))
 
 
 class GameService:
@@ -145,8 +88,6 @@ class GameService:
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every game with its player range and options."""
-        from domain.registry import all_games
-
         games = {**all_games(), **(self._games or {})}
         return [
             {
@@ -172,8 +113,8 @@ class GameService:
     ) -> dict[str, Any]:
         """Start a game: validate, record the creation batch, return id/version/seats."""
         rules = self.rules(game)
-        records = tuple(_seat_record(i, s) for i, s in enumerate(seats))
-        seed = _check_seed(seed)
+        records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
+        seed = shapes.check_seed(seed)
         setup = Setup(
             players=len(records),
             seed=seed,
@@ -189,15 +130,15 @@ class GameService:
             id=secrets.token_urlsafe(12),
             game=rules.name,
             players=len(records),
-            options=_json_ready(started.get("options", {})),
+            options=shapes.json_ready(started.get("options", {})),
             seats=records,
             created=self._clock(),
             commitment=str(started.get("commitment", "")),
             seed=seed,
-            status=_status(rules, state, records),
+            status=shapes.status(rules, state, records),
         )
-        self.store.create(meta, encoded, _start_command(setup))
-        loaded = Loaded(meta, rules, state, len(encoded), _head(encoded))
+        self.store.create(meta, encoded, shapes.start_command(setup))
+        loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
         self._notify(loaded)
         return {
@@ -205,14 +146,14 @@ class GameService:
             "game": meta.game,
             "version": loaded.version,
             "status": meta.status,
-            "seats": _public_seats(meta),
+            "seats": shapes.public_seats(meta),
             "commitment": meta.commitment,
             "to_act": list(rules.seats_to_act(state)),
         }
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Take an open seat; the token in the result is shown this once only."""
-        name = _check_name(name)
+        name = shapes.check_name(name)
         meta = self._meta(game_id)
         if not 0 <= seat < meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
@@ -230,7 +171,7 @@ class GameService:
             "seat": seat,
             "name": name,
             "token": token,
-            "seats": _public_seats(meta),
+            "seats": shapes.public_seats(meta),
         }
 
     def seat_for_token(self, game_id: str, token: str) -> int:
@@ -272,7 +213,7 @@ class GameService:
         rules, version = loaded.game, loaded.version
         events = rules.decide(loaded.state, seat, action)
         state = fold(rules, events, loaded.state)
-        response = _json_ready(
+        response = shapes.json_ready(
             {
                 "version": version + len(events),
                 "events": [
@@ -299,7 +240,7 @@ class GameService:
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
         after = Loaded(
-            loaded.meta, rules, state, appended.version, _head(encoded, loaded.head_hash)
+            loaded.meta, rules, state, appended.version, shapes.head(encoded, loaded.head_hash)
         )
         self._remember(after)
         self._notify(after)
@@ -326,7 +267,7 @@ class GameService:
             "id": game_id,
             "version": loaded.version,
             "seat": seat,
-            "view": _json_ready(loaded.game.view(loaded.state, seat)),
+            "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
         }
 
     def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
@@ -335,7 +276,7 @@ class GameService:
         loaded, stored, _ = self._load(game_id, read_from=after)
         newer = [s for s in stored if s.version > after]
         if loaded.over:
-            items = [_full_event(s) for s in newer]
+            items = [shapes.full_event(s) for s in newer]
         else:
             redact, decode = loaded.game.redact, loaded.game.codec.decode
             items = [{"version": s.version, "event": redact(decode(s.event), seat)} for s in newer]
@@ -343,7 +284,7 @@ class GameService:
             "id": game_id,
             "version": loaded.version,
             "over": loaded.over,
-            "events": _json_ready(items),
+            "events": shapes.json_ready(items),
         }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -358,13 +299,13 @@ class GameService:
             "players": meta.players,
             "options": meta.options,
             "status": "over" if outcome is not None else meta.status,
-            "seats": _public_seats(meta),
+            "seats": shapes.public_seats(meta),
             "to_act": list(rules.seats_to_act(state)),
             "version": loaded.version,
             "commitment": meta.commitment,
             "head_hash": loaded.head_hash,
             "created": meta.created,
-            "outcome": _json_ready(outcome),
+            "outcome": shapes.json_ready(outcome),
         }
         if outcome is not None:
             out["seed"] = meta.seed
@@ -381,7 +322,7 @@ class GameService:
                 "game": m.game,
                 "status": m.status,
                 "players": m.players,
-                "seats": _public_seats(m),
+                "seats": shapes.public_seats(m),
                 "created": m.created,
             }
             for m in metas
@@ -431,7 +372,7 @@ class GameService:
                 loaded.meta.id,
                 loaded.version,
                 game=loaded.meta.game,
-                seats=_public_seats(loaded.meta),
+                seats=shapes.public_seats(loaded.meta),
                 to_act=tuple(loaded.game.seats_to_act(loaded.state)),
                 over=loaded.over,
             )
@@ -453,75 +394,3 @@ def _fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
         state = evolve(state, decode(item.event))
         head, version = item.hash, item.version
     return Loaded(loaded.meta, rules, state, version, head)
-
-
-def _head(encoded: Sequence[Encoded], prev: str | None = None) -> str:
-    head = prev if prev is not None else GENESIS
-    for event in encoded:
-        head = link_hash(head, event)
-    return head
-
-
-def _full_event(stored: StoredEvent) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "version": stored.version,
-        "event": stored.event,
-        "prev_hash": stored.prev_hash,
-        "hash": stored.hash,
-    }
-    if stored.command is not None:
-        out["command"] = stored.command
-        out["batch"] = stored.batch
-    return out
-
-
-def _public_seats(meta: GameMeta) -> list[dict[str, Any]]:
-    return [s.public(i) for i, s in enumerate(meta.seats)]
-
-
-def _status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
-    if rules.outcome(state) is not None:
-        return "over"
-    return "waiting" if any(s.type == "open" for s in seats) else "playing"
-
-
-def _start_command(setup: Setup) -> dict[str, Any]:
-    return {
-        "kind": "start",
-        "setup": {
-            "players": setup.players,
-            "seed": setup.seed,
-            "options": dict(setup.options),
-            "dealer": setup.dealer,
-            "deal": None if setup.deal is None else dict(setup.deal),
-        },
-    }
-
-
-def _seat_record(index: int, spec: Mapping[str, Any]) -> SeatRecord:
-    kind = spec.get("type") if isinstance(spec, Mapping) else None
-    if kind == "open":
-        return SeatRecord("open")
-    if kind == "bot":
-        bot = spec.get("bot")
-        if not isinstance(bot, str) or not BOT_NAME.match(bot):
-            raise InvalidRequest(f"seats[{index}].bot must be a simple name, got {bot!r}")
-        name = spec.get("name")
-        return SeatRecord("bot", bot=bot, name=bot if name is None else _check_name(name))
-    raise InvalidRequest(f"seats[{index}].type must be 'open' or 'bot', got {kind!r}")
-
-
-def _check_seed(seed: object) -> str:
-    if seed is None:
-        return secrets.token_hex(16)
-    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH:
-        raise InvalidRequest(f"seed must be a string of 1 to {MAX_SEED_LENGTH} characters")
-    return seed
-
-
-def _check_name(name: object) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise InvalidRequest(f"name must be 1 to {MAX_NAME_LENGTH} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise InvalidRequest("name may not contain control characters")
-    return name.strip()

@@ -7,7 +7,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.games import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
+from service.shapes import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
 from service.store.port import STATUSES
 
 MAX_SEATS = 16

@@ -1,0 +1,42 @@
+"""The hook the service layer calls after every successful append (bot turns, replay exports)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Scheduler(Protocol):
+    """Told after every successful append (at least once per version; retries may repeat it).
+
+    ``seats`` are the public seats (``{"seat", "type", "name"?, "bot"?}``), ``to_act`` the seats
+    that may act now, ``over`` whether the game has ended. Bot turns and replay exports are
+    enqueued from here. It must not raise: the append has already happened.
+    """
+
+    def after_append(
+        self,
+        game_id: str,
+        version: int,
+        *,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int],
+        over: bool,
+    ) -> None: ...
+
+
+class NoScheduler:
+    """The default scheduler: does nothing."""
+
+    def after_append(
+        self,
+        game_id: str,
+        version: int,
+        *,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        to_act: Sequence[int],
+        over: bool,
+    ) -> None:
+        return None

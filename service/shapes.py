@@ -1,0 +1,109 @@
+"""Request checks and stored/returned shapes of the service layer (no I/O)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.chain import GENESIS, link_hash
+from domain.events import Encoded, canonical_json
+from domain.protocol import Game, Setup
+from service.errors import InvalidRequest
+from service.store.port import GameMeta, SeatRecord, StoredEvent
+
+BOT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_SEED_LENGTH = 128
+MAX_NAME_LENGTH = 40
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> str:
+    """What makes two action requests the same request (for idempotency keys)."""
+    body = {"seat": seat, "action": dict(action), "expected_version": expected_version}
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def json_ready(data: Any) -> Any:
+    """Data exactly as it comes back from storage (tuples become lists)."""
+    return json.loads(canonical_json(data))
+
+
+def head(encoded: Sequence[Encoded], prev: str | None = None) -> str:
+    head = prev if prev is not None else GENESIS
+    for event in encoded:
+        head = link_hash(head, event)
+    return head
+
+
+def full_event(stored: StoredEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "version": stored.version,
+        "event": stored.event,
+        "prev_hash": stored.prev_hash,
+        "hash": stored.hash,
+    }
+    if stored.command is not None:
+        out["command"] = stored.command
+        out["batch"] = stored.batch
+    return out
+
+
+def public_seats(meta: GameMeta) -> list[dict[str, Any]]:
+    return [s.public(i) for i, s in enumerate(meta.seats)]
+
+
+def status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
+    if rules.outcome(state) is not None:
+        return "over"
+    return "waiting" if any(s.type == "open" for s in seats) else "playing"
+
+
+def start_command(setup: Setup) -> dict[str, Any]:
+    return {
+        "kind": "start",
+        "setup": {
+            "players": setup.players,
+            "seed": setup.seed,
+            "options": dict(setup.options),
+            "dealer": setup.dealer,
+            "deal": None if setup.deal is None else dict(setup.deal),
+        },
+    }
+
+
+def seat_record(index: int, spec: Mapping[str, Any]) -> SeatRecord:
+    kind = spec.get("type") if isinstance(spec, Mapping) else None
+    if kind == "open":
+        return SeatRecord("open")
+    if kind == "bot":
+        bot = spec.get("bot")
+        if not isinstance(bot, str) or not BOT_NAME.match(bot):
+            raise InvalidRequest(f"seats[{index}].bot must be a simple name, got {bot!r}")
+        name = spec.get("name")
+        return SeatRecord("bot", bot=bot, name=bot if name is None else check_name(name))
+    raise InvalidRequest(f"seats[{index}].type must be 'open' or 'bot', got {kind!r}")
+
+
+def check_seed(seed: object) -> str:
+    if seed is None:
+        return secrets.token_hex(16)
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH:
+        raise InvalidRequest(f"seed must be a string of 1 to {MAX_SEED_LENGTH} characters")
+    return seed
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+        raise InvalidRequest(f"name must be 1 to {MAX_NAME_LENGTH} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise InvalidRequest("name may not contain control characters")
+    return name.strip()
