@@ -54,6 +54,7 @@ class Stack:
         self.logs = tmp
         self.http = requests.Session()
         self.workers: list[subprocess.Popen[bytes]] = []
+        self.log_of: dict[int, Path] = {}
         self.web = self.spawn(
             "web",
             "serve",
@@ -67,9 +68,17 @@ class Stack:
         self._wait_until_up()
 
     def spawn(self, name: str, *args: str, module: str = "service.cli") -> subprocess.Popen[bytes]:
-        log = open(self.logs / f"{name}-{uuid.uuid4().hex[:6]}.log", "wb")  # noqa: SIM115
+        path = self.logs / f"{name}-{uuid.uuid4().hex[:6]}.log"
+        log = open(path, "wb")  # noqa: SIM115
         command = [sys.executable, "-m", module, *args]
-        return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        self.log_of[process.pid] = path
+        return process
+
+    def wait_log(self, process: subprocess.Popen[bytes], text: str, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.log_of[process.pid].read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def start_worker(self, *args: str) -> subprocess.Popen[bytes]:
         worker = self.spawn("worker", "worker", *args)

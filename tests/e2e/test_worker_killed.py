@@ -57,6 +57,7 @@ def test_a_killed_worker_loses_nothing(bare: Stack) -> None:
 
 def test_the_worker_stops_cleanly_on_sigterm(bare: Stack) -> None:
     worker = bare.start_worker()
-    time.sleep(1.0)
+    bare.wait_log(worker, "serving")
+    time.sleep(0.5)  # RQ installs its signal handlers as it starts working
     worker.send_signal(signal.SIGTERM)
     assert worker.wait(10) == 0
