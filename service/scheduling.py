@@ -7,11 +7,13 @@ from typing import Any, Protocol
 
 
 class Scheduler(Protocol):
-    """Told after every successful append (at least once per version; retries may repeat it).
+    """Told once after every successful append (game creation included), in the same process,
+    after the append and before the response. Not called for an idempotent replay, nor when the
+    process dies between the append and the call (a sweeper covers that).
 
     ``seats`` are the public seats (``{"seat", "type", "name"?, "bot"?}``), ``to_act`` the seats
     that may act now, ``over`` whether the game has ended. Bot turns and replay exports are
-    enqueued from here. It must not raise: the append has already happened.
+    enqueued from here. Exceptions are logged and swallowed: the append has already happened.
     """
 
     def after_append(
