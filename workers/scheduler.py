@@ -88,8 +88,8 @@ class RQScheduler:
         if held is not None:
             held[:] = turns  # only the newest append's turns are current
             return
-        for turn in turns:
-            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot)
+        for turn in reversed(turns):  # replies to a person: ahead of bot-only chains, in order
+            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot, front=True)
 
     @contextmanager
     def holding(self) -> Iterator[list[Turn]]:
@@ -103,9 +103,16 @@ class RQScheduler:
             self._held.turns = None
 
     def enqueue_turn(
-        self, game_id: str, seat: int, version: int, bot: str, attempt: int = 0
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        bot: str,
+        attempt: int = 0,
+        *,
+        front: bool = False,
     ) -> bool:
-        """Queue one bot turn; False when that very job exists already."""
+        """Queue one bot turn (``front``: ahead of the queue); False when queued already."""
         job_id = turn_job_id(self.namespace, game_id, seat, version, attempt)
         return self._enqueue(
             config.bot_queue(bot, self.namespace),
@@ -113,6 +120,7 @@ class RQScheduler:
             (game_id, seat, version),
             job_id,
             f"{bot} plays seat {seat} of game {game_id} at version {version}",
+            front=front,
         )
 
     def enqueue_export(self, game_id: str) -> bool:
@@ -126,12 +134,20 @@ class RQScheduler:
         )
 
     def _enqueue(
-        self, queue: str, func: str, args: tuple[Any, ...], job_id: str, description: str
+        self,
+        queue: str,
+        func: str,
+        args: tuple[Any, ...],
+        job_id: str,
+        description: str,
+        *,
+        front: bool = False,
     ) -> bool:
         try:
             self.queue(queue).enqueue(
                 func,
                 *args,
+                at_front=front,
                 job_id=job_id,
                 unique=True,
                 retry=Retry(max=3),
