@@ -1,36 +1,34 @@
-"""A golden match: the same seed and the same bot play always give the same hash-chained log.
+"""A golden match: one seed and one portable chooser always give the same hash-chained log.
 
 A change of this hash is a compatibility break (event shapes, deal order or rules), not a test to
-update lightly.
+update lightly. The chooser draws from the portable SHA-256 stream, never from ``random``.
 """
 
 from __future__ import annotations
 
-import random
-
 from domain.chain import chain
 from domain.games.sixty_six import GAME
 from domain.protocol import Setup, fold
-from workers.bots.sixty_six import WAIT, HeuristicBot
+from domain.shuffle import SeededStream
 
-GOLDEN_EVENTS = 416
-GOLDEN_HEAD = "72627402432023e7bdabcc4cb1e13e7af6814b5eb814482d65521e9739da683f"
+GOLDEN_EVENTS = 124
+GOLDEN_HEAD = "507cc0ee757edb5e2a28db370d0c6cd81d2ff26df7812a4218b7ba4e48b5a709"
 
 
 def golden_log() -> list[dict[str, object]]:
-    bot, rnd = HeuristicBot(), random.Random("golden")
+    stream = SeededStream("golden-66", "chooser")
     log = GAME.start(Setup(players=2, seed="golden-66"))
     state = fold(GAME, log)
     while GAME.outcome(state) is None:
-        for seat in (1 - state.deal.turn, state.deal.turn):
-            if seat not in GAME.seats_to_act(state):
-                continue
-            action = bot.choose(GAME.view(state, seat), rnd)
-            if action != WAIT:
-                events = GAME.decide(state, seat, action)
-                state = fold(GAME, events, state)
-                log += events
-                break
+        seat = state.deal.turn
+        if state.deal.points(seat) >= 66:
+            action = {"type": "declare_out"}
+        else:
+            legal = [a for a in GAME.legal_actions(state, seat) if a["type"] != "declare_out"]
+            action = legal[stream.below(len(legal))]
+        events = GAME.decide(state, seat, action)
+        state = fold(GAME, events, state)
+        log += events
     return [GAME.codec.encode(e) for e in log]
 
 
