@@ -26,7 +26,7 @@ from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
 from workers import config
-from workers.bots.base import RandomBot, get_bot
+from workers.bots.base import RandomBot, get_bot, is_wait
 from workers.scheduler import RQScheduler
 
 log = logging.getLogger("cardroom.jobs")
@@ -73,11 +73,12 @@ def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
             result = play_one_turn(svc, game_id, seat, expected_version)
             queue = _queue_of(svc, game_id, seat) if result.startswith("played") else ""
             while result.startswith("played") and time.monotonic() < deadline:
-                turn = next((t for t in held if config.bot_queue(t.bot) == queue), None)
-                if turn is None:
-                    break
-                played += 1
-                result = play_one_turn(svc, turn.game_id, turn.seat, turn.version)
+                result = "nothing to chain"
+                for turn in [t for t in held if config.bot_queue(t.bot) == queue]:
+                    result = play_one_turn(svc, turn.game_id, turn.seat, turn.version)
+                    if result.startswith("played"):
+                        played += 1
+                        break
         finally:
             for turn in list(held):
                 scheduler.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot)
@@ -106,6 +107,8 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
     key = f"bot:{game_id}:{seat}:{expected_version}"
     action = _choose(bot, loaded.meta.game, view, rng)
+    if is_wait(action):
+        return "waits: the bot wants no action now"
     try:
         svc.submit_action(game_id, seat, action, expected_version, key)
     except VersionConflict:

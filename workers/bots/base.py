@@ -14,12 +14,21 @@ from typing import Any, Protocol
 View = dict[str, Any]
 Action = dict[str, Any]
 
+# What a bot returns when it wants no action now (while several seats may act at once and the
+# others should move first): the bot job ends without playing and runs again after the next append.
+WAIT: Action = {"type": "wait"}
+
+
+def is_wait(action: Action) -> bool:
+    """True for the WAIT answer."""
+    return action.get("type") == WAIT["type"] and len(action) == 1
+
 
 class Bot(Protocol):
     """A strategy: view + legal actions in, one action out."""
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        """The action to send."""
+        """The action to send (one of ``view["legal_actions"]``), or WAIT for none now."""
         ...
 
 

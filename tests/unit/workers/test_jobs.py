@@ -10,7 +10,7 @@ import pytest
 
 from replays import loads, verify
 from tests.unit.workers.conftest import NAMESPACE, Stack
-from workers.bots.base import RandomBot, register_bot
+from workers.bots.base import WAIT, RandomBot, register_bot
 from workers.jobs import export_replay, play_bot_turn, stored_replay
 from workers.sweeper import Sweeper
 
@@ -164,3 +164,17 @@ def test_a_chain_never_plays_a_seat_of_another_queue(
     play_bot_turn(game_id, 0, loaded.version)
     assert stack.service.summary(game_id)["status"] == "playing"
     assert stack.queue("bot:lowball").count >= 1
+
+
+@register_bot("waiter")
+class WaiterBot:
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        return dict(WAIT)
+
+
+def test_a_bot_that_waits_plays_nothing(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "bot", "bot": "waiter"}] * 2)
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.seats_to_act(loaded.state)[0]
+    assert play_bot_turn(game_id, seat, loaded.version).startswith("waits")
+    assert stack.service.load(game_id).version == loaded.version
