@@ -47,7 +47,7 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             return _with(state, _married(_deal(state), event))
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
             return copy_state(state, deal=_exchanged(_deal(state), seat, nine, taken),
-                           actions=state.actions + 1)
+                              actions=state.actions + 1)
         case TrickWon():
             return _with(state, _trick_won(_deal(state), event))
         case CardDrawn(seat=seat, card=card, face_up=face_up):
@@ -63,7 +63,7 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             return copy_state(state, deal=deal, actions=state.actions + 1)
         case DeclaredOut():
             return copy_state(state, deal=copy_deal(_deal(state), phase="over"),
-                           actions=state.actions + 1)
+                              actions=state.actions + 1)
         case Passed():
             deal = _deal(state)
             deal = copy_deal(deal, passes=deal.passes + 1, turn=1 - deal.turn)
@@ -108,7 +108,7 @@ def _played(deal: Deal, event: CardPlayed) -> Deal:
     known = _set_hand(deal.known, seat, _without(deal.known[seat], card))
     if event.role == "lead":
         return copy_deal(deal, hands=hands, known=known, trick=(card,), phase="follow",
-                       turn=1 - seat)
+                         turn=1 - seat)
     return copy_deal(deal, hands=hands, known=known, trick=(*deal.trick, card))
 
 
@@ -121,7 +121,7 @@ def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
     if event.credited:
         points = with_seat(deal.marriage_points, seat, deal.marriage_points[seat] + event.value)
         return copy_deal(deal, marriages=(*deal.marriages, entry), known=known,
-                       marriage_points=points)
+                         marriage_points=points)
     pending = with_seat(deal.pending, seat, deal.pending[seat] + event.value)
     return copy_deal(deal, marriages=(*deal.marriages, entry), known=known, pending=pending)
 
@@ -169,4 +169,4 @@ def _scored(state: State, event: DealScored) -> State:
         carry += 1
     result = {k: v for k, v in CODEC.encode(event).items() if k not in ("type", "schema")}
     return copy_state(state, deal=deal, game_points=event.match_points, carry_over=carry,
-                   deals_scored=state.deals_scored + 1, last_result=result)
+                      deals_scored=state.deals_scored + 1, last_result=result)
