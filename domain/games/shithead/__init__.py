@@ -32,6 +32,7 @@ from domain.games.shithead.events import CODEC, GameAborted
 from domain.games.shithead.options import OPTIONS, checked_options
 from domain.games.shithead.play import decide_play, out_of_turn_actions, turn_actions
 from domain.games.shithead.preplay import decide_preplay, preplay_actions
+from domain.games.shithead.rules import sort_cards
 from domain.games.shithead.setup import creation_events
 from domain.games.shithead.state import NEW, OVER, PLAY, PREPLAY, State, evolve
 from domain.games.shithead.view import open_table, outcome, public_to_act, redact, table
@@ -150,8 +151,6 @@ class Shithead:
 
 def sorted_hand(state: State, seat: int) -> list[str] | None:
     """The seat's own hand in rank-suit order (None before the deal)."""
-    from domain.games.shithead.rules import sort_cards
-
     if not 0 <= seat < len(state.hands):
         return None
     return list(sort_cards(state.hands[seat]))
