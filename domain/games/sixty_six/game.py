@@ -167,8 +167,9 @@ def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     winner = follower if beats(card, lead, deal.trump) else 1 - follower
     tricks = with_seat(deal.won, winner, deal.won[winner] + 1)
     last = len(deal.hands[follower]) == 1 and deal.closed_by is None
-    won = TrickWon(winner=winner, cards=(lead, card), points=CARD_POINTS[lead[0]]
-                   + CARD_POINTS[card[0]], tricks=tricks, marriage_credited=deal.pending[winner],
+    points = CARD_POINTS[lead[0]] + CARD_POINTS[card[0]]
+    won = TrickWon(winner=winner, cards=(lead, card), points=points, tricks=tricks,
+                   marriage_credited=deal.pending[winner],
                    last_trick_bonus=state.rules.last_trick_bonus if last else 0)
     if deal.stock_open and not state.rules.close_before_draw:
         return [won, *_draws(deal, winner, automatic=True)]

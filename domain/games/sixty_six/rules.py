@@ -121,7 +121,7 @@ def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
         return ("marriage_partner_missing", f"you do not hold the partner of {card}")
     if not rules.marriage_in_strict_phase and not deal.stock_open:
         return ("marriage_not_in_strict_phase",
-                       "marriages are not allowed once the stock is closed or exhausted")
+                "marriages are not allowed once the stock is closed or exhausted")
     return None
 
 
@@ -130,11 +130,11 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
     own_turn_follow = deal.phase == "follow" and rules.exchange_timing == "any_own_turn"
     if not (between or own_turn_follow):
         return ("exchange_not_between_tricks",
-                       "the trump exchange is made between tricks by the next leader")
+                "the trump exchange is made between tricks by the next leader")
     if not deal.stock_open or deal.stock_size < rules.exchange_min_stock:
         return ("exchange_trump_card_gone",
-                       f"the trump card is no longer available to exchange "
-                       f"(stock size {deal.stock_size})")
+                f"the trump card is no longer available to exchange "
+                f"(stock size {deal.stock_size})")
     if rules.exchange_requires_trick and deal.won[seat] == 0:
         return ("exchange_no_trick_won", "you must win a trick before exchanging")
     if exchange_card(deal, rules) not in deal.hands[seat]:
