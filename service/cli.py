@@ -56,6 +56,13 @@ def _worker_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         dest="queues",
         help="queue to serve (repeatable; default: the built-in bots and replays queues)",
     )
+    worker.add_argument(
+        "--bot",
+        action="append",
+        dest="bots",
+        default=[],
+        help="serve this bot's queue (bot:<name>; repeatable; with --import for your own bot)",
+    )
     worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     worker.add_argument("--no-sweep", action="store_true", help="do not re-run stalled bot turns")
     worker.add_argument(
@@ -228,10 +235,12 @@ def _log(message: str) -> None:
 
 
 def _run_worker(args: argparse.Namespace) -> int:
+    from workers.config import bot_queue
     from workers.runner import run_worker
 
+    queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     return run_worker(
-        queues=args.queues, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
+        queues=queues or None, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
     )
 
 

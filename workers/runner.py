@@ -33,7 +33,7 @@ def run_worker(
     for module in imports:
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
-    names = list(queues or config.default_queues())
+    names = [_qualified(q) for q in queues] if queues else config.default_queues()
     worker = SimpleWorker([Queue(n, connection=connection) for n in names], connection=connection)
     stop = threading.Event()
     if sweep and not burst:
@@ -47,3 +47,9 @@ def run_worker(
     finally:
         stop.set()
     return 0
+
+
+def _qualified(queue: str) -> str:
+    """A queue name under this namespace (``bot:lowball`` -> ``<namespace>:bot:lowball``)."""
+    prefix = config.queue_name("")
+    return queue if not prefix or queue.startswith(prefix) else config.queue_name(queue)

@@ -2,7 +2,7 @@
 
 Run it on its own queue with your own worker (docs/bots.md)::
 
-    cardroom worker --queue bot:lowball --import workers.examples.lowball
+    cardroom worker --bot lowball --import workers.examples.lowball
     # or plain RQ, using this module as the settings file:
     rq worker -c workers.examples.lowball -w rq.worker.SimpleWorker
 
