@@ -149,8 +149,8 @@ def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | N
     if not deal.stock_open:
         return ("close_stock_not_open", "the stock is already closed or exhausted")
     if not rules.close_on_first_lead and deal.won == (0, 0):
-        return ("close_first_lead_forbidden", "the stock may not be closed before "
-                       "the first trick is complete")
+        return ("close_first_lead_forbidden",
+                "the stock may not be closed before the first trick is complete")
     return None
 
 
