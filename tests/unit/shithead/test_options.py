@@ -295,6 +295,9 @@ def test_option_cards_per_row_and_hand_size() -> None:
     dealt = GAME.start(Setup(players=2, seed="r", options={"cards_per_row": 4, "hand_size": 2}))[1]
     assert isinstance(dealt, CardsDealt)
     assert [len(x) for x in (dealt.face_down[0], dealt.face_up[0], dealt.hands[0])] == [4, 4, 2]
+    default = GAME.start(Setup(players=2, seed="r", options={"cards_per_row": 5}))[1]
+    assert isinstance(default, CardsDealt) and len(default.hands[1]) == 5
+    assert len(default.face_up[1]) == 5 and len(default.stock) == 52 - 30
     big = playing("3C 5C 9C 7C | 4C 6C 8C", "7D 8D JD 9D | 4D 6D KD", stock="2S 3S", hand_size=4)
     state = hand_on(big, "9S", "")
     assert play(state, 0, "9S")[0][1] == CardsDrawn(seat=0, cards=("2S", "3S"))
