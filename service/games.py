@@ -17,20 +17,19 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from domain.chain import GENESIS, link_hash
+from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, fold
 from domain.registry import all_games, get_game
-from service import shapes
+from service import folding, shapes
 from service.cache import Folded, StateCache
 from service.errors import NotFound, SeatNotOpen, Unauthorized
+from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
 from service.store.port import (
-    ChainBroken,
     EventStore,
     GameMeta,
     IdempotencyKeyReused,
@@ -43,22 +42,6 @@ from service.store.port import (
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A game read at its current version: metadata, rules, state, version, head hash."""
-
-    meta: GameMeta
-    game: Game[Any]
-    state: Any
-    version: int
-    head_hash: str
-
-    @property
-    def over(self) -> bool:
-        """True once the game has an outcome."""
-        return self.game.outcome(self.state) is not None
 
 
 class GameService:
@@ -122,7 +105,7 @@ class GameService:
             dealer=dealer,
             deal=None if deal is None else dict(deal),
         )
-        events = rules.start(setup)
+        events = folding.start(rules, setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         started = encoded[0]
@@ -211,7 +194,7 @@ class GameService:
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
         rules, version = loaded.game, loaded.version
-        events = rules.decide(loaded.state, seat, action)
+        events = folding.decide(rules, loaded.state, seat, action)
         state = fold(rules, events, loaded.state)
         response = shapes.json_ready(
             {
@@ -357,7 +340,7 @@ class GameService:
         else:
             loaded = Loaded(fetched.meta, rules, cached.state, cached.version, cached.head_hash)
         if newer:
-            loaded = _fold_stored(loaded, newer)
+            loaded = folding.fold_stored(loaded, newer)
         self._remember(loaded)
         return loaded, fetched.events, fetched.idempotency
 
@@ -380,17 +363,3 @@ class GameService:
             log.exception(
                 "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
             )
-
-
-def _fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
-    """Fold stored events onto a loaded game, checking each link of the hash chain."""
-    rules, head, state, version = loaded.game, loaded.head_hash, loaded.state, loaded.version
-    decode, evolve = rules.codec.decode, rules.evolve
-    for item in stored:
-        if item.version != version + 1 or item.prev_hash != head:
-            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} is out of chain")
-        if link_hash(head, item.event) != item.hash:
-            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} fails its hash")
-        state = evolve(state, decode(item.event))
-        head, version = item.hash, item.version
-    return Loaded(loaded.meta, rules, state, version, head)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from domain.errors import InvalidAction, InvalidSetup
 from domain.events import canonical_json
 from service.games import GameService, NoScheduler
 from service.store import ChainBroken, InMemoryEventStore, VersionConflict
@@ -131,3 +132,28 @@ def test_a_tampered_stream_is_an_integrity_problem_over_http() -> None:
     store.tamper(game_id, 1, {"prev_hash": "f" * 64})
     response = make_app(store).test_client().get(f"/games/{game_id}")
     assert response.status_code == 500 and response.json["code"] == "integrity_error"
+
+
+class CrashingFake(type(GAMES["fake"])):  # type: ignore[misc]
+    """The fake game with bugs: decide and start crash on some inputs."""
+
+    def decide(self, state: Any, seat: int, action: Any) -> Any:
+        if action.get("card") == "9H" or "boom" in action:
+            raise KeyError("bug")
+        return super().decide(state, seat, action)
+
+    def start(self, setup: Any) -> Any:
+        if setup.options.get("hand_size") == 5:
+            raise TypeError("bug")
+        return super().start(setup)
+
+
+def test_a_rules_crash_on_a_malformed_action_is_refused_as_invalid() -> None:
+    service = GameService(InMemoryEventStore(), games={"fake": CrashingFake()})
+    game_id = new_game(service)
+    with pytest.raises(InvalidAction):
+        service.submit_action(game_id, 0, {"type": "play", "card": "AS", "boom": 1}, 2)
+    with pytest.raises(KeyError):  # a legal action that crashes is a bug, not the caller's
+        service.submit_action(game_id, 0, {"type": "play", "card": "9H"}, 2)
+    with pytest.raises(InvalidSetup):
+        service.create_game("fake", BOTS, options={"hand_size": 5})
