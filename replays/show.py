@@ -121,8 +121,8 @@ def _value(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={_value(v)}" for k, v in value.items()) or "-"
     if isinstance(value, list):
-        if all(isinstance(v, str) for v in value):
-            return "[" + " ".join(value) + "]"
+        if all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):
+            return "[" + " ".join(str(v) for v in value) + "]"
         return "[" + "; ".join(_value(v) for v in value) + "]"
     if value is None:
         return "-"
