@@ -1,0 +1,60 @@
+"""`cardroom serve` with no REDIS_URL: an embedded Redis under the data dir, web and worker
+up, a bots-only game played, and Ctrl-C (SIGINT) stops every process it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.e2e.conftest import BOT, ROOT, free_port
+
+pytestmark = pytest.mark.e2e
+
+
+def test_serve_runs_everything_on_an_embedded_redis_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp_path / "var")],
+            cwd=ROOT, env=env, stdout=out, stderr=out,
+        )  # fmt: skip
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_up(base, serve)
+            created = requests.post(
+                f"{base}/games", json={"game": "shithead", "seats": [BOT] * 4}, timeout=10
+            ).json()
+            deadline = time.monotonic() + 60
+            while (
+                requests.get(f"{base}/games/{created['id']}", timeout=10).json()["status"] != "over"
+            ):
+                assert time.monotonic() < deadline, "the bots did not finish"
+                time.sleep(0.1)
+        finally:
+            serve.send_signal(signal.SIGINT)
+            assert serve.wait(30) == 0
+    text = log.read_text()
+    assert "REDIS_URL is not set: started the embedded Redis" in text
+    assert "stopped embedded Redis" in text
+    assert not (tmp_path / "var" / "redis.sock").exists()
+
+
+def _wait_up(base: str, serve: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and serve.poll() is None:
+        try:
+            if requests.get(f"{base}/games", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise AssertionError("cardroom serve did not come up")
