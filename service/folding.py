@@ -3,6 +3,7 @@ start/decide without letting a rules crash on malformed input become a 5xx."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,6 +64,13 @@ def is_legal(rules: Game[Any], state: Any, seat: int, action: Action) -> bool:
         return False
 
 
+def _link(prev_hash: str, stored: StoredEvent) -> str:
+    """link_hash over the stored text itself (it is the canonical JSON: no re-encoding)."""
+    if stored.raw:
+        return hashlib.sha256((prev_hash + stored.raw).encode()).hexdigest()
+    return link_hash(prev_hash, stored.event)
+
+
 def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     """Fold stored events onto a loaded game, checking each link of the hash chain."""
     rules, head, state, version = loaded.game, loaded.head_hash, loaded.state, loaded.version
@@ -70,7 +78,7 @@ def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     for item in stored:
         if item.version != version + 1 or item.prev_hash != head:
             raise ChainBroken(f"game {loaded.meta.id}: event {item.version} is out of chain")
-        if link_hash(head, item.event) != item.hash:
+        if _link(head, item) != item.hash:
             raise ChainBroken(f"game {loaded.meta.id}: event {item.version} fails its hash")
         state = evolve(state, decode(item.event))
         head, version = item.hash, item.version

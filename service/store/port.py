@@ -63,6 +63,7 @@ class StoredEvent:
     hash: str
     command: Encoded | None = None
     batch: int | None = None
+    raw: str = field(default="", compare=False, repr=False)  # the stored canonical JSON
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,13 +50,15 @@ def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
     """A stored event from its entry fields."""
     command = fields.get("command")
     batch = fields.get("batch")
+    raw = fields["event"]
     return StoredEvent(
         version=version,
-        event=json.loads(fields["event"]),
+        event=json.loads(raw),
         prev_hash=fields["prev_hash"],
         hash=fields["hash"],
         command=None if command is None else json.loads(command),
         batch=None if batch is None else int(batch),
+        raw=raw,
     )
 
 
