@@ -111,15 +111,23 @@ def test_the_stream_resumes_after_last_event_id(table: Table) -> None:
                "invalid_request")
 
 
-def test_the_stream_delivers_events_appended_while_it_is_open(table: Table) -> None:
-    timer = threading.Timer(
-        0.1, lambda: table.act(0, {"type": "play", "card": "AS"}, version=2)
-    )
+def test_the_stream_delivers_events_appended_while_it_is_open(
+    store: InMemoryEventStore,
+) -> None:
+    client = make_app(store, CARDROOM_SSE_SECONDS=10).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+
+    def play_to_the_end() -> None:
+        for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
+            table.act(seat, {"type": "play", "card": card}, version=version)
+
+    timer = threading.Timer(0.1, play_to_the_end)
     timer.start()
-    text = table.client.get(f"/games/{table.id}/stream?after=2").get_data(as_text=True)
+    text = client.get(f"/games/{table.id}/stream?after=2").get_data(as_text=True)
     timer.join()
-    events = [m for m in sse(text) if m.get("event") == "event"]
-    assert [m["id"] for m in events] == ["3"]
+    messages = sse(text)
+    assert [m["id"] for m in messages if m.get("event") == "event"] == ["3", "4", "5", "6", "7"]
+    assert messages[-1]["event"] == "over"
 
 
 def test_the_stream_ends_with_over_when_the_game_ends(table: Table) -> None:
