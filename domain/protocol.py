@@ -65,6 +65,14 @@ class Game(Protocol, Generic[S]):
         """Seats that may act now (several during simultaneous phases)."""
         ...
 
+    def awaited_seats(self, state: S) -> tuple[int, ...]:
+        """Seats the game waits on: play cannot go on until one of them acts.
+
+        A subset of ``seats_to_act``; the others may act only optionally (declaring out in
+        Sixty-Six, a ten out of turn in Shithead). Bots are asked to move for these seats.
+        """
+        ...
+
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What that seat (None: a spectator) may see, with its legal actions."""
         ...

@@ -58,6 +58,9 @@ def test_random_playout_keeps_the_contract(
     while game.outcome(state) is None:
         choices = _legal_choices(game, state)
         assert choices, "a live game always offers an action"
+        awaited = game.awaited_seats(state)
+        assert awaited, "a live game always waits on some seat"
+        assert set(awaited) <= set(game.seats_to_act(state))
         if steps % 7 == 0:
             _check_decide_agrees_with_legal(game, scenario, state, rnd)
             _check_views_hide_what_they_must(game, scenario, state, players, rnd)
@@ -72,6 +75,7 @@ def test_random_playout_keeps_the_contract(
     assert game.outcome(state) is not None
     assert game.legal_actions(state, 0) == []
     assert game.seats_to_act(state) == ()
+    assert game.awaited_seats(state) == ()
     _check_fold_from_storage_equals_live_state(game, log, state)
 
 

@@ -83,6 +83,10 @@ class Sheepshead:
             return ()
         return (hand.to_act,)
 
+    def awaited_seats(self, state: State) -> tuple[int, ...]:
+        """Every seat that may act is awaited: Sheepshead has no optional moves."""
+        return self.seats_to_act(state)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What that seat may see."""
         return views.view(state, seat)

@@ -123,6 +123,13 @@ class Shithead:
             )
         return (state.to_act, *others)
 
+    def awaited_seats(self, state: State) -> tuple[int, ...]:
+        """The seat to act, or the seats not yet ready; a ten out of turn is never awaited."""
+        if state.phase != PLAY:
+            return tuple(public_to_act(state)) if state.phase == PREPLAY else ()
+        assert state.to_act is not None
+        return (state.to_act,)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What the seat (None: a spectator) may see, with its legal actions."""
         data = table(state)

@@ -27,6 +27,7 @@ from domain.games.sixty_six.events import (
 from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.rules import (
     acting_seats,
+    awaited_seat,
     exchange_card,
     legal_actions,
     parse_action,
@@ -112,6 +113,10 @@ class SixtySix:
     def seats_to_act(self, state: State) -> tuple[int, ...]:
         """Seats that may act now (both while any-time declaring is on)."""
         return acting_seats(state)
+
+    def awaited_seats(self, state: State) -> tuple[int, ...]:
+        """The seat whose turn it is; the other may only declare out."""
+        return awaited_seat(state)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as that seat (None: spectator) sees it."""

@@ -62,6 +62,14 @@ def acting_seats(state: State) -> tuple[int, ...]:
     return (deal.turn,)
 
 
+def awaited_seat(state: State) -> tuple[int, ...]:
+    """The seat whose turn it is (declaring out of turn is optional, never awaited)."""
+    deal = state.deal
+    if deal is None or state.ended is not None or deal.phase == "over":
+        return ()
+    return (deal.turn,)
+
+
 def problem(state: State, seat: int, kind: str, card: str | None) -> DomainError | None:
     """Why the seat may not take this action now, or None when it may."""
     deal = state.deal
