@@ -116,6 +116,7 @@ class ReplyProbe:
         self.http = requests.Session()
         self.rng = random.Random(seed)
         self.delays: list[float] = []
+        self.posts: list[float] = []
 
     def run(self, replies: int, stop: threading.Event | None = None) -> list[float]:
         while len(self.delays) < replies and not (stop and stop.is_set()):
@@ -150,6 +151,7 @@ class ReplyProbe:
         response = self.http.post(
             f"{self.base}/games/{game_id}/actions", json=body, headers=headers
         )
+        self.posts.append(time.perf_counter() - started)
         if response.status_code != 200:
             return
         result = response.json()
@@ -219,8 +221,10 @@ def main(argv: list[str] | None = None) -> None:
             namespace,
         ),
     ):
-        idle = ReplyProbe(base, url, namespace, args.bot, 1).run(args.replies)
-        print(f"reply delay, idle:       {percentiles(idle)}")
+        idle = ReplyProbe(base, url, namespace, args.bot, 1)
+        idle.run(args.replies)
+        print(f"person's POST, idle:     {percentiles(idle.posts)}")
+        print(f"reply delay, idle:       {percentiles(idle.delays)}")
         stop = threading.Event()
         probe = ReplyProbe(base, url, namespace, args.bot, 2)
         thread = threading.Thread(target=probe.run, args=(10**6, stop), daemon=True)
