@@ -39,6 +39,15 @@ class CardroomApi(Api):  # type: ignore[misc]
 
     ERROR_SCHEMA = ProblemSchema
 
+    def _register_responses(self) -> None:
+        # error responses are documented as application/problem+json, success ones as JSON
+        default = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = problems.PROBLEM_TYPE
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = default
+
 
 def create_app(
     config: Mapping[str, Any] | None = None,

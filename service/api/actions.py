@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, get_service, required_seat
+from service.api.deps import SECURITY, get_service, problems, required_seat
 from service.errors import Forbidden, InvalidRequest
 
 blp = Blueprint("actions", __name__, url_prefix="/games", description="Play actions")
@@ -21,9 +21,10 @@ NOT_ACTION_FIELDS = ("expected_version", "seat")
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.arguments(schemas.ActionSchema)
-    @blp.arguments(schemas.ActionHeadersSchema, location="headers")
-    @blp.response(200, schemas.ActionResultSchema)
+    @problems(blp, 400, 401, 403, 404, 409, 413, 422, 500)
+    @blp.arguments(schemas.ActionSchema())
+    @blp.arguments(schemas.ActionHeadersSchema(), location="headers")
+    @blp.response(200, schemas.ActionResultSchema())
     def post(
         self, body: dict[str, Any], headers: dict[str, Any], game_id: str
     ) -> tuple[dict[str, Any], int, dict[str, str]]:

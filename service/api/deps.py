@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any, TypeVar
+
 from flask import current_app, request
+from flask_smorest import Blueprint
 
 from service.errors import Unauthorized
 from service.games import GameService
 
 EXTENSION = "cardroom"
-SECURITY = [{"bearerAuth": []}, {}]  # OpenAPI: a seat token, or none (spectator)
+SECURITY: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]  # a seat token, or none
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def problems(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
+    """Document the problem responses an operation can give (OpenAPI)."""
+
+    def decorate(view: F) -> F:
+        for status in statuses:
+            view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
+        return view
+
+    return decorate
 
 
 def get_service() -> GameService:

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, caller_seat, get_service
+from service.api.deps import SECURITY, caller_seat, get_service, problems
 from service.errors import InvalidRequest
 from service.games import GameService
 
@@ -22,7 +22,19 @@ STREAM_DOC = {
     "200": {
         "description": "text/event-stream: `id` = version, `event: event` per event, "
         "`event: over` at the end; reconnect with Last-Event-ID",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {
+            "text/event-stream": {
+                "schema": {
+                    "type": "object",
+                    "description": "one server-sent event; data is the JSON of an events item",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "event": {"type": "string", "enum": ["event", "over"]},
+                        "data": {"type": "string"},
+                    },
+                }
+            }
+        },
     }
 }
 
@@ -30,8 +42,9 @@ STREAM_DOC = {
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventsSchema)
+    @problems(blp, 401, 404, 422, 500)
+    @blp.arguments(schemas.EventsQuerySchema(), location="query")
+    @blp.response(200, schemas.EventsSchema())
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Your redacted events after version ``after``; every stored field once it is over."""
         return get_service().events_after(game_id, query["after"], caller_seat(game_id))
@@ -40,7 +53,8 @@ class Events(MethodView):
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
     @blp.doc(security=SECURITY, responses=STREAM_DOC)
-    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    @problems(blp, 400, 401, 404, 422, 500)
+    @blp.arguments(schemas.EventsQuerySchema(), location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.
 

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import get_service
+from service.api.deps import get_service, problems
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create, list and read games")
 catalogue_blp = Blueprint(
@@ -21,14 +21,16 @@ catalogue_blp = Blueprint(
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(schemas.ListQuerySchema, location="query")
-    @blp.response(200, schemas.GameListSchema)
+    @problems(blp, 422)
+    @blp.arguments(schemas.ListQuerySchema(), location="query")
+    @blp.response(200, schemas.GameListSchema())
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first (filter by game and status)."""
         return {"games": get_service().list_games(**query)}
 
-    @blp.arguments(schemas.CreateGameSchema)
-    @blp.response(201, schemas.CreatedSchema)
+    @problems(blp, 400, 413, 422)
+    @blp.arguments(schemas.CreateGameSchema())
+    @blp.response(201, schemas.CreatedSchema())
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game: seats open or bot, optional seed, dealer or explicit deal."""
         created = get_service().create_game(
@@ -44,7 +46,8 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @blp.response(200, schemas.SummarySchema)
+    @problems(blp, 404, 500)
+    @blp.response(200, schemas.SummarySchema())
     def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The public summary: seats, to act, version, deck commitment, head hash, outcome."""
         summary = get_service().summary(game_id)
@@ -53,7 +56,7 @@ class Game(MethodView):
 
 @catalogue_blp.route("")
 class Catalogue(MethodView):
-    @catalogue_blp.response(200, schemas.CatalogueSchema)
+    @catalogue_blp.response(200, schemas.CatalogueSchema())
     def get(self) -> dict[str, Any]:
         """Every game with its player range and options (types, defaults, limits)."""
         return {"games": get_service().catalogue()}

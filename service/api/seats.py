@@ -8,15 +8,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import get_service
+from service.api.deps import get_service, problems
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open seats")
 
 
 @blp.route("/<game_id>/seats/<int:seat>")
 class Seat(MethodView):
-    @blp.arguments(schemas.JoinSeatSchema)
-    @blp.response(201, schemas.JoinedSchema)
+    @problems(blp, 400, 404, 409, 413, 422)
+    @blp.arguments(schemas.JoinSeatSchema())
+    @blp.response(201, schemas.JoinedSchema())
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Join an open seat; the response holds the seat's secret token, shown only once."""
         return get_service().join_seat(game_id, seat, body["name"])

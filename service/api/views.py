@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, caller_seat, get_service
+from service.api.deps import SECURITY, caller_seat, get_service, problems
 
 blp = Blueprint("views", __name__, url_prefix="/games", description="Seat and spectator views")
 
@@ -16,7 +16,8 @@ blp = Blueprint("views", __name__, url_prefix="/games", description="Seat and sp
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.response(200, schemas.ViewSchema)
+    @problems(blp, 401, 404, 500)
+    @blp.response(200, schemas.ViewSchema())
     def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The caller's view (Bearer seat token; none = spectator) with legal_actions."""
         view = get_service().view(game_id, caller_seat(game_id))
