@@ -111,12 +111,13 @@ class ReplyProbe:
 
     def __init__(self, base: str, url: str, namespace: str, bot: str, seed: int) -> None:
         self.base, self.bot = base, bot
-        self.redis = redis.Redis.from_url(url, decode_responses=True)
+        self.redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=30)
         self.namespace = namespace
         self.http = requests.Session()
         self.rng = random.Random(seed)
         self.delays: list[float] = []
         self.posts: list[float] = []
+        self.misses = 0
 
     def run(self, replies: int, stop: threading.Event | None = None) -> list[float]:
         while len(self.delays) < replies and not (stop and stop.is_set()):
@@ -161,7 +162,11 @@ class ReplyProbe:
             self.delays.append(time.perf_counter() - started)
 
     def _wait_append(self, stream: str, version: int, timeout: float) -> bool:
-        found = self.redis.xread({stream: f"{version}-0"}, count=1, block=int(timeout * 1000))
+        try:
+            found = self.redis.xread({stream: f"{version}-0"}, count=1, block=int(timeout * 1000))
+        except redis.TimeoutError:
+            self.misses += 1
+            return False
         return bool(found)
 
 
@@ -237,6 +242,7 @@ def main(argv: list[str] | None = None) -> None:
             f"({result['finished']} in {result['seconds']:.0f} s), "
             f"{result['events_per_second']:.0f} events/s appended"
         )
+        print(f"person's POST, loaded:   {percentiles(probe.posts)}")
         print(f"reply delay, under load: {percentiles(probe.delays)}")
 
 
