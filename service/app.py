@@ -16,7 +16,7 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
-from service.api import all_blueprints, problems
+from service.api import all_blueprints, bodies, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.cache import StateCache
@@ -76,6 +76,7 @@ def create_app(
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
+    app.before_request(bodies.refuse_deep_json)
     problems.register(app)
     return app
 

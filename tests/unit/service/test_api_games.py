@@ -203,3 +203,16 @@ def test_an_explicit_deal_is_played_as_dealt(client: FlaskClient) -> None:
     table = Table(client, deal=deal, dealer=1)
     assert table.view(0)["view"]["hand"] == ["AS", "9H"]
     assert table.view(1)["view"]["hand"] == ["KD", "TC"]
+
+
+@pytest.mark.parametrize("depth", [40, 900, 20_000])
+def test_json_nested_absurdly_deep_is_an_invalid_request(client: FlaskClient, depth: int) -> None:
+    body = '{"game": "fake", "seats": [{"type": "open"}], "options": {"a": '
+    body += "[" * depth + "]" * depth + "}}"
+    response = client.post("/games", data=body, content_type="application/json")
+    problem_of(response, 400, "invalid_request")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(client: FlaskClient) -> None:
+    response = create(client, seed="[" * 100 + "{" * 20)
+    assert response.status_code == 201
