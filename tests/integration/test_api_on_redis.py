@@ -144,3 +144,23 @@ def test_an_event_edited_in_redis_is_caught_by_the_chain_check(apps: list[Flask]
     fresh = make_app(store)  # a process that has not cached the game reads the forged stream
     response = fresh.test_client().get(f"/games/{table.id}/view")
     assert response.status_code == 500 and response.json["code"] == "integrity_error"
+
+
+def test_an_event_deleted_with_xdel_is_caught_by_the_chain_check(apps: list[Flask]) -> None:
+    table = Table(apps[0].test_client(), game="fake", players=2, seed="xdel")
+    store = apps[0].extensions["cardroom"].store
+    store.client.xdel(store.key(table.id, "events"), "1-0")
+    report = store.verify_chain(table.id)
+    assert not report.ok and report.broken_at == 1
+
+
+def test_a_forged_last_event_re_added_with_xadd_is_caught(apps: list[Flask]) -> None:
+    table = Table(apps[0].test_client(), game="fake", players=2, seed="xadd")
+    store = apps[0].extensions["cardroom"].store
+    key = store.key(table.id, "events")
+    (_, last), = store.client.xrange(key, "2-0", "2-0")
+    store.client.xdel(key, "2-0")
+    forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS"], ["AH"]]}
+    store.client.xadd(key, {**last, "event": json.dumps(forged)}, id="3-0")
+    report = store.verify_chain(table.id)
+    assert not report.ok and report.broken_at == 2
