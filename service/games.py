@@ -286,12 +286,14 @@ class GameService:
             "to_act": list(rules.seats_to_act(state)),
             "version": loaded.version,
             "commitment": meta.commitment,
-            "head_hash": loaded.head_hash,
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
         }
         if outcome is not None:
+            # Both only once over: with two consecutive head hashes a player could brute-force
+            # the few hidden cards of the newest event (sha256(prev_hash || event)).
             out["seed"] = meta.seed
+            out["head_hash"] = loaded.head_hash
         return out
 
     def list_games(

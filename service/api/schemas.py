@@ -117,7 +117,9 @@ class SummarySchema(ma.Schema):
     to_act = fields.List(fields.Integer())
     version = fields.Integer()
     commitment = fields.String()
-    head_hash = fields.String()
+    head_hash = fields.String(
+        metadata={"description": "hash of the last event; shown once the game is over"}
+    )
     created = fields.Float()
     outcome = fields.Dict(allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
