@@ -56,7 +56,7 @@ def use_service(svc: GameService | None) -> None:
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
     """Play the bot's turn at that version; quietly nothing when the game moved on.
 
-    Then, for up to ``CARDROOM_CHAIN_SECONDS`` (0.2 s), keep playing the turns that follow
+    Then, for up to ``CARDROOM_CHAIN_SECONDS`` (0.1 s), keep playing the turns that follow
     for bots served by the same queue in this process instead of queueing each of them: the
     hook's turns are held, not enqueued, and whatever is left is enqueued at the end (also on
     an error), behind the turns that answer people (those go to the front of the queue). A
@@ -87,7 +87,7 @@ def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
 
 def chain_seconds() -> float:
     """How long one bot job may keep playing the turns that follow it."""
-    return float(os.environ.get("CARDROOM_CHAIN_SECONDS") or 0.2)
+    return float(os.environ.get("CARDROOM_CHAIN_SECONDS") or 0.1)
 
 
 def _queue_of(svc: GameService, game_id: str, seat: int) -> str:
