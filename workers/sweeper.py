@@ -67,7 +67,7 @@ class Sweeper:
         count = 0
         for seat in loaded.game.seats_to_act(loaded.state):
             bot = bot_of(seats, seat)
-            if bot is None or self._still_queued(game_id, seat, version, attempt):
+            if bot is None or self._handled(game_id, seat, version, attempt):
                 continue
             if self.scheduler.enqueue_turn(game_id, seat, version, bot, attempt):
                 log.warning(
@@ -77,11 +77,19 @@ class Sweeper:
         self._attempts[(game_id, version)] = attempt if count else MAX_ATTEMPTS
         return count
 
-    def _still_queued(self, game_id: str, seat: int, version: int, attempt: int) -> bool:
+    def _handled(self, game_id: str, seat: int, version: int, attempt: int) -> bool:
+        """The turn is still waiting in its queue, or its bot chose to wait (WAIT)."""
         namespace, connection = self.scheduler.namespace, self.scheduler.connection
         ids = [turn_job_id(namespace, game_id, seat, version, a) for a in range(attempt)]
-        jobs = Job.fetch_many(ids, connection=connection)
-        return any(job is not None and job.get_status() in WAITING for job in jobs)
+        jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
+        return any(j.get_status() in WAITING or _waited(j) for j in jobs)
+
+
+def _waited(job: Job) -> bool:
+    if job.get_status() != JobStatus.FINISHED:
+        return False
+    result = job.return_value()
+    return isinstance(result, str) and result.startswith("waits")
 
     def elected(self) -> bool:
         """True for the one sweeper that may sweep this interval."""

@@ -178,3 +178,11 @@ def test_a_bot_that_waits_plays_nothing(stack: Stack) -> None:
     seat = loaded.game.seats_to_act(loaded.state)[0]
     assert play_bot_turn(game_id, seat, loaded.version).startswith("waits")
     assert stack.service.load(game_id).version == loaded.version
+
+
+def test_the_sweeper_does_not_rerun_a_bot_that_chose_to_wait(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "bot", "bot": "waiter"}] * 2)
+    stack.work()  # both turns run and wait
+    sweeper = Sweeper(stack.service, stack.scheduler)
+    assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
+    assert stack.service.summary(game_id)["status"] == "playing"
