@@ -162,6 +162,9 @@ class FakeGame:
     def seats_to_act(self, state: State) -> tuple[int, ...]:
         return () if state.ended is not None or not state.players else (state.turn,)
 
+    def awaited_seats(self, state: State) -> tuple[int, ...]:
+        return self.seats_to_act(state)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         out = self._table(state, seat)
         out["hand"] = list(state.hands[seat]) if seat is not None else None
