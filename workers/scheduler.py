@@ -88,8 +88,9 @@ class RQScheduler:
         if held is not None:
             held[:] = turns  # only the newest append's turns are current
             return
-        for turn in reversed(turns):  # replies to a person: ahead of bot-only chains, in order
-            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot, front=True)
+        people = any(s.get("type") != "bot" for s in seats)  # their replies jump the queue
+        for turn in reversed(turns) if people else turns:
+            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot, front=people)
 
     @contextmanager
     def holding(self) -> Iterator[list[Turn]]:

@@ -51,3 +51,15 @@ def test_a_finished_game_gets_one_replay_export(stack: Stack) -> None:
     _after(stack.scheduler, [], over=True)
     jobs = stack.queue("replays").jobs
     assert [(j.func_name, j.args) for j in jobs] == [("workers.jobs.export_replay", ("g1",))]
+
+
+def test_a_reply_to_a_person_jumps_ahead_of_bots_only_games(stack: Stack) -> None:
+    bots_only = [{"seat": i, "type": "bot", "bot": "random"} for i in range(2)]
+    scheduler = stack.scheduler
+    scheduler.after_append("g2", 3, game="shithead", seats=bots_only, to_act=[0, 1], over=False)
+    _after(scheduler, [1], version=7)
+    assert stack.queue("bots").job_ids == [
+        turn_job_id(NAMESPACE, "g1", 1, 7),
+        turn_job_id(NAMESPACE, "g2", 0, 3),
+        turn_job_id(NAMESPACE, "g2", 1, 3),
+    ]
