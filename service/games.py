@@ -131,7 +131,7 @@ class GameService:
             "status": meta.status,
             "seats": shapes.public_seats(meta),
             "commitment": meta.commitment,
-            "to_act": list(rules.seats_to_act(state)),
+            "to_act": list(rules.awaited_seats(state)),
         }
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
@@ -283,7 +283,7 @@ class GameService:
             "options": meta.options,
             "status": "over" if outcome is not None else meta.status,
             "seats": shapes.public_seats(meta),
-            "to_act": list(rules.seats_to_act(state)),
+            "to_act": list(rules.awaited_seats(state)),
             "version": loaded.version,
             "commitment": meta.commitment,
             "created": meta.created,
@@ -358,7 +358,7 @@ class GameService:
                 loaded.version,
                 game=loaded.meta.game,
                 seats=shapes.public_seats(loaded.meta),
-                to_act=tuple(loaded.game.seats_to_act(loaded.state)),
+                to_act=tuple(loaded.game.awaited_seats(loaded.state)),
                 over=loaded.over,
             )
         except Exception:  # the append happened; scheduling is best effort

@@ -12,7 +12,9 @@ class Scheduler(Protocol):
     process dies between the append and the call (a sweeper covers that).
 
     ``seats`` are the public seats (``{"seat", "type", "name"?, "bot"?}``), ``to_act`` the seats
-    that may act now, ``over`` whether the game has ended. Bot turns and replay exports are
+    the game waits on (``awaited_seats``: optional moves such as declaring out of turn are not
+    included, so bots are asked only when it is really their move), ``over`` whether the game
+    has ended. Bot turns and replay exports are
     enqueued from here. Exceptions are logged and swallowed: the append has already happened.
     """
 

@@ -157,3 +157,18 @@ def test_a_rules_crash_on_a_malformed_action_is_refused_as_invalid() -> None:
         service.submit_action(game_id, 0, {"type": "play", "card": "9H"}, 2)
     with pytest.raises(InvalidSetup):
         service.create_game("fake", BOTS, options={"hand_size": 5})
+
+
+def test_bots_are_asked_only_for_the_seat_the_game_waits_on_not_for_optional_moves() -> None:
+    # Sixty-Six with any-time declaring: both seats may act (the other may declare out),
+    # but only the seat whose turn it is is awaited; the public summary says the same.
+    from domain.registry import all_games
+
+    scheduler = RecordingScheduler()
+    service = GameService(InMemoryEventStore(), scheduler, games=all_games())
+    created = service.create_game("sixty_six", BOTS, seed="s", dealer=0)
+    loaded = service.load(created["id"])
+    assert loaded.game.seats_to_act(loaded.state) == (0, 1)
+    assert scheduler.calls[-1]["to_act"] == [1]  # the non-dealer leads
+    assert created["to_act"] == [1]
+    assert service.summary(created["id"])["to_act"] == [1]
