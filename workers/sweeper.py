@@ -65,7 +65,7 @@ class Sweeper:
             return 0
         seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
         count = 0
-        for seat in loaded.game.seats_to_act(loaded.state):
+        for seat in loaded.game.awaited_seats(loaded.state):
             bot = bot_of(seats, seat)
             if bot is None or self._handled(game_id, seat, version, attempt):
                 continue

@@ -151,6 +151,9 @@ class Highcard:
             return ()
         return (state.to_act,)
 
+    def awaited_seats(self, state: State) -> tuple[int, ...]:
+        return self.seats_to_act(state)
+
     def _table(self, state: State, open_seats: set[int]) -> dict[str, Any]:
         return {
             "game": self.name,

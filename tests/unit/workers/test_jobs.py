@@ -108,7 +108,7 @@ def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
     game_id = _create(stack)
     stack.queue("bots").empty()  # the turn job is lost (say, its worker was killed)
     loaded = stack.service.load(game_id)
-    to_act = len(loaded.game.seats_to_act(loaded.state))
+    to_act = len(loaded.game.awaited_seats(loaded.state))
     sweeper = Sweeper(stack.service, stack.scheduler)
     assert sweeper.tick() == 0  # first sight of the game
     assert sweeper.tick() == to_act  # no progress since: the turns are queued again
