@@ -84,17 +84,17 @@ class Sweeper:
         jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
         return any(j.get_status() in WAITING or _waited(j) for j in jobs)
 
+    def elected(self) -> bool:
+        """True for the one sweeper that may sweep this interval."""
+        key = f"{self.scheduler.namespace}:sweeper"
+        return bool(self.scheduler.connection.set(key, "1", nx=True, px=int(interval() * 900)))
+
 
 def _waited(job: Job) -> bool:
     if job.get_status() != JobStatus.FINISHED:
         return False
     result = job.return_value()
     return isinstance(result, str) and result.startswith("waits")
-
-    def elected(self) -> bool:
-        """True for the one sweeper that may sweep this interval."""
-        key = f"{self.scheduler.namespace}:sweeper"
-        return bool(self.scheduler.connection.set(key, "1", nx=True, px=int(interval() * 900)))
 
 
 def sweep_forever(stop: threading.Event) -> None:

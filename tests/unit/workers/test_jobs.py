@@ -186,3 +186,9 @@ def test_the_sweeper_does_not_rerun_a_bot_that_chose_to_wait(stack: Stack) -> No
     sweeper = Sweeper(stack.service, stack.scheduler)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
     assert stack.service.summary(game_id)["status"] == "playing"
+
+
+def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
+    first = Sweeper(stack.service, stack.scheduler)
+    second = Sweeper(stack.service, stack.scheduler)
+    assert first.elected() and not second.elected()
