@@ -129,8 +129,8 @@ def _why_not_to_play(loaded: Loaded, seat: int, expected_version: int) -> str:
         return f"stale: the game is at version {loaded.version}, not {expected_version}"
     if not 0 <= seat < loaded.meta.players or loaded.meta.seats[seat].type != "bot":
         return f"seat {seat} is not a bot's"
-    if seat not in loaded.game.seats_to_act(loaded.state):
-        return f"seat {seat} is not to act"
+    if seat not in loaded.game.awaited_seats(loaded.state):
+        return f"seat {seat} is not awaited"
     return ""
 
 

@@ -42,6 +42,7 @@ CODES: dict[str, tuple[int, str]] = {
     "domain_error": (422, "Refused by the rules"),
     "not_your_turn": (409, "Not your turn"),
     "game_over": (409, "Game over"),
+    "game_not_over": (409, "Game not over"),
     "version_conflict": (409, "Version conflict"),
     "seat_taken": (409, "Seat taken"),
     "game_exists": (409, "Game exists"),

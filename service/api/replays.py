@@ -59,9 +59,7 @@ class ReplayFile(MethodView):
         service = get_service()
         loaded = service.load(game_id)
         if not loaded.over:
-            raise GameNotOver(
-                f"game {game_id} is not over: its replay exists once it ends", status=409
-            )
+            raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
         text = replay_text(service, loaded)
         if "at" not in query:
             disposition = f'inline; filename="{game_id}.replay.json"'

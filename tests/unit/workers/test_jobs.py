@@ -60,7 +60,7 @@ def test_a_seat_not_to_act_ends_quietly(stack: Stack) -> None:
     game_id = str(stack.service.create_game("sheepshead", BOTS * 2, seed="jobs")["id"])
     loaded = stack.service.load(game_id)
     idle = next(s for s in range(4) if s not in loaded.game.seats_to_act(loaded.state))
-    assert play_bot_turn(game_id, idle, loaded.version) == f"seat {idle} is not to act"
+    assert play_bot_turn(game_id, idle, loaded.version) == f"seat {idle} is not awaited"
 
 
 def test_a_person_s_seat_is_never_played_by_a_bot_job(stack: Stack) -> None:
