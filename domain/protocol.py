@@ -138,6 +138,25 @@ def check_dealer(dealer: int | None, players: int) -> None:
         raise InvalidSetup(f"dealer must be a seat from 0 to {players - 1}, got {dealer!r}")
 
 
+def start_command(setup: Setup) -> dict[str, Any]:
+    """The stored command of a game's creation batch (what an auditor re-runs through start)."""
+    return {
+        "kind": "start",
+        "setup": {
+            "players": setup.players,
+            "seed": setup.seed,
+            "options": dict(setup.options),
+            "dealer": setup.dealer,
+            "deal": None if setup.deal is None else dict(setup.deal),
+        },
+    }
+
+
+def action_command(seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored command of an action batch (what an auditor re-runs through decide)."""
+    return {"kind": "action", "seat": seat, "action": dict(action)}
+
+
 def replay_events(game: Game[S], events: Sequence[Event]) -> S:
     """The state after a whole event list."""
     return fold(game, events)

@@ -12,27 +12,10 @@ from typing import Any
 from domain.chain import GENESIS, link_hash
 from domain.events import Event, canonical_json
 from domain.playout import Playout
-from domain.protocol import Game, Setup
+from domain.protocol import Game, Setup, action_command, start_command
 from replays.format import Entry, Replay, build_replay
 
-
-def start_command(setup: Setup) -> dict[str, Any]:
-    """The stored command of a game's creation batch."""
-    return {
-        "kind": "start",
-        "setup": {
-            "players": setup.players,
-            "seed": setup.seed,
-            "options": dict(setup.options),
-            "dealer": setup.dealer,
-            "deal": None if setup.deal is None else dict(setup.deal),
-        },
-    }
-
-
-def action_command(seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored command of an action batch."""
-    return {"kind": "action", "seat": seat, "action": dict(action)}
+__all__ = ["action_command", "entries", "start_command"]
 
 
 def entries(

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
-from domain.protocol import Game, Setup, fold
+from domain.protocol import Game, Setup, fold, start_command
 from domain.registry import all_games, get_game
 from service import folding, shapes
 from service.cache import Folded, StateCache
@@ -120,7 +120,7 @@ class GameService:
             seed=seed,
             status=shapes.status(rules, state, records),
         )
-        self.store.create(meta, encoded, shapes.start_command(setup))
+        self.store.create(meta, encoded, start_command(setup))
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
         self._notify(loaded)

@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.chain import GENESIS, link_hash
 from domain.events import Encoded, canonical_json
-from domain.protocol import Game, Setup
+from domain.protocol import Game
 from service.errors import InvalidRequest
 from service.store.port import GameMeta, SeatRecord, StoredEvent
 
@@ -65,19 +65,6 @@ def status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
     if rules.outcome(state) is not None:
         return "over"
     return "waiting" if any(s.type == "open" for s in seats) else "playing"
-
-
-def start_command(setup: Setup) -> dict[str, Any]:
-    return {
-        "kind": "start",
-        "setup": {
-            "players": setup.players,
-            "seed": setup.seed,
-            "options": dict(setup.options),
-            "dealer": setup.dealer,
-            "deal": None if setup.deal is None else dict(setup.deal),
-        },
-    }
 
 
 def seat_record(index: int, spec: Mapping[str, Any]) -> SeatRecord:
