@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
-from domain.protocol import Game, Setup, fold, start_command
+from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
 from service import folding, shapes
 from service.cache import Folded, StateCache
@@ -42,6 +42,11 @@ from service.store.port import (
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 log = logging.getLogger(__name__)
+
+
+def new_game_id() -> str:
+    """A fresh random game id."""
+    return secrets.token_urlsafe(12)
 
 
 class GameService:
@@ -93,8 +98,14 @@ class GameService:
         seed: str | None = None,
         dealer: int | None = None,
         deal: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        """Start a game: validate, record the creation batch, return id/version/seats."""
+        """Start a game: validate, record the creation batch, return id/version/seats.
+
+        With ``idempotency_key`` the game id is derived from the key, so a retried request
+        finds the game its first attempt made and returns the first response unchanged.
+        """
+        request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal)
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
         seed = shapes.check_seed(seed)
@@ -110,7 +121,7 @@ class GameService:
         encoded = [rules.codec.encode(e) for e in events]
         started = encoded[0]
         meta = GameMeta(
-            id=secrets.token_urlsafe(12),
+            id=shapes.game_id_for_key(idempotency_key) if idempotency_key else new_game_id(),
             game=rules.name,
             players=len(records),
             options=shapes.json_ready(started.get("options", {})),
@@ -120,19 +131,27 @@ class GameService:
             seed=seed,
             status=shapes.status(rules, state, records),
         )
-        self.store.create(meta, encoded, start_command(setup))
+        response = shapes.json_ready(
+            {
+                "id": meta.id,
+                "game": meta.game,
+                "version": len(encoded),
+                "status": meta.status,
+                "seats": shapes.public_seats(meta),
+                "commitment": meta.commitment,
+                "to_act": list(rules.awaited_seats(state)),
+            }
+        )
+        record = None
+        if idempotency_key:
+            record = IdempotencyRecord(idempotency_key, request, len(encoded), response)
+        created = self.store.create(meta, encoded, start_command(setup), record)
+        if created.replayed is not None:
+            return dict(created.replayed.response)
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
         self._notify(loaded)
-        return {
-            "id": meta.id,
-            "game": meta.game,
-            "version": loaded.version,
-            "status": meta.status,
-            "seats": shapes.public_seats(meta),
-            "commitment": meta.commitment,
-            "to_act": list(rules.awaited_seats(state)),
-        }
+        return dict(response)
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Take an open seat; the token in the result is shown this once only."""
@@ -215,7 +234,7 @@ class GameService:
             game_id,
             version,
             encoded,
-            {"kind": "action", "seat": seat, "action": dict(action)},
+            action_command(seat, action),
             prev_hash=loaded.head_hash,
             idempotency=record,
             status="over" if over else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -30,6 +31,28 @@ def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> 
     """What makes two action requests the same request (for idempotency keys)."""
     body = {"seat": seat, "action": dict(action), "expected_version": expected_version}
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def creation_fingerprint(
+    game: str,
+    seats: Any,
+    options: Any,
+    seed: str | None,
+    dealer: int | None,
+    deal: Any,
+) -> str:
+    """What makes two creation requests the same request (for idempotency keys)."""
+    body = {
+        "game": game, "seats": seats, "options": options, "seed": seed, "dealer": dealer,
+        "deal": deal,
+    }  # fmt: skip
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def game_id_for_key(idempotency_key: str) -> str:
+    """The game id a creation with this Idempotency-Key gets (the same for every retry)."""
+    digest = hashlib.sha256(b"cardroom-create\x00" + idempotency_key.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
 def json_ready(data: Any) -> Any:

@@ -30,9 +30,16 @@ class Games(MethodView):
 
     @problems(blp, 400, 413, 422)
     @blp.arguments(schemas.CreateGameSchema())
+    @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
     @blp.response(201, schemas.CreatedSchema())
-    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Create a game: seats open or bot, optional seed, dealer or explicit deal."""
+    def post(
+        self, body: dict[str, Any], headers: dict[str, Any]
+    ) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game: seats open or bot, optional seed, dealer or explicit deal.
+
+        Retrying with the same ``Idempotency-Key`` returns the first response and creates
+        nothing twice (the game id is derived from the key).
+        """
         created = get_service().create_game(
             body["game"],
             body["seats"],
@@ -40,6 +47,7 @@ class Games(MethodView):
             seed=body.get("seed"),
             dealer=body.get("dealer"),
             deal=body.get("deal"),
+            idempotency_key=headers.get("idempotency_key"),
         )
         return created, 201, {"Location": f"/games/{created['id']}"}
 

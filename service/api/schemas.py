@@ -58,12 +58,15 @@ class ActionSchema(ma.Schema):
     )
 
 
-class ActionHeadersSchema(ma.Schema):
+class IdempotencyHeadersSchema(ma.Schema):
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
         validate=validate.Regexp(r"^[\x21-\x7e]{1,200}$"),
         metadata={"description": "retrying with the same key returns the first response"},
     )
+
+
+class ActionHeadersSchema(IdempotencyHeadersSchema):
     if_match = fields.String(
         data_key="If-Match", metadata={"description": 'the expected version, e.g. "7"'}
     )

@@ -42,14 +42,28 @@ class InMemoryEventStore:
         self._lock = threading.Condition()
 
     def create(
-        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+        self,
+        meta: GameMeta,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
         entries = records.build_entries(events, command, GENESIS)
         with self._lock:
             if meta.id in self._games:
+                existing = self._games[meta.id]
+                if idempotency is not None:
+                    raw = existing.keys.get(idempotency.key)
+                    earlier = records.idempotency_from_json(idempotency.key, raw)
+                    if earlier is not None:
+                        return records.replayed(earlier, idempotency)
                 raise GameExists(meta.id)
             fields = {"meta": records.meta_to_json(meta), "status": meta.status}
             self._games[meta.id] = _Game(fields=fields, entries=entries)
+            if idempotency is not None:
+                self._games[meta.id].keys[idempotency.key] = records.idempotency_to_json(
+                    idempotency
+                )
             self._lock.notify_all()
         return Appended(version=len(entries))
 

@@ -176,9 +176,17 @@ class EventStore(Protocol):
     """The port. Adapters: ``InMemoryEventStore`` and ``RedisEventStore``."""
 
     def create(
-        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+        self,
+        meta: GameMeta,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
-        """Record a new game's metadata and creation batch; GameExists if the id is taken."""
+        """Record a new game's metadata and creation batch; GameExists if the id is taken.
+
+        With ``idempotency``, a key already recorded for that id returns its record
+        (``replayed``, or IdempotencyKeyReused for another request) and records nothing.
+        """
         ...
 
     def append(

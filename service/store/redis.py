@@ -118,13 +118,18 @@ class RedisEventStore:
         return f"{self.namespace}:game:{{{game_id}}}:{part}"
 
     def create(
-        self, meta: GameMeta, events: Sequence[Encoded], command: Mapping[str, Any]
+        self,
+        meta: GameMeta,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
         entries = records.build_entries(events, command, GENESIS)
         result = self._run_append(
-            meta.id, 0, GENESIS, entries, None, meta.status, records.meta_to_json(meta)
+            meta.id, 0, GENESIS, entries, idempotency, meta.status, records.meta_to_json(meta)
         )
-        self._index_add(meta)
+        if result.replayed is None:
+            self._index_add(meta)
         return result
 
     def append(

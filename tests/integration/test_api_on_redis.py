@@ -77,7 +77,8 @@ def test_of_64_concurrent_actions_on_one_version_exactly_one_is_accepted(
     def post(i: int) -> tuple[int, Any]:
         seat, action = moves[i % len(moves)]
         response = clients[i % PROCESSES].post(
-            f"/games/{table.id}/actions", json={**action, "expected_version": version},
+            f"/games/{table.id}/actions",
+            json={**action, "expected_version": version},
             headers=table.headers(seat),
         )
         return response.status_code, response.json
@@ -102,7 +103,8 @@ def test_concurrent_retries_of_one_key_append_once_and_answer_identically(
 
     def post(i: int) -> tuple[int, bytes]:
         response = clients[i % PROCESSES].post(
-            f"/games/{table.id}/actions", json={**action, "expected_version": version},
+            f"/games/{table.id}/actions",
+            json={**action, "expected_version": version},
             headers={**table.headers(seat), "Idempotency-Key": "same-key"},
         )
         return response.status_code, response.get_data()
@@ -121,9 +123,11 @@ def test_a_whole_game_on_redis_ends_with_an_intact_chain(apps: list[Flask]) -> N
     while (move := table.random_move(rnd)) is not None:
         seat, action, version = move
         client = apps[rnd.randrange(PROCESSES)].test_client()
-        response = client.post(f"/games/{table.id}/actions",
-                               json={**action, "expected_version": version},
-                               headers=table.headers(seat))
+        response = client.post(
+            f"/games/{table.id}/actions",
+            json={**action, "expected_version": version},
+            headers=table.headers(seat),
+        )
         assert response.status_code == 200, response.json
     summary = table.summary()
     assert summary["status"] == "over"
@@ -158,9 +162,28 @@ def test_a_forged_last_event_re_added_with_xadd_is_caught(apps: list[Flask]) -> 
     table = Table(apps[0].test_client(), game="fake", players=2, seed="xadd")
     store = apps[0].extensions["cardroom"].store
     key = store.key(table.id, "events")
-    (_, last), = store.client.xrange(key, "2-0", "2-0")
+    ((_, last),) = store.client.xrange(key, "2-0", "2-0")
     store.client.xdel(key, "2-0")
     forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS"], ["AH"]]}
     store.client.xadd(key, {**last, "event": json.dumps(forged)}, id="3-0")
     report = store.verify_chain(table.id)
     assert not report.ok and report.broken_at == 2
+
+
+def test_concurrent_retries_of_one_creation_create_one_game_and_answer_identically(
+    apps: list[Flask],
+) -> None:
+    clients = [app.test_client() for app in apps]
+    body = {"game": "fake", "seats": [{"type": "open"}, {"type": "bot", "bot": "random"}]}
+
+    def post(i: int) -> tuple[int, bytes]:
+        response = clients[i % PROCESSES].post(
+            "/games", json=body, headers={"Idempotency-Key": "create-once"}
+        )
+        return response.status_code, response.get_data()
+
+    results = in_parallel(THREADS, post)
+    assert {status for status, _ in results} == {201}
+    assert len({payload for _, payload in results}) == 1
+    listed = clients[0].get("/games").json["games"]
+    assert [g["id"] for g in listed] == [json.loads(results[0][1])["id"]]

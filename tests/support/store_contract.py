@@ -140,6 +140,30 @@ class StoreContract:
             store.create(meta, events("GameStarted"), START)
         assert store.version(meta.id) == 2
 
+    def test_a_retried_creation_key_returns_the_first_result_and_creates_nothing(
+        self, store: Any
+    ) -> None:
+        meta = make_meta()
+        key = IdempotencyRecord("c1", "fp", 2, {"id": meta.id, "version": 2})
+        first = store.create(meta, events("GameStarted", "CardsDealt"), START, key)
+        again = store.create(meta, events("GameStarted", "Other"), START, key)
+        assert first.version == again.version == 2
+        assert first.replayed is None and again.replayed == key
+        assert [e.event["type"] for e in store.read(meta.id)] == [
+            "fake.GameStarted",
+            "fake.CardsDealt",
+        ]
+        assert [g.id for g in store.list_games()].count(meta.id) == 1
+
+    def test_a_creation_key_reused_for_another_request_is_refused(self, store: Any) -> None:
+        meta = make_meta()
+        store.create(meta, events("GameStarted"), START, IdempotencyRecord("c1", "fp", 1, None))
+        with pytest.raises(IdempotencyKeyReused):
+            store.create(
+                meta, events("GameStarted"), START, IdempotencyRecord("c1", "other", 1, None)
+            )
+        assert store.version(meta.id) == 1
+
     def test_appending_to_an_unknown_game_fails(self, store: Any) -> None:
         with pytest.raises(UnknownGameId):
             store.append("nope", 0, events("CardPlayed"), action(), prev_hash=GENESIS)

@@ -45,8 +45,10 @@ def test_creating_a_game_returns_its_id_version_seats_and_commitment(client: Fla
     body = response.json
     assert response.headers["Location"] == f"/games/{body['id']}"
     assert body["version"] == 2 and body["game"] == "fake" and body["status"] == "waiting"
-    assert body["seats"] == [{"seat": 0, "type": "open"},
-                             {"seat": 1, "type": "bot", "name": "random", "bot": "random"}]
+    assert body["seats"] == [
+        {"seat": 0, "type": "open"},
+        {"seat": 1, "type": "bot", "name": "random", "bot": "random"},
+    ]
     assert len(body["commitment"]) == 64
 
 
@@ -108,15 +110,22 @@ def test_a_join_needs_a_name(client: FlaskClient) -> None:
     game_id = create(client).json["id"]
     body = problem_of(client.post(f"/games/{game_id}/seats/0", json={}), 422, "invalid_request")
     assert "name" in body["errors"]
-    problem_of(client.post(f"/games/{game_id}/seats/0", json={"name": "a" * 41}), 422,
-               "invalid_request")
-    problem_of(client.post(f"/games/{game_id}/seats/0", json={"name": "a\x00b"}), 400,
-               "invalid_request")
+    problem_of(
+        client.post(f"/games/{game_id}/seats/0", json={"name": "a" * 41}), 422, "invalid_request"
+    )
+    problem_of(
+        client.post(f"/games/{game_id}/seats/0", json={"name": "a\x00b"}), 400, "invalid_request"
+    )
 
 
 def test_unknown_games_are_not_found(client: FlaskClient) -> None:
-    for path in ("/games/nope", "/games/nope/view", "/games/nope/events", "/games/{x}",
-                 "/games/nope/stream"):
+    for path in (
+        "/games/nope",
+        "/games/nope/view",
+        "/games/nope/events",
+        "/games/{x}",
+        "/games/nope/stream",
+    ):
         problem_of(client.get(path), 404, "not_found")
 
 
@@ -140,17 +149,25 @@ def test_the_catalogue_lists_games_and_their_options(client: FlaskClient) -> Non
     assert set(all_games()) <= set(games)
     fake = games["fake"]
     assert fake["min_players"] == 2 and fake["max_players"] == 4
-    assert {"name": "hand_size", "type": "int", "default": 3, "minimum": 1,
-            "maximum": 6} in fake["options"]
+    assert {"name": "hand_size", "type": "int", "default": 3, "minimum": 1, "maximum": 6} in fake[
+        "options"
+    ]
 
 
 def test_the_api_documents_itself(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").json
     assert spec["openapi"].startswith("3.")
     paths = set(spec["paths"])
-    assert {"/games", "/games/{game_id}", "/games/{game_id}/seats/{seat}",
-            "/games/{game_id}/view", "/games/{game_id}/actions", "/games/{game_id}/events",
-            "/games/{game_id}/stream", "/catalogue"} <= paths
+    assert {
+        "/games",
+        "/games/{game_id}",
+        "/games/{game_id}/seats/{seat}",
+        "/games/{game_id}/view",
+        "/games/{game_id}/actions",
+        "/games/{game_id}/events",
+        "/games/{game_id}/stream",
+        "/catalogue",
+    } <= paths
     assert client.get("/docs").status_code == 200
 
 
@@ -217,3 +234,29 @@ def test_json_nested_absurdly_deep_is_an_invalid_request(client: FlaskClient, de
 def test_brackets_inside_strings_do_not_count_as_nesting(client: FlaskClient) -> None:
     response = create(client, seed="[" * 100 + "{" * 20)
     assert response.status_code == 201
+
+
+def test_a_creation_retried_with_its_idempotency_key_creates_nothing_twice(
+    client: FlaskClient,
+) -> None:
+    key = {"Idempotency-Key": "my-first-game"}
+    first = client.post(
+        "/games", json={"game": "fake", "seats": [{"type": "open"}] * 2}, headers=key
+    )
+    again = client.post(
+        "/games", json={"game": "fake", "seats": [{"type": "open"}] * 2}, headers=key
+    )
+    assert first.status_code == again.status_code == 201
+    assert first.get_data() == again.get_data()
+    assert [g["id"] for g in client.get("/games").json["games"]] == [first.json["id"]]
+    other = client.post(
+        "/games", json={"game": "fake", "seats": [{"type": "open"}] * 3}, headers=key
+    )
+    problem_of(other, 422, "idempotency_key_reused")
+    assert len(client.get("/games").json["games"]) == 1
+
+
+def test_creations_without_a_key_are_separate_games(client: FlaskClient) -> None:
+    body = {"game": "fake", "seats": [{"type": "open"}] * 2}
+    ids = {client.post("/games", json=body).json["id"] for _ in range(3)}
+    assert len(ids) == 3
