@@ -16,7 +16,12 @@ GENESIS = "0" * 64
 
 def link_hash(prev_hash: str, event: Mapping[str, Any]) -> str:
     """The hash of one encoded event chained to its predecessor's hash."""
-    return hashlib.sha256(prev_hash.encode() + canonical_json(event).encode()).hexdigest()
+    return link_hash_text(prev_hash, canonical_json(event))
+
+
+def link_hash_text(prev_hash: str, event_json: str) -> str:
+    """link_hash for an event already in its canonical JSON text (as stored)."""
+    return hashlib.sha256(prev_hash.encode() + event_json.encode()).hexdigest()
 
 
 def chain(events: Iterable[Mapping[str, Any]], prev_hash: str = GENESIS) -> list[str]:

@@ -3,13 +3,12 @@ start/decide without letting a rules crash on malformed input become a 5xx."""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.chain import link_hash
+from domain.chain import link_hash, link_hash_text
 from domain.errors import DomainError, InvalidAction, InvalidSetup
 from domain.protocol import Action, Game, Setup, action_key
 from service.store.port import ChainBroken, GameMeta, StoredEvent
@@ -67,7 +66,7 @@ def is_legal(rules: Game[Any], state: Any, seat: int, action: Action) -> bool:
 def _link(prev_hash: str, stored: StoredEvent) -> str:
     """link_hash over the stored text itself (it is the canonical JSON: no re-encoding)."""
     if stored.raw:
-        return hashlib.sha256((prev_hash + stored.raw).encode()).hexdigest()
+        return link_hash_text(prev_hash, stored.raw)
     return link_hash(prev_hash, stored.event)
 
 

@@ -7,7 +7,7 @@ from dataclasses import FrozenInstanceError, dataclass
 
 import pytest
 
-from domain.chain import GENESIS, chain, link_hash
+from domain.chain import GENESIS, chain, link_hash, link_hash_text
 from domain.errors import InvalidOptions
 from domain.events import Event, EventCodec, UnknownEvent, canonical_json
 from domain.options import Option, action_limit_option, non_default, parse_options
@@ -122,3 +122,8 @@ def test_action_key_ignores_card_order_only() -> None:
         {"cards": ["3S", "3H"], "type": "play"}
     )
     assert action_key({"type": "flip", "slot": 0}) != action_key({"type": "flip", "slot": 1})
+
+
+def test_the_chain_over_stored_text_is_the_chain_over_the_event() -> None:
+    event = {"type": "x", "cards": ["3H", "AS"], "seat": 1}
+    assert link_hash_text(GENESIS, canonical_json(event)) == link_hash(GENESIS, event)
