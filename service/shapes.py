@@ -27,10 +27,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> str:
-    """What makes two action requests the same request (for idempotency keys)."""
-    body = {"seat": seat, "action": dict(action), "expected_version": expected_version}
+def request_digest(body: Mapping[str, Any]) -> str:
+    """What makes two requests the same request (for idempotency keys)."""
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def fingerprint(seat: int, action: Mapping[str, Any], expected_version: int) -> str:
+    """The digest of an action request."""
+    return request_digest(
+        {"seat": seat, "action": dict(action), "expected_version": expected_version}
+    )
 
 
 def creation_fingerprint(
@@ -41,12 +47,12 @@ def creation_fingerprint(
     dealer: int | None,
     deal: Any,
 ) -> str:
-    """What makes two creation requests the same request (for idempotency keys)."""
+    """The digest of a creation request."""
     body = {
         "game": game, "seats": seats, "options": options, "seed": seed, "dealer": dealer,
         "deal": deal,
     }  # fmt: skip
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+    return request_digest(body)
 
 
 def game_id_for_key(idempotency_key: str) -> str:
