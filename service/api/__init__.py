@@ -24,7 +24,7 @@ BLUEPRINTS: list[Blueprint] = [
 ]
 
 # >>> hook for other owners: module paths whose ``blp`` is registered when the module exists.
-OPTIONAL_BLUEPRINTS: tuple[str, ...] = ("service.api.replays",)
+OPTIONAL_BLUEPRINTS: tuple[str, ...] = ("service.api.replays", "service.api.verification")
 
 
 def all_blueprints() -> list[Blueprint]:
