@@ -112,12 +112,12 @@ def preference(action: dict[str, Any]) -> tuple[int, int]:
     return rank, -len(action.get("cards", []))
 
 
-def play_through(watched: Watched, seconds: float = 75) -> int:
+def play_through(watched: Watched, seconds: float = 75) -> list[dict[str, Any]]:
     """Click legal actions on the page until its outcome shows; returns the actions clicked.
 
     An action naming several cards is chosen by selecting those cards in the hand first."""
     page = watched.page
-    clicks = 0
+    clicks: list[dict[str, Any]] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if page.locator("#outcome .outcome").count():
@@ -143,7 +143,7 @@ def play_through(watched: Watched, seconds: float = 75) -> int:
         if target.count() == 0:
             continue  # redrawn in between: look again
         target.first.click()
-        clicks += 1
+        clicks.append(action)
         page.wait_for_function(
             "v => document.querySelector('#version')?.textContent !== v"
             " || document.querySelector('#refusal')?.textContent",
@@ -151,4 +151,4 @@ def play_through(watched: Watched, seconds: float = 75) -> int:
         )
         refusal = page.locator("#refusal").inner_text()
         assert refusal == "", refusal
-    raise AssertionError(f"no outcome after {clicks} actions")
+    raise AssertionError(f"no outcome after {len(clicks)} actions")

@@ -408,7 +408,7 @@ async function gamePage(id, watching) {
       return;
     }
     selected.clear();
-    lastAction = `you: ${action.type.replaceAll("_", " ")}`;
+    lastAction = commandText({ kind: "action", seat: me, action }, summary.seats).replace(/^[^:]*:/, "you:");
     summary.version = result.data.version;
     view = result.data.view;
     draw();
@@ -419,7 +419,7 @@ async function gamePage(id, watching) {
     drawJoin();
     if (!view) return;
     drawStatus();
-    table.replaceChildren(tableEl(view, summary.seats, me));
+    table.replaceChildren(tableEl({ ...view, handBelow: true }, summary.seats, me));
     drawHand();
   }
 
@@ -510,8 +510,8 @@ async function replayPage(id) {
   const next = el("button", { type: "button", id: "replay-next", onclick: () => go(step + 1) }, "Next \u25b6");
   main.append(auditBox,
     el("section", { class: "panel", "aria-label": "Replay controls" },
-      el("div", { class: "row" }, el("button", { type: "button", id: "replay-first", onclick: () => go(1) }, "\u23ee First"), prev, next,
-        el("button", { type: "button", id: "replay-last", onclick: () => go(last) }, "Last \u23ed"),
+      el("div", { class: "row" }, el("button", { type: "button", id: "replay-first", onclick: () => go(1) }, "\u00ab First"), prev, next,
+        el("button", { type: "button", id: "replay-last", onclick: () => go(last) }, "Last \u00bb"),
         el("label", { for: "replay-jump" }, "Event"), jump, stepLabel,
         el("label", { for: "replay-as" }, "View"), seatSelect),
       slider, el("p", { class: "muted" }, "Keys: \u2190 and \u2192 step, Home and End jump."),
@@ -525,7 +525,11 @@ async function replayPage(id) {
     slider.value = step; jump.value = step;
     prev.disabled = step <= 1; next.disabled = step >= last;
     stepLabel.textContent = `event ${step} of ${last}`;
-    for (const li of log.children) li.classList.toggle("current", Number(li.dataset.version) === step);
+    for (const li of log.children) {
+      const current = Number(li.dataset.version) === step;
+      li.classList.toggle("current", current);
+      if (current) log.scrollTop = li.offsetTop - log.offsetTop - log.clientHeight / 2;
+    }
     const mine = ++token;
     const query = new URLSearchParams({ at: String(step) });
     if (asSeat !== "") query.set("as", asSeat);

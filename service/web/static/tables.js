@@ -21,7 +21,7 @@ export function seatName(seats, seat) {
   const info = (seats || [])[seat];
   if (!info) return `seat ${seat}`;
   if (info.type === "open") return `seat ${seat} (open)`;
-  if (info.type === "bot") return `${info.name || info.bot} (bot)`;
+  if (info.type === "bot") return `${info.name || info.bot} (bot, seat ${seat})`;
   return info.name || `seat ${seat}`;
 }
 
@@ -60,7 +60,9 @@ function handOf(view, seat, me, count) {
   const seatInfo = (view.seats || [])[seat] || {};
   if (seatInfo.hand) return cardsEl(seatInfo.hand, { small: true });
   if (Array.isArray(view.hands) && view.hands[seat]) return cardsEl(view.hands[seat], { small: true });
-  if (seat === me && view.hand) return el("div", { class: "muted" }, `${view.hand.length} cards: your hand is below`);
+  if (seat === me && view.hand) {
+    return view.handBelow ? el("div", { class: "muted" }, "your hand is below") : cardsEl(view.hand, { small: true });
+  }
   return cardsEl(count || 0, { small: true });
 }
 
@@ -69,7 +71,7 @@ function shithead(view, seats, me) {
   const pile = view.pile || [];
   const top = pile.slice(-6);
   const center = el("div", { class: "center", "aria-label": "Middle of the table" },
-    labelled(`Pile (${pile.length})`, cardsEl(top, { small: true, empty: "empty" }),
+    labelled(`Pile (${pile.length}), top at the right`, cardsEl(top, { small: true, empty: "empty" }),
       pile.length > top.length ? text(`${pile.length - top.length} more below`, "muted") : null),
     labelled("Stock", el("div", { class: "cards" },
       view.stock_count ? backEl(`stock of ${view.stock_count} cards`, true) : null,
@@ -143,7 +145,14 @@ function sheepshead(view, seats, me) {
     : text(String(view.called))) : text(view.alone ? "none: the picker plays alone" : "none", "muted");
   const tricks = el("div", { class: "tricks" }, (view.tricks || []).map((t) => el("div", { class: "trick" },
     text(`Trick ${t.number}: ${seatName(seats, t.winner)} won ${t.points}`, "muted"),
-    el("div", { class: "cards" }, t.cards.map((c) => cardEl(c, { small: true }))))));
+    el("div", { class: "cards" }, t.cards.map((c, i) => {
+      const card = cardEl(c, { small: true });
+      const seat = (t.seats || [])[i];
+      card.setAttribute("aria-label", `${cardName(c)} by ${seatName(seats, seat)}${seat === t.winner ? ", winning" : ""}`);
+      card.title = seatName(seats, seat);
+      if (seat === t.winner) card.classList.add("winner");
+      return card;
+    })))));
   if (!view.tricks || view.tricks.length === 0) tricks.append(text("no tricks yet", "muted"));
   const last = view.last_hand;
   const center = el("div", { class: "center", "aria-label": "Middle of the table" },
@@ -226,6 +235,10 @@ export function eventText(item, seats) {
   for (const [key, value] of Object.entries(event)) {
     if (["type", "schema", "options", "seed", "commitment"].includes(key)) continue;
     if (key === "seat" && typeof value === "number") { bits.unshift(seatName(seats, value)); continue; }
+    if (["winner", "picker", "partner", "dealer", "loser"].includes(key) && typeof value === "number") {
+      bits.push(`${key} ${seatName(seats, value)}`);
+      continue;
+    }
     if (isCard(value)) bits.push(`${key.replaceAll("_", " ")} ${cardName(value)}`);
     else if (Array.isArray(value) && value.length && value.every(isCard)) bits.push(`${key.replaceAll("_", " ")} ${value.join(" ")}`);
     else if (value !== null && typeof value !== "object" && key !== "hand") bits.push(`${key.replaceAll("_", " ")} ${value}`);
