@@ -324,8 +324,11 @@ async function gamePage(id, watching) {
       error);
   }
 
+  // the seats the game waits on (the summary's), not every seat that may make an optional move
+  const awaited = () => (view.outcome ? [] : summary.to_act || view.to_act || []);
+
   function drawStatus() {
-    const toAct = view.to_act || [];
+    const toAct = awaited();
     const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
     status.replaceChildren(
       el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
@@ -419,7 +422,7 @@ async function gamePage(id, watching) {
     drawJoin();
     if (!view) return;
     drawStatus();
-    table.replaceChildren(tableEl({ ...view, handBelow: true }, summary.seats, me));
+    table.replaceChildren(tableEl({ ...view, handBelow: true, to_act: awaited() }, summary.seats, me));
     drawHand();
   }
 
