@@ -277,6 +277,7 @@ async function gamePage(id, watching) {
   let token = mine ? mine.token : null;
   let me = mine ? mine.seat : null;
   let view = null;
+  let version = summary.version;
   let lastAction = "";
   let busy = false;
   const selected = new Set();
@@ -334,7 +335,7 @@ async function gamePage(id, watching) {
       el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
       el("div", {}, el("dt", {}, "To act"), el("dd", { id: "to-act" }, toAct.includes(me) ? `your turn (${turn})` : turn)),
       el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" }, lastAction || "none yet")),
-      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(summary.version))));
+      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version))));
     outcome.replaceChildren();
     if (view.outcome) {
       outcome.append(el("div", { class: "outcome" }, outcomeText(view.outcome, summary.seats), " ",
@@ -397,7 +398,7 @@ async function gamePage(id, watching) {
     busy = true;
     refusal.textContent = "";
     const result = await api("POST", `${path}/actions`, {
-      token, body: { ...action, expected_version: summary.version },
+      token, body: { ...action, expected_version: version },
     });
     busy = false;
     if (!result.ok) {
@@ -412,7 +413,7 @@ async function gamePage(id, watching) {
     }
     selected.clear();
     lastAction = commandText({ kind: "action", seat: me, action }, summary.seats).replace(/^[^:]*:/, "you:");
-    summary.version = result.data.version;
+    version = result.data.version;
     view = result.data.view;
     draw();
   }
@@ -426,23 +427,29 @@ async function gamePage(id, watching) {
     drawHand();
   }
 
+  // one refresh at a time; a call during one runs another after it (the token may have changed)
   let pending = null;
+  let again = false;
   async function refresh() {
-    if (pending) return pending;
+    if (pending) { again = true; return pending; }
     pending = (async () => {
-      const [fresh, seen] = await Promise.all([api("GET", path), api("GET", `${path}/view`, { token })]);
-      if (fresh.ok) summary = fresh.data;
-      if (seen.ok) {
-        view = seen.data.view;
-        summary.version = Math.max(summary.version, seen.data.version);
-      } else if (seen.status === 401 && token) {
-        localStorage.removeItem(seatKey(id));
-        token = null; me = null;
-        refusal.textContent = "Your seat token is no longer valid here: watching instead.";
-      }
-      draw();
+      do { again = false; await fetchAndDraw(); } while (again);
     })();
     try { await pending; } finally { pending = null; }
+  }
+
+  async function fetchAndDraw() {
+    const [fresh, seen] = await Promise.all([api("GET", path), api("GET", `${path}/view`, { token })]);
+    if (fresh.ok) summary = fresh.data;
+    if (seen.ok) {
+      view = seen.data.view;
+      version = seen.data.version; // actions name the version of the view they were chosen on
+    } else if (seen.status === 401 && token) {
+      localStorage.removeItem(seatKey(id));
+      token = null; me = null;
+      refusal.textContent = "Your seat token is no longer valid here: watching instead.";
+    }
+    draw();
   }
 
   let timer = null;
