@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 
 from rq.job import Job, JobStatus
 
@@ -22,6 +23,7 @@ from workers.scheduler import RQScheduler, bot_of, turn_job_id
 log = logging.getLogger("cardroom.sweeper")
 
 MAX_ATTEMPTS = 3
+SETTLE_GRACE = 5.0  # seconds a create may take before the sweeper finishes it
 LIVE = ("playing", "waiting")
 WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
 
@@ -44,6 +46,8 @@ class Sweeper:
     def tick(self) -> int:
         """One sweep; returns how many turns were re-enqueued."""
         store = self.service.store
+        for game_id in store.unsettled(before=time.time() - SETTLE_GRACE):
+            self.service.complete_create(game_id)  # a create that stopped half-way
         live = [m.id for s in LIVE for m in store.list_games(status=s, limit=self.limit)]
         versions = {game_id: store.version(game_id) for game_id in live}
         resumed = sum(

@@ -39,6 +39,8 @@ class InMemoryEventStore:
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
+        self._listed: set[str] = set()
+        self._notes: dict[str, float] = {}
         self._lock = threading.Condition()
 
     def create(
@@ -49,6 +51,43 @@ class InMemoryEventStore:
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
         entries = records.build_entries(events, command, GENESIS)
+        self._note_create(meta)
+        result = self._record_create(meta, entries, idempotency)
+        if result.replayed is None:
+            self._list_game(meta)
+        return result
+
+    def finish_create(self, game_id: str) -> GameMeta | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None or "due" not in game.fields:
+                self._notes.pop(game_id, None)
+                return None
+            meta = records.meta_from_fields(game.fields)
+            assert meta is not None
+        self._list_game(meta)
+        return meta
+
+    def settle_create(self, game_id: str) -> None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is not None:
+                game.fields.pop("due", None)
+            self._notes.pop(game_id, None)
+
+    def unsettled(self, before: float, limit: int = 100) -> list[str]:
+        with self._lock:
+            notes = sorted((t, i) for i, t in self._notes.items() if t <= before)
+        return [i for _, i in notes[:limit]]
+
+    # the steps of a create, as in the Redis adapter (tests inject failures between them)
+    def _note_create(self, meta: GameMeta) -> None:
+        with self._lock:
+            self._notes.setdefault(meta.id, meta.created)
+
+    def _record_create(
+        self, meta: GameMeta, entries: list[Fields], idempotency: IdempotencyRecord | None
+    ) -> Appended:
         with self._lock:
             if meta.id in self._games:
                 existing = self._games[meta.id]
@@ -58,7 +97,7 @@ class InMemoryEventStore:
                     if earlier is not None:
                         return records.replayed(earlier, idempotency)
                 raise GameExists(meta.id)
-            fields = {"meta": records.meta_to_json(meta), "status": meta.status}
+            fields = {"meta": records.meta_to_json(meta), "status": meta.status, "due": "1"}
             self._games[meta.id] = _Game(fields=fields, entries=entries)
             if idempotency is not None:
                 self._games[meta.id].keys[idempotency.key] = records.idempotency_to_json(
@@ -66,6 +105,10 @@ class InMemoryEventStore:
                 )
             self._lock.notify_all()
         return Appended(version=len(entries))
+
+    def _list_game(self, meta: GameMeta) -> None:
+        with self._lock:
+            self._listed.add(meta.id)
 
     def append(
         self,
@@ -166,7 +209,11 @@ class InMemoryEventStore:
         offset: int = 0,
     ) -> list[GameMeta]:
         with self._lock:
-            metas = [records.meta_from_fields(g.fields) for g in self._games.values()]
+            metas = [
+                records.meta_from_fields(g.fields)
+                for i, g in self._games.items()
+                if i in self._listed
+            ]
         found = [
             m
             for m in metas

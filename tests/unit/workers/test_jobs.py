@@ -4,6 +4,7 @@ a replay that verifies."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,20 @@ def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack:
         stack.work()
     assert attacks > 5
     assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_the_sweeper_finishes_a_create_that_crashed_before_its_listing(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(stack.store, "_list_game", lambda meta: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            _create(stack)
+    (game_id,) = stack.store.unsettled(before=time.time() + 1)
+    assert stack.store.list_games() == [] and stack.queue("bots").count == 0
+    monkeypatch.setattr("workers.sweeper.SETTLE_GRACE", 0.0)
+    Sweeper(stack.service, stack.scheduler).tick()
+    assert [m.id for m in stack.store.list_games()] == [game_id]
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert stack.store.unsettled(before=time.time() + 1) == []
