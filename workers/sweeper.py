@@ -201,7 +201,8 @@ def sweep_forever(stop: threading.Event, worker_name: str | None = None) -> None
 
     url, namespace = config.redis_url(), config.namespace()
     scheduler = RQScheduler.from_url(url, namespace)
-    sweeper = Sweeper(GameService(RedisEventStore.from_url(url, namespace), scheduler), scheduler)
+    store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
+    sweeper = Sweeper(GameService(store, scheduler), scheduler)
     while True:
         try:
             if worker_name:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
+    DEFAULT_IDEMPOTENCY_TTL,
     Appended,
     Batch,
     ChainBroken,
@@ -32,12 +34,14 @@ class _Game:
     fields: dict[str, str]
     entries: list[Fields] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
+    keys_expire: float | None = None  # monotonic time the idempotency records expire at
 
 
 class InMemoryEventStore:
     """An EventStore in a dict. Thread-safe; ``wait`` wakes on every append."""
 
-    def __init__(self) -> None:
+    def __init__(self, idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL) -> None:
+        self.idempotency_ttl = idempotency_ttl
         self._games: dict[str, _Game] = {}
         self._listed: set[str] = set()
         self._notes: dict[str, float] = {}
@@ -92,7 +96,7 @@ class InMemoryEventStore:
             if meta.id in self._games:
                 existing = self._games[meta.id]
                 if idempotency is not None:
-                    raw = existing.keys.get(idempotency.key)
+                    raw = self._keys(existing).get(idempotency.key)
                     earlier = records.idempotency_from_json(idempotency.key, raw)
                     if earlier is not None:
                         return records.replayed(earlier, idempotency)
@@ -126,7 +130,7 @@ class InMemoryEventStore:
             game = self._game(game_id)
             if idempotency is not None:
                 earlier = records.idempotency_from_json(
-                    idempotency.key, game.keys.get(idempotency.key)
+                    idempotency.key, self._keys(game).get(idempotency.key)
                 )
                 if earlier is not None:
                     return records.replayed(earlier, idempotency)
@@ -140,7 +144,7 @@ class InMemoryEventStore:
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
             if status is not None:
-                game.fields["status"] = status
+                self._set_status(game, status)
             self._lock.notify_all()
             return Appended(version=len(game.entries))
 
@@ -149,7 +153,7 @@ class InMemoryEventStore:
             game = self._games.get(game_id)
             if game is None:
                 return Fetched(meta=None)
-            raw_key = game.keys.get(idempotency_key) if idempotency_key else None
+            raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
             return Fetched(
                 meta=records.meta_from_fields(game.fields),
                 events=self._slice(game, after, None),
@@ -199,7 +203,7 @@ class InMemoryEventStore:
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._lock:
-            self._game(game_id).fields["status"] = status
+            self._set_status(self._game(game_id), status)
 
     def list_games(
         self,
@@ -233,6 +237,19 @@ class InMemoryEventStore:
         """Overwrite stored fields of one entry (for tests of the chain check)."""
         with self._lock:
             self._game(game_id).entries[version - 1].update(fields)
+
+    def _set_status(self, game: _Game, status: str) -> None:
+        game.fields["status"] = status
+        if status == "over" and self.idempotency_ttl > 0:
+            game.keys_expire = time.monotonic() + self.idempotency_ttl
+
+    @staticmethod
+    def _keys(game: _Game) -> dict[str, str]:
+        """The game's idempotency records (none once they expired)."""
+        if game.keys_expire is not None and time.monotonic() >= game.keys_expire:
+            game.keys.clear()
+            game.keys_expire = None
+        return game.keys
 
     def _length(self, game_id: str) -> int:
         game = self._games.get(game_id)

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 Encoded = dict[str, Any]
 
 STATUSES = ("waiting", "playing", "over")
+DEFAULT_IDEMPOTENCY_TTL = 7 * 24 * 3600.0  # seconds idempotency records outlive their game
 
 
 class StoreError(Exception):

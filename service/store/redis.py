@@ -5,7 +5,8 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
 - ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
   ``due`` (present until the creation's listing and first scheduling are done);
-- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record (no expiry).
+- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record; it expires
+  ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
 
 The index for listing lives outside the games' slots: sorted sets (score = creation time)
 ``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
@@ -27,6 +28,7 @@ import redis
 from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
+    DEFAULT_IDEMPOTENCY_TTL,
     STATUSES,
     Appended,
     Batch,
@@ -46,7 +48,7 @@ from service.store.port import (
 APPEND_LUA = """
 -- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
 -- idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- then per entry: field count, field, value, ...
+-- idempotency TTL in ms once over (0: none), then per entry: field count, field, value, ...
 local unpack = table.unpack or unpack
 local key = ARGV[3]
 if key ~= '' then
@@ -71,7 +73,7 @@ end
 if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 8
+local i = 9
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -82,6 +84,7 @@ for v = current + 1, current + n do
 end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
+if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
 return {'ok', tostring(current + n)}
 """
 
@@ -105,16 +108,28 @@ return {'ok', status}
 class RedisEventStore:
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
-    def __init__(self, client: redis.Redis, namespace: str = "cardroom") -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        namespace: str = "cardroom",
+        idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
+    ) -> None:
         self.client = client
         self.namespace = namespace
+        self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
 
     @classmethod
-    def from_url(cls, url: str, namespace: str = "cardroom") -> RedisEventStore:
+    def from_url(
+        cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
+    ) -> RedisEventStore:
         """A store on the Redis at ``url`` (responses decoded as text)."""
-        return cls(redis.Redis.from_url(url, decode_responses=True), namespace)
+        ttl = DEFAULT_IDEMPOTENCY_TTL if idempotency_ttl is None else idempotency_ttl
+        return cls(redis.Redis.from_url(url, decode_responses=True), namespace, ttl)
+
+    def _ttl_ms(self) -> int:
+        return max(0, int(self.idempotency_ttl * 1000))
 
     def key(self, game_id: str, part: str) -> str:
         """The key of one part (events, meta, idem) of a game."""
@@ -214,6 +229,7 @@ class RedisEventStore:
             status,
             meta_json,
             len(entries),
+            self._ttl_ms(),
         ]
         for fields in entries:
             args.append(len(fields))
@@ -290,6 +306,8 @@ class RedisEventStore:
         if meta is None:
             raise UnknownGameId(game_id)
         self.client.hset(self.key(game_id, "meta"), "status", status)
+        if status == "over" and self._ttl_ms() > 0:
+            self.client.pexpire(self.key(game_id, "idem"), self._ttl_ms())
         self._index_move(meta, status)
 
     def list_games(

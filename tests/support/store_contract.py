@@ -332,6 +332,22 @@ class StoreContract:
         report = store.verify_chain(meta.id)
         assert not report.ok and report.broken_at == 4
 
+    def test_idempotency_records_expire_once_their_game_is_over(self, store: Any) -> None:
+        store.idempotency_ttl = 0.2
+        ended, live, aborted = (self.created(store, make_meta(status="playing")) for _ in "abc")
+        key = IdempotencyRecord("k", "fp", 3, {"ok": True})
+        for meta in (ended, live, aborted):
+            status = "over" if meta is ended else None
+            store.append(meta.id, 2, events("CardPlayed"), action(), idempotency=key,
+                         prev_hash=self.head(store, meta.id), status=status)  # fmt: skip
+        store.set_status(aborted.id, "over")
+        assert store.fetch(ended.id, 3, "k").idempotency == key  # kept for a while...
+        time.sleep(0.4)
+        assert store.fetch(ended.id, 3, "k").idempotency is None  # ...then gone
+        assert store.fetch(aborted.id, 3, "k").idempotency is None
+        assert store.fetch(live.id, 3, "k").idempotency == key  # a live game keeps its keys
+        assert store.version(ended.id) == 3 and store.verify_chain(ended.id).ok
+
     def test_the_chain_report_names_the_head(self, store: Any) -> None:
         meta = self.created(store)
         report = store.verify_chain(meta.id)
