@@ -290,11 +290,32 @@ class GameService:
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
         }
 
-    def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
-        """The seat's redacted events after ``after``; every stored field once the game is over."""
+    def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The seat's redacted events after ``after``; every stored field once the game is over.
+
+        With ``limit``, at most that many events (read as one bounded range) and ``next_after``:
+        the ``after`` of the next page, None once this page reaches the game's version.
+        """
         after = max(0, after)
-        loaded, stored, _ = self._load(game_id, read_from=after)
-        newer = [s for s in stored if s.version > after]
+        if limit is None:
+            loaded, stored, _ = self._load(game_id, read_from=after)
+            newer = [s for s in stored if s.version > after]
+            page_end = None
+        else:
+            loaded = self.load(game_id)
+            upto = min(after + max(1, limit), loaded.version)
+            newer = self.store.read(game_id, after, upto) if upto > after else []
+            page_end = upto if upto < loaded.version else None
+        out = self._events_out(game_id, loaded, newer, seat)
+        if limit is not None:
+            out["next_after"] = page_end
+        return out
+
+    def _events_out(
+        self, game_id: str, loaded: Loaded, newer: Sequence[StoredEvent], seat: int | None
+    ) -> dict[str, Any]:
         if loaded.over:
             items = [shapes.full_event(s) for s in newer]
         else:
