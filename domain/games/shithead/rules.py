@@ -117,7 +117,6 @@ def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
         or (r == "8" and rules.eights_reverse_transparent)
         or (r == "7" and rules.sevens_glass)
         or (r == "5" and rules.fives_low)
-        or (t == "2" and rules.two_is_reset)
     ):
         return None
     for low, active in (("7", rules.sevens_low), ("5", rules.fives_low), ("8", rules.eights_low)):
