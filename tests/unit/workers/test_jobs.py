@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from replays import loads, verify
+from replays import loads
+from replays.verify import verify
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers.bots.base import WAIT, RandomBot, register_bot
 from workers.jobs import export_replay, play_bot_turn, stored_replay
