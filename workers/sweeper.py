@@ -45,7 +45,7 @@ class Sweeper:
         """One sweep; returns how many turns were re-enqueued."""
         store = self.service.store
         live = [m.id for s in LIVE for m in store.list_games(status=s, limit=self.limit)]
-        versions = {game_id: store.version(game_id) for game_id in live}
+        versions = store.versions(live)
         resumed = sum(
             self.resume(game_id, version)
             for game_id, version in versions.items()
