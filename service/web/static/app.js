@@ -469,6 +469,19 @@ async function gamePage(id, watching) {
 }
 
 // -- replay -------------------------------------------------------------------------------
+/** Every event of a finished game (GET /events is paginated: follow ``next_after``). */
+async function allEvents(path) {
+  const items = [];
+  let after = 0;
+  while (after !== null && after !== undefined) {
+    const page = await api("GET", `${path}/events?after=${after}&limit=1000`);
+    if (!page.ok) break;
+    items.push(...page.data.events);
+    after = page.data.next_after;
+  }
+  return items;
+}
+
 async function replayPage(id) {
   const path = `/games/${encodeURIComponent(id)}`;
   const summary = await api("GET", path);
@@ -484,8 +497,7 @@ async function replayPage(id) {
       el("a", { href: `#/watch/${id}` }, "Watch it live")));
     return;
   }
-  const [events, audit] = await Promise.all([api("GET", `${path}/events`), api("GET", `${path}/replay/verification`)]);
-  const items = events.ok ? events.data.events : [];
+  const [items, audit] = await Promise.all([allEvents(path), api("GET", `${path}/replay/verification`)]);
   const last = items.length || game.version;
   let step = last;
   let asSeat = "";
