@@ -55,6 +55,18 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     page.wait_for_selector('#felt .seat.me[data-seat="0"]')
     assert "Playing seat 0" in page.inner_text("main")
     page.wait_for_selector("#felt >> text=Trump")
+    # keyboard: a card of the hand is a toggle; selecting it narrows the actions to it
+    first = page.locator("#hand button.card").first
+    code = first.get_attribute("data-card")
+    first.focus()
+    page.keyboard.press("Space")
+    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="true"]')
+    narrowed = page.locator("#actions button.action").evaluate_all(
+        "bs => bs.map(b => JSON.parse(b.dataset.action))"
+    )
+    assert narrowed and all(a.get("card") == code for a in narrowed), narrowed
+    page.keyboard.press("Space")  # the focus stayed on the card: unselect it
+    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="false"]')
     watched.screenshot("sixty_six-table")
     assert play_through(watched)
     summary = table_stack.wait_over(game_id)
