@@ -26,7 +26,9 @@ def browser() -> Iterator[Any]:
 def table_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stack of its own for the browser: each open page holds a stream (a sync gunicorn
     worker) for up to CARDROOM_SSE_SECONDS, so it runs more web workers and shorter streams."""
-    running = Stack(tmp_path_factory.mktemp("table"), web_workers=4, CARDROOM_SSE_SECONDS="8")
+    running = Stack(
+        tmp_path_factory.mktemp("table"), web_workers=4, env={"CARDROOM_SSE_SECONDS": "8"}
+    )
     yield running
     running.stop()
 

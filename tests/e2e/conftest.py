@@ -40,7 +40,11 @@ class Stack:
     """A running service: web (and optionally workers) as child processes."""
 
     def __init__(
-        self, tmp: Path, bot_workers: int = 2, web_workers: int = 2, **env: str
+        self,
+        tmp: Path,
+        bot_workers: int = 2,
+        web_workers: int = 2,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.namespace = unique_namespace("e2e")
         self.port = free_port()
@@ -52,7 +56,7 @@ class Stack:
             "CARDROOM_SWEEP_INTERVAL": "0.5",
             "CARDROOM_REPLAY_DIR": str(tmp / "replays"),
             "PYTHONUNBUFFERED": "1",
-            **env,
+            **(env or {}),
         }
         self.logs = tmp
         self.http = requests.Session()

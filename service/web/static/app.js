@@ -42,7 +42,7 @@ async function hasOperation(path, method) {
 
 /** The game's live stream: the seat's private one through a stream ticket when the server
  * offers tickets (the token never goes in a URL), else the spectator stream. */
-async function openStream(id, token, onEvent, onOver) {
+async function openStream(id, token, onEvent, onOver, onClosed) {
   let url = `/games/${encodeURIComponent(id)}/stream`;
   if (token && await hasOperation("/games/{game_id}/stream-tickets", "post")) {
     const ticket = await api("POST", `/games/${encodeURIComponent(id)}/stream-tickets`, { token });
@@ -51,6 +51,8 @@ async function openStream(id, token, onEvent, onOver) {
   const source = new EventSource(url);
   source.addEventListener("event", (message) => onEvent(JSON.parse(message.data)));
   source.addEventListener("over", () => { source.close(); onOver(); });
+  // the browser reconnects by itself; it gives up only on an error answer (an expired ticket)
+  source.addEventListener("error", () => { if (source.readyState === EventSource.CLOSED) onClosed(); });
   cleanup.push(() => source.close());
   return source;
 }
@@ -456,13 +458,16 @@ async function gamePage(id, watching) {
   const soon = () => { clearTimeout(timer); timer = setTimeout(refresh, 60); };
   cleanup.push(() => clearTimeout(timer));
   let stream = null;
+  let alive = true;
+  cleanup.push(() => { alive = false; });
   async function restartStream() {
     if (stream) stream.close();
+    if (!alive) return;
     if (summary.status === "over") return;
     stream = await openStream(id, token, (item) => {
       lastAction = commandText(item.command, summary.seats) || eventText(item, summary.seats);
       soon();
-    }, () => refresh());
+    }, () => refresh(), () => setTimeout(() => { restartStream(); refresh(); }, 1000));
   }
   await restartStream();
   await refresh();
