@@ -45,6 +45,7 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     error.wait_for()
     page.wait_for_function("() => document.querySelector('#opt-game_target-error').textContent")
     assert "at least 1" in error.inner_text()  # the server's refusal, next to its field
+    watched.screenshot("lobby-refused-option")
     page.fill("#opt-game_target", "1")  # one deal
     page.click("#create button[type=submit]")
     page.wait_for_url("**/#/game/*")
