@@ -146,10 +146,18 @@ def _run_serve(args: argparse.Namespace) -> int:
 SCHEDULER = "workers.scheduler:from_config"
 
 
+WORKER_CONNECTIONS = 2000  # concurrent connections (streams included) per gunicorn worker
+
+
 def web_command(host: str, port: int, workers: int) -> list[str]:
-    """gunicorn (sync workers) serving the app factory."""
+    """gunicorn with gevent workers serving the app factory.
+
+    gevent, not sync workers: a sync worker is held by each open event stream, so two streams
+    stalled the API (docs/decisions.md, "Streams at scale", has the measurements).
+    """
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+        "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
         "--access-logfile", "-", "service.app:create_app()",
     ]  # fmt: skip
 

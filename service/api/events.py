@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +16,9 @@ from service.api import schemas
 from service.api.deps import SECURITY, caller_seat, get_service, problems
 from service.errors import InvalidRequest
 from service.games import GameService
+from service.store.redis import OUTAGES
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("events", __name__, url_prefix="/games", description="Event logs and live streams")
 
@@ -97,19 +101,27 @@ def _sse(
     retry_ms: int,
     heartbeat: float,
 ) -> Iterator[str]:
+    """The stream's lines: events, a comment every ``heartbeat`` seconds while idle, ``over``.
+
+    It ends after ``seconds`` (the client reconnects with Last-Event-ID) or, quietly, when the
+    store becomes unreachable (the reconnect then gets 503 until it is back).
+    """
     deadline = time.monotonic() + seconds
     yield f"retry: {retry_ms}\n\n"
     batch = first
-    while True:
-        for item in batch["events"]:
-            yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
-        last = batch["version"]
-        if batch["over"]:
-            yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        if not service.wait(game_id, last, min(remaining, heartbeat)):
-            yield ": keep-alive\n\n"
-        batch = service.events_after(game_id, last, seat)
+    try:
+        while True:
+            for item in batch["events"]:
+                yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
+            last = batch["version"]
+            if batch["over"]:
+                yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            if not service.wait(game_id, last, min(remaining, heartbeat)):
+                yield ": keep-alive\n\n"
+            batch = service.events_after(game_id, last, seat)
+    except OUTAGES as err:
+        log.warning("stream of game %s ended: the store is unreachable (%s)", game_id, err)

@@ -23,6 +23,7 @@ import redis
 
 from domain.chain import GENESIS
 from service.store import records
+from service.store.fanout import Fanout
 from service.store.port import (
     STATUSES,
     Appended,
@@ -98,6 +99,9 @@ end
 return {'ok', status}
 """
 
+# Redis being unreachable (down, restarting, loading its data): the edge answers 503.
+OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
+
 
 class RedisEventStore:
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
@@ -107,6 +111,7 @@ class RedisEventStore:
         self.namespace = namespace
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
+        self._fanout: Fanout | None = None
 
     @classmethod
     def from_url(cls, url: str, namespace: str = "cardroom") -> RedisEventStore:
@@ -266,9 +271,20 @@ class RedisEventStore:
         return [m for m in metas if m is not None]
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        key = self.key(game_id, "events")
-        reply = self.client.xread({key: f"{after}-0"}, count=1, block=max(1, int(timeout * 1000)))
-        return bool(reply)
+        """Through this process's one shared blocking XREAD (``service.store.fanout``)."""
+        if self._fanout is None:
+            self._fanout = Fanout(self.client, longest_block=self._longest_block())
+        return self._fanout.wait(self.key(game_id, "events"), after, timeout)
+
+    def waiting(self) -> int:
+        """Streams waiting in this process now."""
+        return 0 if self._fanout is None else self._fanout.waiting()
+
+    def _longest_block(self) -> float:
+        """One XREAD blocks at most 1 s, and less than the client's socket timeout (redis-py's
+        default is 5 s: a longer block would end in a TimeoutError, not an empty reply)."""
+        timeout = self.client.connection_pool.connection_kwargs.get("socket_timeout")
+        return 1.0 if not timeout else min(1.0, max(0.05, float(timeout) * 0.8))
 
     def _index_key(self, game: str | None, status: str | None) -> str:
         parts = [self.namespace, "index"]
