@@ -30,6 +30,7 @@ from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
 from service.store.port import (
+    ChainBroken,
     EventStore,
     GameMeta,
     IdempotencyKeyReused,
@@ -230,15 +231,24 @@ class GameService:
         if idempotency_key:
             record = IdempotencyRecord(idempotency_key, request, response["version"], response)
         over = rules.outcome(state) is not None
-        appended = self.store.append(
-            game_id,
-            version,
-            encoded,
-            action_command(seat, action),
-            prev_hash=loaded.head_hash,
-            idempotency=record,
-            status="over" if over else None,
-        )
+        try:
+            appended = self.store.append(
+                game_id,
+                version,
+                encoded,
+                action_command(seat, action),
+                prev_hash=loaded.head_hash,
+                idempotency=record,
+                status="over" if over else None,
+            )
+        except ChainBroken:
+            # The stream was rewound and rewritten under our cached fold (Redis restored from
+            # an older state, then played on): refold, and let the caller retry on the truth.
+            self.cache.discard(game_id)
+            fresh = self.load(game_id)
+            if fresh.head_hash == loaded.head_hash:
+                raise
+            raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
         after = Loaded(
@@ -349,11 +359,33 @@ class GameService:
         if not GAME_ID.match(game_id):
             raise NotFound(f"no game {game_id!r}")
         cached = self.cache.get(game_id)
+        try:
+            return self._load_on(game_id, cached, read_from, idempotency_key)
+        except _StaleCache:
+            pass
+        except ChainBroken:
+            if cached is None:
+                raise
+        # The stream is behind or beside the cached fold (Redis restored from an older state):
+        # forget the fold and fold the stream as it is.
+        log.warning("game %s: the cached state is ahead of the stream; refolding", game_id)
+        self.cache.discard(game_id)
+        return self._load_on(game_id, None, read_from, idempotency_key)
+
+    def _load_on(
+        self,
+        game_id: str,
+        cached: Folded | None,
+        read_from: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
         base = cached.version if cached else 0
         start = base if read_from is None else min(base, read_from)
         fetched = self.store.fetch(game_id, start, idempotency_key)
         if fetched.meta is None:
             raise NotFound(f"no game {game_id!r}")
+        if cached is not None and fetched.head is not None and fetched.head < cached.version:
+            raise _StaleCache(game_id)
         rules = self.rules(fetched.meta.game)
         newer = [s for s in fetched.events if s.version > base]
         if cached is None:
@@ -384,3 +416,7 @@ class GameService:
             log.exception(
                 "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
             )
+
+
+class _StaleCache(Exception):
+    """The cached fold is newer than the stream it came from."""

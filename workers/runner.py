@@ -3,6 +3,7 @@
 A forking RQ worker costs ~10 ms per job; ``SimpleWorker`` runs each job in its own process in
 ~3 ms. A crashed job is retried (the jobs are idempotent); a killed worker's job is re-run by
 the sweeper thread (see ``workers.sweeper``) and, later, by RQ's own StartedJobRegistry cleanup.
+A Redis outage does not end the worker: it waits for Redis and serves again.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Sequence
 
 import redis
@@ -34,7 +36,6 @@ def run_worker(
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
-    worker = SimpleWorker([Queue(n, connection=connection) for n in names], connection=connection)
     stop = threading.Event()
     if sweep and not burst:
         from workers.sweeper import sweep_forever
@@ -43,10 +44,36 @@ def run_worker(
         thread.start()
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:
-        worker.work(burst=burst, logging_level="WARNING")
+        while True:
+            worker = SimpleWorker(
+                [Queue(n, connection=connection) for n in names], connection=connection
+            )
+            try:
+                worker.work(burst=burst, logging_level="WARNING")
+                return 0
+            except OUTAGES as err:
+                # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs
+                # its turn): wait for it and serve again as a new worker.
+                log.warning("Redis is unreachable (%s); reconnecting", err)
+                _wait_for(connection)
+                log.info("Redis is back: serving %s again", ", ".join(names))
     finally:
         stop.set()
-    return 0
+
+
+OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
+
+
+def _wait_for(connection: redis.Redis, longest: float = 5.0) -> None:
+    """Until Redis answers PING, backing off up to ``longest`` seconds between tries."""
+    pause = 0.2
+    while True:
+        try:
+            connection.ping()
+            return
+        except OUTAGES:
+            time.sleep(pause)
+            pause = min(pause * 2, longest)
 
 
 def _qualified(queue: str) -> str:

@@ -10,7 +10,8 @@ The index for listing lives outside the games' slots: sorted sets (score = creat
 ``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
 ``<ns>:index:game:<game>:status:<status>``.
 
-Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, HGET key);
+Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
+id, HGET key);
 ``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 2.
 """
 
@@ -189,6 +190,7 @@ class RedisEventStore:
         pipe = self.client.pipeline(transaction=True)
         pipe.hgetall(self.key(game_id, "meta"))
         pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0")
+        pipe.xrevrange(self.key(game_id, "events"), count=1)
         if idempotency_key:
             pipe.hget(self.key(game_id, "idem"), idempotency_key)
         replies = pipe.execute()
@@ -198,9 +200,10 @@ class RedisEventStore:
         return Fetched(
             meta=meta,
             events=_parse(replies[1]),
-            idempotency=records.idempotency_from_json(idempotency_key or "", replies[2])
+            idempotency=records.idempotency_from_json(idempotency_key or "", replies[3])
             if idempotency_key
             else None,
+            head=records.version_of(replies[2][0][0]) if replies[2] else 0,
         )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
