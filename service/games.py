@@ -23,7 +23,7 @@ from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
-from service import folding, shapes
+from service import folding, shapes, tickets
 from service.cache import Folded, StateCache
 from service.errors import NotFound, SeatNotOpen, Unauthorized
 from service.folding import Loaded
@@ -187,6 +187,15 @@ class GameService:
         if seat is None:
             raise Unauthorized("the token does not hold a seat in this game")
         return seat
+
+    def stream_ticket(self, game_id: str, seat: int, seconds: int) -> dict[str, Any]:
+        """A ticket to follow ``seat``'s private stream without its token (``service.tickets``)."""
+        ticket = tickets.issue(self._meta(game_id), seat, time.time(), seconds)
+        return {"ticket": ticket, "expires_in": seconds}
+
+    def seat_for_ticket(self, game_id: str, ticket: str) -> int:
+        """The seat a stream ticket is for (Unauthorized if unknown or expired)."""
+        return tickets.check(self._meta(game_id), ticket, time.time())
 
     # -- actions -------------------------------------------------------------------------
     def submit_action(
