@@ -16,6 +16,7 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
+from service import ops
 from service.api import all_blueprints, bodies, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
@@ -78,6 +79,7 @@ def create_app(
         api.register_blueprint(blueprint)
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
+    ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     return app
 
 

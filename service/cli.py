@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -46,6 +48,12 @@ def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
     serve.add_argument("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
     serve.add_argument("--data-dir", default="var", help="embedded Redis data dir (./var)")
+    serve.add_argument(
+        "--log-json",
+        action="store_true",
+        default=(os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json",
+        help="log one JSON object per line (also CARDROOM_LOG_FORMAT=json)",
+    )
     serve.add_argument(
         "--appendfsync",
         choices=("always", "everysec"),
@@ -139,6 +147,11 @@ def _run_show(args: argparse.Namespace) -> int:
 def _run_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
+    if args.log_json:
+        env["CARDROOM_LOG_FORMAT"] = "json"
+    # /metrics sums every child's figures (prometheus-client's multiprocess mode)
+    metrics_dir = tempfile.mkdtemp(prefix="cardroom-metrics-")
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     children: list[Child] = []
     if not env.get("REDIS_URL"):
         redis_server, env["REDIS_URL"] = start_embedded_redis(
@@ -152,9 +165,12 @@ def _run_serve(args: argparse.Namespace) -> int:
                 redis_server,
             )
         )
-    commands = [web_command(args.host, args.port, args.web_workers)]
+    commands = [web_command(args.host, args.port, args.web_workers, json_logs=args.log_json)]
     commands += [worker_command() for _ in range(args.bot_workers)]
-    return supervise(commands, env, children)
+    try:
+        return supervise(commands, env, children)
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 SCHEDULER = "workers.scheduler:from_config"
@@ -163,7 +179,15 @@ SCHEDULER = "workers.scheduler:from_config"
 WORKER_CONNECTIONS = 2000  # concurrent connections (streams included) per gunicorn worker
 
 
-def web_command(host: str, port: int, workers: int) -> list[str]:
+# gunicorn's access log as JSON (with --log-json)
+JSON_ACCESS_FORMAT = (
+    '{"time": "%(t)s", "logger": "gunicorn.access", "remote": "%(h)s", "method": "%(m)s", '
+    '"path": "%(U)s", "query": "%(q)s", "status": "%(s)s", "bytes": "%(B)s", '
+    '"seconds": "%(L)s", "agent": "%(a)s"}'
+)
+
+
+def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) -> list[str]:
     """gunicorn with gevent workers serving the app factory.
 
     gevent, not sync workers: a sync worker is held by each open event stream, so two streams
@@ -172,7 +196,9 @@ def web_command(host: str, port: int, workers: int) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
         "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
-        "--access-logfile", "-", "service.app:create_app()",
+        "--access-logfile", "-",
+        *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs else []),
+        "service.app:create_app()",
     ]  # fmt: skip
 
 

@@ -16,6 +16,8 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_STREAM_TICKET_SECONDS": 300,  # a stream ticket's lifetime (EventSource reuses it)
     "CARDROOM_SCHEDULER": "",  # "package.module:factory"; factory(config) -> Scheduler
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "CARDROOM_WORKER_STALE_SECONDS": 30.0,  # /readyz: a worker heartbeat at most this old
+    "CARDROOM_LOG_FORMAT": "",  # "json": one JSON object per log line
 }
 
 

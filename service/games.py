@@ -23,7 +23,7 @@ from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
-from service import folding, shapes, tickets
+from service import folding, metrics, shapes, tickets
 from service.cache import Folded, StateCache
 from service.errors import NotFound, SeatNotOpen, Unauthorized
 from service.folding import Loaded
@@ -260,6 +260,7 @@ class GameService:
             raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
+        metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
         after = Loaded(
             loaded.meta, rules, state, appended.version, shapes.head(encoded, loaded.head_hash)
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 import redis
 from rq import Queue, SimpleWorker
 
+from service import ops
 from workers import config
 
 log = logging.getLogger("cardroom.worker")
@@ -32,11 +34,19 @@ def run_worker(
 ) -> int:
     """Serve the queues until stopped (or until empty with ``burst``)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
+        ops.use_json_logs()
     for module in imports:
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
     stop = threading.Event()
+    threading.Thread(
+        target=ops.heartbeat_forever,
+        args=(connection, config.namespace(), stop),
+        name="heartbeat",
+        daemon=True,
+    ).start()
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 

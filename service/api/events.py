@@ -13,6 +13,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+from service import metrics
 from service.api import schemas
 from service.api.deps import (
     SECURITY,
@@ -122,6 +123,7 @@ class Stream(MethodView):
             config["CARDROOM_SSE_HEARTBEAT"],
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        stream = metrics.streaming(stream)
         return Response(stream, mimetype="text/event-stream", headers=headers)
 
 

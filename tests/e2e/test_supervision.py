@@ -46,6 +46,8 @@ def test_serve_restarts_a_killed_redis_worker_and_web(tmp_path: Path) -> None:
         )  # fmt: skip
     try:
         _until(lambda: requests.get(f"{base}/games", timeout=5).status_code == 200, "it is up")
+        # ready: the store answers and the worker's heartbeat is fresh
+        _until(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200, "ready")
         store = redis.Redis(unix_socket_path=str(tmp_path / "var" / "redis.sock"))
 
         def bots_game_finishes() -> None:

@@ -41,7 +41,11 @@ def test_no_acknowledged_action_is_lost_when_redis_is_sigkilled(tmp_path: Path) 
         ).test_client()
         tables = []
         for _ in range(3):
-            body = {"game": "shithead", "seats": [{"type": "open"}] * 2, "options": {"action_limit": 400}}
+            body = {
+                "game": "shithead",
+                "seats": [{"type": "open"}] * 2,
+                "options": {"action_limit": 400},
+            }
             game_id = client.post("/games", json=body).get_json()["id"]
             tokens = [
                 client.post(f"/games/{game_id}/seats/{s}", json={"name": f"p{s}"}).get_json()[
