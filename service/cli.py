@@ -196,7 +196,7 @@ def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) 
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
         "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
-        "--access-logfile", "-",
+        "--access-logfile", "-", "--config", "python:service.gunicorn_conf",
         *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs else []),
         "service.app:create_app()",
     ]  # fmt: skip
