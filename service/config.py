@@ -18,6 +18,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "CARDROOM_WORKER_STALE_SECONDS": 30.0,  # /readyz: a worker heartbeat at most this old
     "CARDROOM_LOG_FORMAT": "",  # "json": one JSON object per log line
+    "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
+    # outlive its end (0: forever)
 }
 
 

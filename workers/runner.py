@@ -2,17 +2,19 @@
 
 A forking RQ worker costs ~10 ms per job; ``SimpleWorker`` runs each job in its own process in
 ~3 ms. A crashed job is retried (the jobs are idempotent); a killed worker's job is re-run by
-the sweeper thread (see ``workers.sweeper``) and, later, by RQ's own StartedJobRegistry cleanup.
+the sweeper thread (see ``workers.sweeper``), which also keeps this worker marked alive.
 A Redis outage does not end the worker: it waits for Redis and serves again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import os
 import threading
 import time
+import uuid
 from collections.abc import Sequence
 
 import redis
@@ -40,6 +42,7 @@ def run_worker(
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
+    name = uuid.uuid4().hex  # kept across reconnects: the sweeper knows the worker by it
     stop = threading.Event()
     threading.Thread(
         target=ops.heartbeat_forever,
@@ -50,22 +53,24 @@ def run_worker(
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 
-        thread = threading.Thread(target=sweep_forever, args=(stop,), daemon=True)
+        thread = threading.Thread(target=sweep_forever, args=(stop, name), daemon=True)
         thread.start()
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:
         while True:
             worker = SimpleWorker(
-                [Queue(n, connection=connection) for n in names], connection=connection
+                [Queue(n, connection=connection) for n in names], connection=connection, name=name
             )
             try:
                 worker.work(burst=burst, logging_level="WARNING")
                 return 0
             except OUTAGES as err:
                 # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs
-                # its turn): wait for it and serve again as a new worker.
+                # its turn): wait for it, drop the half-kept registration, serve again.
                 log.warning("Redis is unreachable (%s); reconnecting", err)
                 _wait_for(connection)
+                with contextlib.suppress(*OUTAGES):
+                    worker.register_death()
                 log.info("Redis is back: serving %s again", ", ".join(names))
     finally:
         stop.set()
