@@ -9,9 +9,9 @@ One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is wh
 1. baseline: ``--actions`` timed ``POST /games/{id}/actions`` (two people playing Shithead over
    HTTP, a new game when one ends) with no stream open;
 2. loaded: a separate load-generator process opens ``--clients`` spectator streams
-   (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played)
-   and keeps them open (reconnecting when a stream's lifetime ends); the same actions are timed
-   again once they are all open.
+   (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played),
+   spread over 5 s, and keeps them open (reconnecting when a stream's lifetime ends); the same
+   actions are timed again once they are all open.
 
 Prints p50/p99 of both phases, the p99 ratio (loaded / baseline) and how many streams were open
 during the loaded phase. Exit 1 if the streams never all opened.
@@ -40,6 +40,7 @@ import redis
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
+STAGGER = 5.0  # seconds over which the load generator opens its streams
 
 
 def free_port() -> int:
@@ -60,8 +61,11 @@ def redis_executable() -> str:
 # The load generator (its own process) --------------------------------------------------------
 
 
-async def _hold(port: int, path: str, opened: list[int], stop: asyncio.Event) -> None:
-    """Keep one stream open on ``path``: reconnect whenever it ends."""
+async def _hold(
+    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
+) -> None:
+    """Keep one stream open on ``path`` (first after ``delay``): reconnect whenever it ends."""
+    await asyncio.sleep(delay)
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -96,7 +100,11 @@ async def _generate(port: int, paths: list[str]) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
-    tasks = [asyncio.create_task(_hold(port, p, opened, stop)) for p in paths]
+    # clients arrive over STAGGER seconds (as people do), so their reconnects are spread too
+    tasks = [
+        asyncio.create_task(_hold(port, p, opened, stop, STAGGER * i / len(paths)))
+        for i, p in enumerate(paths)
+    ]
     while not stop.is_set():
         print(f"open {opened[0]}", flush=True)
         with contextlib.suppress(TimeoutError):
