@@ -13,10 +13,6 @@
 from __future__ import annotations
 
 import json
-import logging
-import os
-import socket
-import threading
 import time
 from typing import Any
 
@@ -26,15 +22,9 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from service import metrics
 from service.api.deps import get_service
 from service.store.redis import OUTAGES
-
-HEARTBEAT_SECONDS = 5.0
+from service.telemetry import use_json_logs, workers_key
 
 blp = Blueprint("ops", __name__)
-
-
-def workers_key(namespace: str) -> str:
-    """The sorted set of worker heartbeats."""
-    return f"{namespace}:workers:seen"
 
 
 def _client() -> redis.Redis | None:
@@ -121,55 +111,3 @@ def install(app: Flask) -> None:
     app.after_request(_finished)
     if str(app.config.get("CARDROOM_LOG_FORMAT", "")).lower() == "json":
         use_json_logs()
-
-
-# Worker heartbeats ---------------------------------------------------------------------------
-
-
-def heartbeat_forever(client: redis.Redis, namespace: str, stop: threading.Event) -> None:
-    """A worker's heartbeat thread: note this worker as seen every HEARTBEAT_SECONDS."""
-    name = f"{socket.gethostname()}:{os.getpid()}"
-    key = workers_key(namespace)
-    while True:
-        try:
-            now = time.time()
-            pipe = client.pipeline(transaction=False)
-            pipe.zadd(key, {name: now})
-            pipe.zremrangebyscore(key, 0, now - 3600)  # forget workers gone for an hour
-            pipe.execute()
-        except OUTAGES:
-            pass  # Redis is away: the worker waits for it; readiness says so meanwhile
-        if stop.wait(HEARTBEAT_SECONDS):
-            return
-
-
-# JSON logs ---------------------------------------------------------------------------------
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per record: time, level, logger, message (and the exception)."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        out = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-            "pid": record.process,
-        }
-        if record.exc_info:
-            out["exception"] = self.formatException(record.exc_info)
-        return json.dumps(out)
-
-
-JsonFormatter.converter = time.gmtime
-
-
-def use_json_logs() -> None:
-    """Send every log record to stderr as one JSON line."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    if root.level == logging.NOTSET or root.level > logging.INFO:
-        root.setLevel(logging.INFO)

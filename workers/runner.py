@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import redis
 from rq import Queue, SimpleWorker
 
-from service import ops
+from service import telemetry
 from workers import config
 
 log = logging.getLogger("cardroom.worker")
@@ -37,7 +37,7 @@ def run_worker(
     """Serve the queues until stopped (or until empty with ``burst``)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
-        ops.use_json_logs()
+        telemetry.use_json_logs()
     for module in imports:
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
@@ -45,7 +45,7 @@ def run_worker(
     name = uuid.uuid4().hex  # kept across reconnects: the sweeper knows the worker by it
     stop = threading.Event()
     threading.Thread(
-        target=ops.heartbeat_forever,
+        target=telemetry.heartbeat_forever,
         args=(connection, config.namespace(), stop),
         name="heartbeat",
         daemon=True,

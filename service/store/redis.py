@@ -21,6 +21,7 @@ id, HGET key);
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -107,6 +108,9 @@ end
 return {'ok', status}
 """
 
+MAX_CONNECTIONS = 200  # per process (per store)
+POOL_WAIT = 5.0  # seconds a command waits for a free connection
+
 # Redis being unreachable (down, restarting, loading its data): the edge answers 503.
 OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
 
@@ -126,14 +130,23 @@ class RedisEventStore:
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
         self._fanout: Fanout | None = None
+        self._fanout_lock = threading.Lock()
 
     @classmethod
     def from_url(
         cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
     ) -> RedisEventStore:
-        """A store on the Redis at ``url`` (responses decoded as text)."""
+        """A store on the Redis at ``url`` (responses decoded as text).
+
+        Its pool waits up to POOL_WAIT seconds for a free connection when MAX_CONNECTIONS are
+        busy (a gevent web worker runs many requests at once; redis-py's default pool fails the
+        101st with "Too many connections"); still none is a store outage (503).
+        """
         ttl = DEFAULT_IDEMPOTENCY_TTL if idempotency_ttl is None else idempotency_ttl
-        return cls(redis.Redis.from_url(url, decode_responses=True), namespace, ttl)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
+        )
+        return cls(redis.Redis(connection_pool=pool), namespace, ttl)
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -337,8 +350,9 @@ class RedisEventStore:
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Through this process's one shared blocking XREAD (``service.store.fanout``)."""
-        if self._fanout is None:
-            self._fanout = Fanout(self.client, longest_block=self._longest_block())
+        with self._fanout_lock:
+            if self._fanout is None:
+                self._fanout = Fanout(self.client, longest_block=self._longest_block())
         return self._fanout.wait(self.key(game_id, "events"), after, timeout)
 
     def waiting(self) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service import ops
+from service import telemetry
 from service.app import create_app
 from tests.support.redis_server import OwnRedis, unique_namespace
 
@@ -35,14 +35,14 @@ def test_readyz_needs_the_store_and_a_recent_worker_heartbeat(tmp_path: Path) ->
         connection = redis.Redis.from_url(own.url)
         stopped = threading.Event()
         stopped.set()
-        ops.heartbeat_forever(connection, namespace, stopped)  # one beat
+        telemetry.heartbeat_forever(connection, namespace, stopped)  # one beat
         ready = client.get("/readyz")
         assert ready.status_code == 200, ready.get_json()
         assert ready.get_json() == {"ready": True, "checks": {"store": "ok", "workers": "ok"}}
 
         old = {name: score - 60 for name, score in connection.zrange(
-            ops.workers_key(namespace), 0, -1, withscores=True)}  # fmt: skip
-        connection.zadd(ops.workers_key(namespace), old)
+            telemetry.workers_key(namespace), 0, -1, withscores=True)}  # fmt: skip
+        connection.zadd(telemetry.workers_key(namespace), old)
         stale = client.get("/readyz")
         assert stale.status_code == 503
         assert stale.get_json()["checks"]["workers"].startswith("no worker seen for")
