@@ -16,7 +16,7 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
-from service import web
+from service import ops, web
 from service.api import all_blueprints, bodies, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
@@ -85,6 +85,7 @@ def create_app(
     web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
+    ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     return app
 
 
