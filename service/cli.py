@@ -253,7 +253,11 @@ def _run_worker(args: argparse.Namespace) -> int:
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     return run_worker(
-        queues=queues or None, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
+        queues=queues or None,
+        burst=args.burst,
+        sweep=not args.no_sweep,
+        imports=args.imports,
+        bots=args.bots,
     )
 
 

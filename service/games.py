@@ -24,8 +24,9 @@ from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
 from service import folding, shapes
+from service.bots import BotDirectory
 from service.cache import Folded, StateCache
-from service.errors import NotFound, SeatNotOpen, Unauthorized
+from service.errors import NotFound, SeatNotOpen, Unauthorized, UnknownBot
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
@@ -60,8 +61,10 @@ class GameService:
         games: Mapping[str, Game[Any]] | None = None,
         cache: StateCache | None = None,
         clock: Callable[[], float] = time.time,
+        bots: BotDirectory | None = None,
     ) -> None:
         self.store = store
+        self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
         self._games = games
@@ -108,6 +111,7 @@ class GameService:
         request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal)
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
+        self._check_bots(rules.name, records)
         seed = shapes.check_seed(seed)
         setup = Setup(
             players=len(records),
@@ -152,6 +156,27 @@ class GameService:
         self._remember(loaded)
         self._notify(loaded)
         return dict(response)
+
+    def _check_bots(self, game: str, records: Sequence[Any]) -> None:
+        if self.bots is None:
+            return
+        names = {str(r.bot) for r in records if r.type == "bot"}
+        known = self.bots.known(game) if names else []
+        unknown = sorted(names - set(known))
+        if unknown:
+            raise UnknownBot(
+                f"no bot named {', '.join(map(repr, unknown))} plays {game}; "
+                f"known: {', '.join(known)}",
+                known=known,
+            )
+
+    def bots_missing(self, meta: GameMeta) -> list[dict[str, Any]]:
+        """The bot seats whose (user) bot has no live worker, while the game is not over."""
+        if self.bots is None or meta.status == "over":
+            return []
+        return self.bots.missing(
+            (i, str(s.bot)) for i, s in enumerate(meta.seats) if s.type == "bot"
+        )
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Take an open seat; the token in the result is shown this once only."""
@@ -270,6 +295,7 @@ class GameService:
             "version": loaded.version,
             "seat": seat,
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
+            "bots_missing": self.bots_missing(loaded.meta),
         }
 
     def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
@@ -307,6 +333,7 @@ class GameService:
             "commitment": meta.commitment,
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
+            "bots_missing": [] if outcome is not None else self.bots_missing(meta),
         }
         if outcome is not None:
             # Both only once over: with two consecutive head hashes a player could brute-force

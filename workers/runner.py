@@ -10,12 +10,15 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Sequence
 
 import redis
 from rq import Queue, SimpleWorker
 
+from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
 from workers import config
+from workers.bots.base import games_of
 
 log = logging.getLogger("cardroom.worker")
 
@@ -27,8 +30,13 @@ def run_worker(
     sweep: bool = True,
     imports: Sequence[str] = (),
     url: str | None = None,
+    bots: Sequence[str] = (),
 ) -> int:
-    """Serve the queues until stopped (or until empty with ``burst``)."""
+    """Serve the queues until stopped (or until empty with ``burst``).
+
+    ``bots`` are user bots this worker serves: their names are registered (with a heartbeat)
+    in the service's bot registry, so games may seat them and see whether they are alive.
+    """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     for module in imports:
         importlib.import_module(module)
@@ -36,6 +44,11 @@ def run_worker(
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
     worker = SimpleWorker([Queue(n, connection=connection) for n in names], connection=connection)
     stop = threading.Event()
+    if bots:
+        registry = RedisBotRegistry(connection, config.namespace())
+        beat = threading.Thread(target=heartbeat, args=(registry, bots, stop), daemon=True)
+        _beat_once(registry, bots)
+        beat.start()
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 
@@ -47,6 +60,24 @@ def run_worker(
     finally:
         stop.set()
     return 0
+
+
+def heartbeat(registry: BotRegistry, bots: Sequence[str], stop: threading.Event) -> None:
+    """Refresh the bots' registrations every ``heartbeat_seconds()`` until ``stop``."""
+    while not stop.wait(heartbeat_seconds()):
+        try:
+            _beat_once(registry, bots)
+        except redis.exceptions.RedisError:
+            log.warning("could not refresh the registration of %s", ", ".join(bots))
+
+
+def _beat_once(registry: BotRegistry, bots: Sequence[str]) -> None:
+    for name in bots:
+        games = games_of(name)
+        if games is None:
+            log.warning("bot %r is not registered in this process (missing --import?)", name)
+            games = ()
+        registry.heartbeat(name, games, time.time())
 
 
 def _qualified(queue: str) -> str:

@@ -1,0 +1,119 @@
+"""Which bot names exist, and whether a user bot's worker is alive.
+
+The built-in bots (``BUILTIN_BOTS``) play every game and are served by the operator's own
+workers. Any other name exists once a worker serving it has registered it: ``cardroom worker
+--bot NAME --import module`` records the name (and the games the bot plays) when it starts and
+refreshes its ``seen`` time every ``CARDROOM_BOT_HEARTBEAT_SECONDS`` (5); a name whose last
+heartbeat is older than ``CARDROOM_BOT_LIVE_SECONDS`` (15) is known but has no live worker.
+
+In Redis the registry is one hash, ``<namespace>:bots``: name -> JSON ``{"games", "seen"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+BUILTIN_BOTS = ("heuristic", "random", "search")
+HEARTBEAT_SECONDS = 5.0
+LIVE_SECONDS = 15.0
+
+
+def heartbeat_seconds() -> float:
+    """How often a worker refreshes its bots' registrations."""
+    return float(os.environ.get("CARDROOM_BOT_HEARTBEAT_SECONDS") or HEARTBEAT_SECONDS)
+
+
+def live_seconds() -> float:
+    """How old a registration's last heartbeat may be for its worker to count as alive."""
+    return float(os.environ.get("CARDROOM_BOT_LIVE_SECONDS") or LIVE_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredBot:
+    """A user bot's registration: the games it plays (empty: every game) and its last heartbeat."""
+
+    name: str
+    games: tuple[str, ...]
+    seen: float
+
+    def plays(self, game: str) -> bool:
+        return not self.games or game in self.games
+
+
+class BotRegistry(Protocol):
+    """Where workers record the bots they serve."""
+
+    def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
+        """Record (or refresh) a bot served by a running worker."""
+        ...
+
+    def registered(self) -> dict[str, RegisteredBot]:
+        """Every user bot ever registered, by name."""
+        ...
+
+
+class MemoryBotRegistry:
+    """A registry in one process (tests, the in-memory store)."""
+
+    def __init__(self) -> None:
+        self._bots: dict[str, RegisteredBot] = {}
+
+    def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
+        self._bots[name] = RegisteredBot(name, tuple(sorted(games)), now)
+
+    def registered(self) -> dict[str, RegisteredBot]:
+        return dict(self._bots)
+
+
+class RedisBotRegistry:
+    """The registry in the service's Redis (one hash per namespace)."""
+
+    def __init__(self, client: Any, namespace: str) -> None:
+        self.client = client
+        self.key = f"{namespace}:bots"
+
+    def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
+        self.client.hset(self.key, name, json.dumps({"games": sorted(games), "seen": now}))
+
+    def registered(self) -> dict[str, RegisteredBot]:
+        out: dict[str, RegisteredBot] = {}
+        for raw_name, raw in self.client.hgetall(self.key).items():
+            name = raw_name.decode() if isinstance(raw_name, bytes) else str(raw_name)
+            try:
+                data = json.loads(raw)
+                out[name] = RegisteredBot(
+                    name, tuple(str(g) for g in data.get("games", ())), float(data["seen"])
+                )
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue  # a malformed entry is no registration
+        return out
+
+
+class BotDirectory:
+    """What the service asks: which names a game may seat, which seats lack a live worker."""
+
+    def __init__(self, registry: BotRegistry, clock: Callable[[], float] = time.time) -> None:
+        self.registry = registry
+        self.clock = clock
+
+    def known(self, game: str) -> list[str]:
+        """Bot names a seat of that game may name."""
+        users = {n for n, b in self.registry.registered().items() if b.plays(game)}
+        return sorted(set(BUILTIN_BOTS) | users)
+
+    def missing(self, seats: Iterable[tuple[int, str]]) -> list[dict[str, Any]]:
+        """The ``(seat, bot)`` pairs naming a user bot with no live worker."""
+        pairs = [(s, b) for s, b in seats if b not in BUILTIN_BOTS]
+        if not pairs:
+            return []
+        bots, now = self.registry.registered(), self.clock()
+        return [
+            {"seat": s, "bot": b, "last_seen": bots[b].seen if b in bots else None}
+            for s, b in pairs
+            if b not in bots or now - bots[b].seen > live_seconds()
+        ]
