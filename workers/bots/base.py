@@ -87,7 +87,14 @@ register_bot("random")(RandomBot)
 def _load_builtin() -> None:
     import importlib
 
-    for module in ("workers.bots.shithead", "workers.bots.sixty_six", "workers.bots.sheepshead"):
+    for module in (
+        "workers.bots.shithead",
+        "workers.bots.sixty_six",
+        "workers.bots.sheepshead",
+        "workers.bots.search.sixty_six",
+        "workers.bots.search.shithead",
+        "workers.bots.search.sheepshead",
+    ):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:
