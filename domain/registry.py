@@ -8,6 +8,8 @@ from domain.errors import UnknownGame
 from domain.protocol import Game
 
 _GAMES: dict[str, Game[Any]] = {}
+_LOADED: list[bool] = []  # the built-in games are imported once (a game imported first directly
+# must not hide the others)
 
 
 def register(game: Game[Any]) -> Game[Any]:
@@ -20,6 +22,9 @@ def _load() -> None:
     # Imported lazily so that a game module under construction never breaks the others.
     import importlib
 
+    if _LOADED:
+        return
+    _LOADED.append(True)
     for module in ("domain.games.shithead", "domain.games.sixty_six", "domain.games.sheepshead"):
         try:
             importlib.import_module(module)
@@ -30,8 +35,7 @@ def _load() -> None:
 
 def get_game(name: object) -> Game[Any]:
     """The game of that name, or UnknownGame listing the known ones."""
-    if not _GAMES:
-        _load()
+    _load()
     game = _GAMES.get(name) if isinstance(name, str) else None
     if game is None:
         raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
@@ -40,6 +44,5 @@ def get_game(name: object) -> Game[Any]:
 
 def all_games() -> dict[str, Game[Any]]:
     """Every registered game."""
-    if not _GAMES:
-        _load()
+    _load()
     return dict(_GAMES)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 BUILTIN_BOTS = ("heuristic", "random", "search")
+# built-in bots that play only some games (the others play every game)
+BUILTIN_GAMES: dict[str, tuple[str, ...]] = {"search": ("sixty_six",)}
 HEARTBEAT_SECONDS = 5.0
 LIVE_SECONDS = 15.0
 
@@ -104,7 +106,8 @@ class BotDirectory:
     def known(self, game: str) -> list[str]:
         """Bot names a seat of that game may name."""
         users = {n for n, b in self.registry.registered().items() if b.plays(game)}
-        return sorted(set(BUILTIN_BOTS) | users)
+        builtin = {b for b in BUILTIN_BOTS if game in BUILTIN_GAMES.get(b, (game,))}
+        return sorted(builtin | users)
 
     def missing(self, seats: Iterable[tuple[int, str]]) -> list[dict[str, Any]]:
         """The ``(seat, bot)`` pairs naming a user bot with no live worker."""

@@ -4,6 +4,7 @@ cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_U
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
+cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 """
 
 from __future__ import annotations
@@ -35,7 +36,31 @@ def _parser() -> argparse.ArgumentParser:
     _serve_parser(commands)
     _worker_parser(commands)
     _replay_parser(commands)
+    _arena_parser(commands)
     return parser
+
+
+def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    arena = commands.add_parser("arena", help="play bots against each other on duplicate deals")
+    arena.add_argument("--game", required=True, help="sixty_six, shithead or sheepshead")
+    arena.add_argument("--bots", required=True, help="one bot name per seat, comma-separated")
+    arena.add_argument("--games", type=int, default=100, help="games to play (whole deals)")
+    arena.add_argument("--workers", type=int, default=1, help="parallel processes (1)")
+    arena.add_argument("--seed", default="arena", help="the seed the deals derive from")
+    arena.add_argument("--options", default="", help="game options as a JSON object")
+    arena.add_argument("--json", default="", help="write the results as JSON to this file")
+    arena.add_argument("--plot", default="", help="PNG of the ratings (default: beside --json)")
+    arena.add_argument(
+        "--import", action="append", dest="imports", default=[], help="module with your bots"
+    )
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_run_arena)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from workers.arena import main as arena_main
+
+    return arena_main(args)
 
 
 def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

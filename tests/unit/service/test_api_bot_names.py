@@ -77,6 +77,12 @@ def test_a_user_bot_without_a_live_worker_is_reported_in_the_summary_and_views(
     assert client.get(f"/games/{game_id}").json["bots_missing"] == []
 
 
+def test_the_search_bot_is_known_only_for_the_games_it_plays(client: FlaskClient) -> None:
+    assert _create(client, "search", "sixty_six").status_code == 201
+    refused = _create(client, "search", "shithead")
+    assert refused.status_code == 422 and "search" not in refused.json["known"]
+
+
 def test_built_in_bots_are_never_reported_missing(client: FlaskClient) -> None:
     game_id = _create(client, "heuristic").json["id"]
     assert client.get(f"/games/{game_id}").json["bots_missing"] == []

@@ -192,3 +192,28 @@ def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
     first = Sweeper(stack.service, stack.scheduler)
     second = Sweeper(stack.service, stack.scheduler)
     assert first.elected() and not second.elected()
+
+
+SEEN: list[list[dict]] = []  # type: ignore[type-arg]
+
+
+@register_bot("historian")
+class HistorianBot:
+    wants_history = True
+
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        SEEN.append(view["history"])
+        return dict(rng.choice(view["legal_actions"]))
+
+
+def test_a_bot_that_wants_history_gets_its_seats_redacted_events(stack: Stack) -> None:
+    seats = [{"type": "bot", "bot": "historian"}] * 2
+    game_id = str(stack.service.create_game("sixty_six", seats, seed="hist")["id"])
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.awaited_seats(loaded.state)[0]
+    SEEN.clear()
+    assert play_bot_turn(game_id, seat, loaded.version).startswith("played")
+    expected = [e["event"] for e in stack.service.events_after(game_id, 0, seat)["events"]]
+    assert SEEN[0] == expected[: loaded.version]
+    dealt = {e["seat"]: e["cards"] for e in SEEN[0] if e["type"] == "sixty_six.HandDealt"}
+    assert dealt[seat] is not None and dealt[1 - seat] is None  # the other hand stays hidden

@@ -56,7 +56,7 @@ class Facts:
         self.voids: set[str] = set()
         trump = str(view["trump_suit"])
         rules = Rules.of(dict(view["options"]))
-        strict_from_start = False
+        strict = False
         led: str | None = None
         for event in _current_deal_events(list(view.get("history") or [])):
             kind = str(event.get("type", "")).rpartition(".")[2]
@@ -65,11 +65,10 @@ class Facts:
                 self.played.add(card)
                 if event.get("role") == "lead":
                     led = card
-                elif led is not None and int(event["seat"]) != me and strict_from_start:
-                    if card[1] != led[1]:
-                        self.voids.add(led[1])
-                        if rules.must_trump_when_void and card[1] != trump:
-                            self.voids.add(trump)
+                elif led and int(event["seat"]) != me and strict and card[1] != led[1]:
+                    self.voids.add(led[1])
+                    if rules.must_trump_when_void and card[1] != trump:
+                        self.voids.add(trump)
             elif kind == "TrickWon":
                 winner = int(event["winner"])
                 first, second = event["cards"]
@@ -78,10 +77,10 @@ class Facts:
                 self.bonus[winner] += int(event.get("last_trick_bonus") or 0)
                 self.credited_later[winner] += int(event.get("marriage_credited") or 0)
                 led = None
-            elif kind == "StockClosed":
-                strict_from_start = True
-            elif kind == "CardsDrawn" and int(event.get("stock_size", 1)) == 0:
-                strict_from_start = True
+            elif kind == "StockClosed" or (
+                kind == "CardsDrawn" and int(event.get("stock_size", 1)) == 0
+            ):
+                strict = True
 
 
 def sample_world(view: View, rng: random.Random) -> State:
