@@ -9,6 +9,7 @@ from typing import Any
 from domain.errors import InvalidOptions
 
 DEFAULT_ACTION_LIMIT = 5000
+MAX_ACTION_LIMIT = 100_000  # a bound on every game's length (and on its stored history)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,14 +75,16 @@ def action_limit_option(default: int = DEFAULT_ACTION_LIMIT) -> Option:
         kind="int",
         default=default,
         minimum=1,
+        maximum=MAX_ACTION_LIMIT,
         doc="accepted actions after which the game ends administratively (no loser)",
     )
 
 
 def parse_options(specs: tuple[Option, ...], raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """All options with defaults filled in; unknown names and bad values are rejected."""
-    raw = dict(raw or {})
-    if not isinstance(raw, dict):
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
         raise InvalidOptions("options must be an object")
     known = {o.name: o for o in specs}
     unknown = sorted(set(raw) - set(known))

@@ -65,7 +65,11 @@ def create_app(
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if store is None:
-        store = RedisStore.from_url(app.config["REDIS_URL"], app.config["CARDROOM_NAMESPACE"])
+        store = RedisStore.from_url(
+            app.config["REDIS_URL"],
+            app.config["CARDROOM_NAMESPACE"],
+            float(app.config["CARDROOM_IDEMPOTENCY_TTL"]),
+        )
     registry: BotRegistry = MemoryBotRegistry()
     if isinstance(store, RedisStore):
         registry = RedisBotRegistry(store.client, store.namespace)
