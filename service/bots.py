@@ -58,12 +58,52 @@ class BotRegistry(Protocol):
         """Every user bot ever registered, by name."""
         ...
 
+    def create_account(self, name: str, token_hash: str) -> bool:
+        """An HTTP bot account (False when the name is an account already)."""
+        ...
+
+    def account_of(self, token_hash: str) -> str | None:
+        """The HTTP bot account a token belongs to."""
+        ...
+
+    def is_account(self, name: str) -> bool:
+        """True for an HTTP bot account's name."""
+        ...
+
+    def add_game(self, name: str, game_id: str) -> None:
+        """Record that a game seats the HTTP bot."""
+        ...
+
+    def games(self, name: str) -> list[str]:
+        """The games that seat the HTTP bot."""
+        ...
+
 
 class MemoryBotRegistry:
     """A registry in one process (tests, the in-memory store)."""
 
     def __init__(self) -> None:
         self._bots: dict[str, RegisteredBot] = {}
+        self._accounts: dict[str, str] = {}  # token hash -> name
+        self._games: dict[str, list[str]] = {}
+
+    def create_account(self, name: str, token_hash: str) -> bool:
+        if name in self._accounts.values():
+            return False
+        self._accounts[token_hash] = name
+        return True
+
+    def account_of(self, token_hash: str) -> str | None:
+        return self._accounts.get(token_hash)
+
+    def is_account(self, name: str) -> bool:
+        return name in self._accounts.values()
+
+    def add_game(self, name: str, game_id: str) -> None:
+        self._games.setdefault(name, []).append(game_id)
+
+    def games(self, name: str) -> list[str]:
+        return list(self._games.get(name, []))
 
     def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
         self._bots[name] = RegisteredBot(name, tuple(sorted(games)), now)
@@ -77,7 +117,30 @@ class RedisBotRegistry:
 
     def __init__(self, client: Any, namespace: str) -> None:
         self.client = client
+        self.namespace = namespace
         self.key = f"{namespace}:bots"
+        self.accounts_key = f"{namespace}:bot-accounts"  # name -> token hash
+        self.tokens_key = f"{namespace}:bot-tokens"  # token hash -> name
+
+    def create_account(self, name: str, token_hash: str) -> bool:
+        if not self.client.hsetnx(self.accounts_key, name, token_hash):
+            return False
+        self.client.hset(self.tokens_key, token_hash, name)
+        return True
+
+    def account_of(self, token_hash: str) -> str | None:
+        name = self.client.hget(self.tokens_key, token_hash)
+        return name.decode() if isinstance(name, bytes) else name
+
+    def is_account(self, name: str) -> bool:
+        return bool(self.client.hexists(self.accounts_key, name))
+
+    def add_game(self, name: str, game_id: str) -> None:
+        self.client.rpush(f"{self.namespace}:bot-games:{name}", game_id)
+
+    def games(self, name: str) -> list[str]:
+        raw = self.client.lrange(f"{self.namespace}:bot-games:{name}", 0, -1)
+        return [g.decode() if isinstance(g, bytes) else str(g) for g in raw]
 
     def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
         self.client.hset(self.key, name, json.dumps({"games": sorted(games), "seen": now}))

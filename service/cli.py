@@ -4,6 +4,7 @@ cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_U
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
+cardroom bot run module:Class --url URL --token TOKEN
 cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 """
 
@@ -37,7 +38,25 @@ def _parser() -> argparse.ArgumentParser:
     _worker_parser(commands)
     _replay_parser(commands)
     _arena_parser(commands)
+    _bot_parser(commands)
     return parser
+
+
+def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bot = commands.add_parser("bot", help="run your own bot over HTTP")
+    sub = bot.add_subparsers(title="bot commands")
+    run = sub.add_parser("run", help="play a bot account's turns with a bot class")
+    run.add_argument("spec", help="module:Class with choose(view, rng)")
+    run.add_argument("--url", required=True, help="the service's base URL")
+    run.add_argument("--token", required=True, help="the bot account's token")
+    run.add_argument("--max-games", type=int, default=0, help="stop after N finished games")
+    run.set_defaults(run=_run_bot)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from workers.http_bot import run
+
+    return run(args.spec, args.url, args.token, args.max_games)
 
 
 def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -53,3 +53,9 @@ class UnknownBot(ServiceError):
     """A bot seat names a bot no worker has registered (``known`` lists the names that exist)."""
 
     code = "unknown_bot"
+
+
+class BotExists(ServiceError):
+    """A bot account's name is taken (a built-in bot, a worker's bot, another account)."""
+
+    code = "bot_exists"

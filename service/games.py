@@ -24,9 +24,16 @@ from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
 from service import folding, shapes
-from service.bots import BotDirectory
+from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
-from service.errors import NotFound, SeatNotOpen, Unauthorized, UnknownBot
+from service.errors import (
+    BotExists,
+    InvalidRequest,
+    NotFound,
+    SeatNotOpen,
+    Unauthorized,
+    UnknownBot,
+)
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
@@ -155,6 +162,7 @@ class GameService:
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
+        self._index_bot_accounts(meta)
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
         if self._notify(loaded):
@@ -173,6 +181,13 @@ class GameService:
                 f"known: {', '.join(known)}",
                 known=known,
             )
+
+    def _index_bot_accounts(self, meta: GameMeta) -> None:
+        if self.bots is None:
+            return
+        for name in {str(s.bot) for s in meta.seats if s.type == "bot"} - set(BUILTIN_BOTS):
+            if self.bots.registry.is_account(name):
+                self.bots.registry.add_game(name, meta.id)
 
     def bots_missing(self, meta: GameMeta) -> list[dict[str, Any]]:
         """The bot seats whose (user) bot has no live worker, while the game is not over."""
@@ -218,16 +233,49 @@ class GameService:
             "seats": shapes.public_seats(meta),
         }
 
-    def seat_for_token(self, game_id: str, token: str) -> int:
-        """The seat a token holds in that game (Unauthorized when none)."""
+    def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
+        """The seat a token holds in that game (Unauthorized when none).
+
+        An HTTP bot account's token holds the seats that name its bot: ``wanted`` picks one
+        of them, else the one the game waits on, else the first.
+        """
         digest = token_hash(token)
         cached = self.cache.get(game_id)
         seat = cached.meta.seat_of_token_hash(digest) if cached else None
         if seat is None:
             seat = self._meta(game_id).seat_of_token_hash(digest)
         if seat is None:
+            seat = self._bot_account_seat(game_id, digest, wanted)
+        if seat is None:
             raise Unauthorized("the token does not hold a seat in this game")
         return seat
+
+    def _bot_account_seat(self, game_id: str, digest: str, wanted: object) -> int | None:
+        name = self.bots.registry.account_of(digest) if self.bots is not None else None
+        if name is None:
+            return None
+        loaded = self.load(game_id)
+        seats = [i for i, s in enumerate(loaded.meta.seats) if s.type == "bot" and s.bot == name]
+        if not seats:
+            return None
+        if wanted in seats:
+            return int(wanted)  # type: ignore[call-overload]
+        awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s in seats]
+        return (awaited or seats)[0]
+
+    def create_bot_account(self, name: str) -> dict[str, Any]:
+        """An HTTP bot account: its name may then be seated; the token is shown this once."""
+        if self.bots is None:
+            raise NotFound("this service keeps no bot accounts")
+        if not shapes.BOT_NAME.match(name):
+            raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
+        if name in BUILTIN_BOTS or name in self.bots.registry.registered():
+            raise BotExists(f"the bot name {name!r} is taken")
+        token = secrets.token_urlsafe(32)
+        if not self.bots.registry.create_account(name, token_hash(token)):
+            raise BotExists(f"the bot name {name!r} is taken")
+        self.bots.registry.heartbeat(name, (), self._clock())
+        return {"name": name, "token": token}
 
     # -- actions -------------------------------------------------------------------------
     def submit_action(
