@@ -26,6 +26,7 @@ from workers.bots.sixty_six import wants_to_declare
 
 SUITS = "CDHS"
 MATCH_VALUE = 10.0
+POINTS_WEIGHT = 0.01  # the deal's card points refine the coarse game points
 EXPLORE = 0.1  # the share of rollout plays chosen at random
 _GAME = SixtySix()
 
@@ -194,7 +195,8 @@ def _rollout_action(state: State, seat: int, rng: random.Random) -> dict[str, An
 
 
 def rollout(world: State, seat: int, action: Action, rng: random.Random) -> float:
-    """Play the action, then the deal to its end; the seat's game points won minus lost."""
+    """Play the action, then the deal to its end; the seat's game points won minus lost (plus
+    a little for the deal's points won minus lost)."""
     before = world.game_points
     deals = world.deals_scored
     state = world
@@ -213,7 +215,8 @@ def rollout(world: State, seat: int, action: Action, rng: random.Random) -> floa
         return MATCH_VALUE if state.winner == seat else -MATCH_VALUE
     gained = state.game_points[seat] - before[seat]
     lost = state.game_points[1 - seat] - before[1 - seat]
-    return float(gained - lost)
+    points = (state.last_result or {}).get("points") or (0, 0)
+    return float(gained - lost) + POINTS_WEIGHT * (points[seat] - points[1 - seat])
 
 
 class SixtySixAdapter:
