@@ -20,9 +20,11 @@ from service import ops, web
 from service.api import all_blueprints, bodies, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
+from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
 from service.cache import StateCache
 from service.games import GameService, Scheduler
 from service.store.port import EventStore
+from service.store.redis import RedisEventStore as RedisStore
 
 API_CONFIG: dict[str, Any] = {
     "API_TITLE": "cardroom",
@@ -65,18 +67,20 @@ def create_app(
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if store is None:
-        from service.store.redis import RedisEventStore
-
-        store = RedisEventStore.from_url(
+        store = RedisStore.from_url(
             app.config["REDIS_URL"],
             app.config["CARDROOM_NAMESPACE"],
             float(app.config["CARDROOM_IDEMPOTENCY_TTL"]),
         )
+    registry: BotRegistry = MemoryBotRegistry()
+    if isinstance(store, RedisStore):
+        registry = RedisBotRegistry(store.client, store.namespace)
     app.extensions[EXTENSION] = GameService(
         store,
         scheduler or _load_scheduler(app.config),
         games=games,
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
+        bots=BotDirectory(registry),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})

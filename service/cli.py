@@ -5,6 +5,8 @@ cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_U
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
+cardroom bot run module:Class --url URL --token TOKEN
+cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 """
 
 from __future__ import annotations
@@ -38,7 +40,49 @@ def _parser() -> argparse.ArgumentParser:
     _serve_parser(commands)
     _worker_parser(commands)
     _replay_parser(commands)
+    _arena_parser(commands)
+    _bot_parser(commands)
     return parser
+
+
+def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bot = commands.add_parser("bot", help="run your own bot over HTTP")
+    sub = bot.add_subparsers(title="bot commands")
+    run = sub.add_parser("run", help="play a bot account's turns with a bot class")
+    run.add_argument("spec", help="module:Class with choose(view, rng)")
+    run.add_argument("--url", required=True, help="the service's base URL")
+    run.add_argument("--token", required=True, help="the bot account's token")
+    run.add_argument("--max-games", type=int, default=0, help="stop after N finished games")
+    run.set_defaults(run=_run_bot)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from workers.http_bot import run
+
+    return run(args.spec, args.url, args.token, args.max_games)
+
+
+def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    arena = commands.add_parser("arena", help="play bots against each other on duplicate deals")
+    arena.add_argument("--game", required=True, help="sixty_six, shithead or sheepshead")
+    arena.add_argument("--bots", required=True, help="one bot name per seat, comma-separated")
+    arena.add_argument("--games", type=int, default=100, help="games to play (whole deals)")
+    arena.add_argument("--workers", type=int, default=1, help="parallel processes (1)")
+    arena.add_argument("--seed", default="arena", help="the seed the deals derive from")
+    arena.add_argument("--options", default="", help="game options as a JSON object")
+    arena.add_argument("--json", default="", help="write the results as JSON to this file")
+    arena.add_argument("--plot", default="", help="PNG of the ratings (default: beside --json)")
+    arena.add_argument(
+        "--import", action="append", dest="imports", default=[], help="module with your bots"
+    )
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_run_arena)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from workers.arena import main as arena_main
+
+    return arena_main(args)
 
 
 def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -362,7 +406,11 @@ def _run_worker(args: argparse.Namespace) -> int:
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     return run_worker(
-        queues=queues or None, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
+        queues=queues or None,
+        burst=args.burst,
+        sweep=not args.no_sweep,
+        imports=args.imports,
+        bots=args.bots,
     )
 
 

@@ -105,6 +105,8 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
     key = f"bot:{game_id}:{seat}:{expected_version}"
+    if getattr(_strategy(bot, loaded.meta.game), "wants_history", False):
+        view["history"] = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
     action = _choose(bot, loaded.meta.game, view, rng)
     if is_wait(action):
         return "waits: the bot wants no action now"
@@ -131,6 +133,10 @@ def _why_not_to_play(loaded: Loaded, seat: int, expected_version: int) -> str:
     if seat not in loaded.game.awaited_seats(loaded.state):
         return f"seat {seat} is not awaited"
     return ""
+
+
+def _strategy(bot: str, game: str) -> Any:
+    return get_bot(bot, game)  # UnknownBot fails the job: this worker lacks the bot
 
 
 def _choose(bot: str, game: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -21,7 +21,9 @@ import redis
 from rq import Queue, SimpleWorker
 
 from service import telemetry
+from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
 from workers import config
+from workers.bots.base import games_of
 
 log = logging.getLogger("cardroom.worker")
 
@@ -33,8 +35,13 @@ def run_worker(
     sweep: bool = True,
     imports: Sequence[str] = (),
     url: str | None = None,
+    bots: Sequence[str] = (),
 ) -> int:
-    """Serve the queues until stopped (or until empty with ``burst``)."""
+    """Serve the queues until stopped (or until empty with ``burst``).
+
+    ``bots`` are user bots this worker serves: their names are registered (with a heartbeat)
+    in the service's bot registry, so games may seat them and see whether they are alive.
+    """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
         telemetry.use_json_logs()
@@ -50,6 +57,11 @@ def run_worker(
         name="heartbeat",
         daemon=True,
     ).start()
+    if bots:
+        registry = RedisBotRegistry(connection, config.namespace())
+        beat = threading.Thread(target=heartbeat, args=(registry, bots, stop), daemon=True)
+        _beat_once(registry, bots)
+        beat.start()
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 
@@ -89,6 +101,24 @@ def _wait_for(connection: redis.Redis, longest: float = 5.0) -> None:
         except OUTAGES:
             time.sleep(pause)
             pause = min(pause * 2, longest)
+
+
+def heartbeat(registry: BotRegistry, bots: Sequence[str], stop: threading.Event) -> None:
+    """Refresh the bots' registrations every ``heartbeat_seconds()`` until ``stop``."""
+    while not stop.wait(heartbeat_seconds()):
+        try:
+            _beat_once(registry, bots)
+        except redis.exceptions.RedisError:
+            log.warning("could not refresh the registration of %s", ", ".join(bots))
+
+
+def _beat_once(registry: BotRegistry, bots: Sequence[str]) -> None:
+    for name in bots:
+        games = games_of(name)
+        if games is None:
+            log.warning("bot %r is not registered in this process (missing --import?)", name)
+            games = ()
+        registry.heartbeat(name, games, time.time())
 
 
 def _qualified(queue: str) -> str:

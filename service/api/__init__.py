@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from service.api import actions, events, games, replays, seats, verification, views
+from service.api import actions, bots, events, games, replays, seats, verification, views
 
 BLUEPRINTS: list[Blueprint] = [
     games.blp,
@@ -19,6 +19,7 @@ BLUEPRINTS: list[Blueprint] = [
     events.blp,
     replays.blp,
     verification.blp,
+    bots.blp,
 ]
 
 

@@ -55,6 +55,8 @@ CODES: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
+    "unknown_bot": (422, "Unknown bot"),
+    "bot_exists": (409, "Bot name taken"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
     "store_unavailable": (503, "Store unavailable"),
