@@ -16,7 +16,7 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
-from service.api import all_blueprints, bodies, problems
+from service.api import all_blueprints, bodies, limits, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.cache import StateCache
@@ -82,6 +82,7 @@ def create_app(
         api.register_blueprint(blueprint)
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
+    limits.install(app)
     return app
 
 

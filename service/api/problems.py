@@ -54,6 +54,7 @@ CODES: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
+    "rate_limited": (429, "Too many requests"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
 }
@@ -68,6 +69,7 @@ HTTP_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "rate_limited",
 }
 
 STORE_CODES: dict[type[StoreError], str] = {

@@ -22,7 +22,9 @@ _keys = itertools.count()
 def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
     """The app with the fake game beside the real ones: on ``store``, else on a new in-memory
     store, or (``redis=True``) on the Redis store the config names."""
-    settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1}
+    settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1,
+                # rate limits are tested on their own (tests/unit/service/test_limits.py)
+                "CARDROOM_RATE_LIMITS": 0, "RATELIMIT_STORAGE_URI": "memory://"}  # fmt: skip
     settings.update(config)
     if store is None and not redis:
         store = InMemoryEventStore()
