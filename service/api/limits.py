@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from typing import Any
 
+import redis
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -40,10 +42,16 @@ def seat_key() -> str:
 def install(app: Flask) -> Limiter:
     """Attach the limiter and its limits to the app's create and action endpoints."""
     config = app.config
+    storage_uri = config.get("RATELIMIT_STORAGE_URI") or ""
+    storage_options: dict[str, Any] = {}
+    if not storage_uri:  # the store's Redis, whatever its URL scheme (unix:// included)
+        storage_uri = "redis://"
+        storage_options["connection_pool"] = redis.ConnectionPool.from_url(config["REDIS_URL"])
     limiter = Limiter(
         client_key,
         app=app,
-        storage_uri=config.get("RATELIMIT_STORAGE_URI") or config["REDIS_URL"],
+        storage_uri=storage_uri,
+        storage_options=storage_options,
         key_prefix=f"{config['CARDROOM_NAMESPACE']}:limits",
         enabled=bool(int(config["CARDROOM_RATE_LIMITS"])),
         swallow_errors=True,

@@ -82,11 +82,22 @@ class Table:
         return dict(response.json)
 
     def events(self, seat: int | None, after: int = 0) -> dict[str, Any]:
-        response = self.client.get(
-            f"/games/{self.id}/events?after={after}", headers=self.headers(seat)
-        )
-        assert response.status_code == 200, response.json
-        return dict(response.json)
+        """Every event after ``after``, following the pages (``next_after``)."""
+        out: dict[str, Any] | None = None
+        cursor: int | None = after
+        while cursor is not None:
+            response = self.client.get(
+                f"/games/{self.id}/events?after={cursor}", headers=self.headers(seat)
+            )
+            assert response.status_code == 200, response.json
+            page = dict(response.json)
+            if out is None:
+                out = page
+            else:
+                out["events"] += page["events"]
+            cursor = page["next_after"]
+        assert out is not None
+        return out
 
     def act(
         self, seat: int, action: Mapping[str, Any], version: int | None = None,
