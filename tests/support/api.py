@@ -99,6 +99,16 @@ class Table:
         assert out is not None
         return out
 
+    def all_events(self, seat: int | None) -> dict[str, Any]:
+        """Every page of the events (following ``next_after``) as one response."""
+        log = self.events(seat)
+        page = log
+        while page.get("next_after") is not None:
+            page = self.events(seat, after=page["next_after"])
+            log["events"] = [*log["events"], *page["events"]]
+        log["next_after"] = None
+        return log
+
     def act(
         self, seat: int, action: Mapping[str, Any], version: int | None = None,
         key: str | None = None, **headers: str,
