@@ -97,6 +97,7 @@ class Table:
                 out["events"] += page["events"]
             cursor = page["next_after"]
         assert out is not None
+        out["next_after"] = None  # one response holding every page
         return out
 
     def all_events(self, seat: int | None) -> dict[str, Any]:
