@@ -1,7 +1,8 @@
 """Chaos: RQ workers SIGKILLed at random, again and again, while bots-only games play.
 
-Real processes: the test Redis, three ``cardroom worker`` processes (each with its sweeper
-thread); games are created through the service layer in this process. A worker is killed at a
+Real processes: the test Redis, three worker processes (``workers.runner.run_worker``, each with
+its sweeper thread, forked by ``tests.e2e.worker_zygote``); games are created through the
+service layer in this process. A worker is killed at a
 random instant (popping, running, chaining or enqueuing a turn) and a fresh one started in its
 place, at least ``KILLS`` times across at least ``GAMES`` games. Every game must finish, with
 versions 1..n and no gap, its hash chain intact and its replay verifying. Bounded in time.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -40,27 +42,34 @@ OPTIONS = {"action_limit": 10}  # small games: random play ends or is cut off
 
 
 class Workers:
-    def __init__(self, env: dict[str, str], logs: Path) -> None:
-        self.env, self.logs = env, logs
-        self.processes = [self.spawn(i) for i in range(WORKERS)]
-        self.started = len(self.processes)
+    """Worker processes forked by ``tests.e2e.worker_zygote`` (one Python start-up in all)."""
 
-    def spawn(self, index: int) -> subprocess.Popen[bytes]:
-        log = open(self.logs / f"worker-{index}-{time.monotonic_ns()}.log", "wb")  # noqa: SIM115
-        command = [sys.executable, "-m", "service.cli", "worker"]
-        return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+    def __init__(self, env: dict[str, str], logs: Path) -> None:
+        log = open(logs / "workers.log", "wb")  # noqa: SIM115
+        command = [sys.executable, "-m", "tests.e2e.worker_zygote"]
+        self.zygote = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=log)  # fmt: skip
+        self.started = 0
+        self.processes = [self.spawn() for _ in range(WORKERS)]
+
+    def spawn(self) -> int:
+        assert self.zygote.stdin is not None and self.zygote.stdout is not None
+        self.zygote.stdin.write(b"spawn\n")
+        self.zygote.stdin.flush()
+        self.started += 1
+        return int(self.zygote.stdout.readline())
 
     def kill_one(self, rng: random.Random) -> None:
         index = rng.randrange(len(self.processes))
-        self.processes[index].kill()  # SIGKILL
-        self.processes[index].wait(10)
-        self.processes[index] = self.spawn(index)
-        self.started += 1
+        os.kill(self.processes[index], signal.SIGKILL)
+        self.processes[index] = self.spawn()
 
     def stop(self) -> None:
-        for process in self.processes:
-            process.kill()
-            process.wait(10)
+        for pid in self.processes:
+            os.kill(pid, signal.SIGKILL)
+        assert self.zygote.stdin is not None
+        self.zygote.stdin.close()
+        self.zygote.wait(10)
 
 
 @pytest.fixture
