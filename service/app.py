@@ -17,7 +17,7 @@ from flask_smorest import Api
 from domain.protocol import Game
 from service import config as settings
 from service import ops, web
-from service.api import all_blueprints, bodies, problems
+from service.api import all_blueprints, bodies, limits, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
@@ -90,6 +90,7 @@ def create_app(
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
+    limits.install(app)
     return app
 
 

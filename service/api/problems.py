@@ -57,6 +57,7 @@ CODES: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "Idempotency key reused"),
     "unknown_bot": (422, "Unknown bot"),
     "bot_exists": (409, "Bot name taken"),
+    "rate_limited": (429, "Too many requests"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
     "store_unavailable": (503, "Store unavailable"),
@@ -74,6 +75,7 @@ HTTP_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "rate_limited",
 }
 
 STORE_CODES: dict[type[StoreError], str] = {

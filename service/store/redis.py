@@ -179,8 +179,10 @@ class RedisEventStore:
         return meta
 
     def settle_create(self, game_id: str) -> None:
-        self.client.hdel(self.key(game_id, "meta"), "due")
-        self.client.zrem(self._creating_key(), game_id)
+        pipe = self.client.pipeline(transaction=False)  # two slots on a Cluster: no MULTI
+        pipe.hdel(self.key(game_id, "meta"), "due")
+        pipe.zrem(self._creating_key(), game_id)
+        pipe.execute()
 
     def unsettled(self, before: float, limit: int = 100) -> list[str]:
         ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)

@@ -54,6 +54,7 @@ class Stack:
             "REDIS_URL": redis_url(),
             "CARDROOM_NAMESPACE": self.namespace,
             "CARDROOM_SWEEP_INTERVAL": "0.5",
+            "CARDROOM_RATE_LIMITS": "0",  # tested in tests/unit/service/test_limits.py
             "CARDROOM_REPLAY_DIR": str(tmp / "replays"),
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
