@@ -77,6 +77,7 @@ def create_app(
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
     app.before_request(bodies.refuse_deep_json)
+    app.before_request(bodies.refuse_bad_fields)
     problems.register(app)
     return app
 

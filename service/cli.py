@@ -144,13 +144,14 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 SCHEDULER = "workers.scheduler:from_config"
+GUNICORN_CONFIG = "python:service.gunicorn_conf"  # problem+json for what gunicorn refuses
 
 
 def web_command(host: str, port: int, workers: int) -> list[str]:
     """gunicorn (sync workers) serving the app factory."""
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
-        "--access-logfile", "-", "service.app:create_app()",
+        "--access-logfile", "-", "--config", GUNICORN_CONFIG, "service.app:create_app()",
     ]  # fmt: skip
 
 

@@ -33,6 +33,7 @@ PROBLEM_TYPE = "application/problem+json"
 CODES: dict[str, tuple[int, str]] = {
     "invalid_request": (400, "Invalid request"),
     "unknown_game": (422, "Unknown game"),
+    "invalid_field": (422, "Invalid field"),
     "invalid_options": (422, "Invalid options"),
     "invalid_setup": (422, "Invalid setup"),
     "invalid_deal": (422, "Invalid deal"),
@@ -54,6 +55,10 @@ CODES: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
+    "uri_too_long": (414, "URI too long"),
+    "expectation_failed": (417, "Expectation failed"),
+    "headers_too_large": (431, "Request header fields too large"),
+    "not_implemented": (501, "Not implemented"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
 }
@@ -89,20 +94,25 @@ def problem(
     **extra: Any,
 ) -> Response:
     """A problem+json response for a code."""
+    body = problem_body(code, detail, status)
+    body.update({k: v for k, v in extra.items() if v is not None})
+    response = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def problem_body(code: str, detail: str, status: int | None = None) -> dict[str, Any]:
+    """The members every problem has (also written by gunicorn, service/gunicorn_conf.py)."""
     default_status, title = CODES.get(code, (status or 500, code.replace("_", " ").capitalize()))
     status = status or default_status
-    body = {
+    return {
         "type": f"/problems/{code}",
         "title": title,
         "status": status,
         "detail": detail,
         "code": code,
     }
-    body.update({k: v for k, v in extra.items() if v is not None})
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
 
 
 def from_domain(err: DomainError) -> Response:
