@@ -38,6 +38,7 @@ from service.store.port import (
     StoredEvent,
     VersionConflict,
 )
+from service.store.records import creation_key, seat_key
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
@@ -144,14 +145,30 @@ class GameService:
         )
         record = None
         if idempotency_key:
-            record = IdempotencyRecord(idempotency_key, request, len(encoded), response)
+            key = creation_key(idempotency_key)
+            record = IdempotencyRecord(key, request, len(encoded), response)
         created = self.store.create(meta, encoded, start_command(setup), record)
         if created.replayed is not None:
+            self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
-        self._notify(loaded)
+        if self._notify(loaded):
+            self.store.settle_create(meta.id)
         return dict(response)
+
+    def complete_create(self, game_id: str) -> bool:
+        """Finish a creation that stopped after the game was written (a crash, a store error):
+        list it and schedule its first turns. True when there was something to finish; called
+        by an idempotent retry of the create and by the sweeper."""
+        meta = self.store.finish_create(game_id)
+        if meta is None:
+            return False
+        loaded = self.load(game_id)
+        if self._notify(loaded):
+            self.store.settle_create(game_id)
+        log.warning("completed the half-done creation of game %s", game_id)
+        return True
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Take an open seat; the token in the result is shown this once only."""
@@ -205,7 +222,8 @@ class GameService:
         if not isinstance(action, Mapping):
             raise InvalidAction("an action must be an object with a type")
         request = fingerprint(seat, action, expected_version)
-        loaded, _, earlier = self._load(game_id, idempotency_key=idempotency_key)
+        key = seat_key(seat, idempotency_key) if idempotency_key else None
+        loaded, _, earlier = self._load(game_id, idempotency_key=key)
         if earlier is not None:
             return self._replay(loaded, earlier, request)
         if not 0 <= seat < loaded.meta.players:
@@ -227,8 +245,8 @@ class GameService:
         )
         encoded = [rules.codec.encode(e) for e in events]
         record = None
-        if idempotency_key:
-            record = IdempotencyRecord(idempotency_key, request, response["version"], response)
+        if key:
+            record = IdempotencyRecord(key, request, response["version"], response)
         over = rules.outcome(state) is not None
         appended = self.store.append(
             game_id,
@@ -251,7 +269,7 @@ class GameService:
     def _replay(self, loaded: Loaded, earlier: IdempotencyRecord, request: str) -> dict[str, Any]:
         if earlier.fingerprint != request:
             raise IdempotencyKeyReused(
-                f"idempotency key {earlier.key!r} was already used for a different request"
+                "this seat already used that idempotency key for a different request"
             )
         return dict(earlier.response)
 
@@ -272,11 +290,32 @@ class GameService:
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
         }
 
-    def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
-        """The seat's redacted events after ``after``; every stored field once the game is over."""
+    def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The seat's redacted events after ``after``; every stored field once the game is over.
+
+        With ``limit``, at most that many events (read as one bounded range) and ``next_after``:
+        the ``after`` of the next page, None once this page reaches the game's version.
+        """
         after = max(0, after)
-        loaded, stored, _ = self._load(game_id, read_from=after)
-        newer = [s for s in stored if s.version > after]
+        if limit is None:
+            loaded, stored, _ = self._load(game_id, read_from=after)
+            newer = [s for s in stored if s.version > after]
+            page_end = None
+        else:
+            loaded = self.load(game_id)
+            upto = min(after + max(1, limit), loaded.version)
+            newer = self.store.read(game_id, after, upto) if upto > after else []
+            page_end = upto if upto < loaded.version else None
+        out = self._events_out(game_id, loaded, newer, seat)
+        if limit is not None:
+            out["next_after"] = page_end
+        return out
+
+    def _events_out(
+        self, game_id: str, loaded: Loaded, newer: Sequence[StoredEvent], seat: int | None
+    ) -> dict[str, Any]:
         if loaded.over:
             items = [shapes.full_event(s) for s in newer]
         else:
@@ -370,7 +409,7 @@ class GameService:
             loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
         )
 
-    def _notify(self, loaded: Loaded) -> None:
+    def _notify(self, loaded: Loaded) -> bool:
         try:
             self.scheduler.after_append(
                 loaded.meta.id,
@@ -384,3 +423,5 @@ class GameService:
             log.exception(
                 "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
             )
+            return False
+        return True
