@@ -91,16 +91,16 @@ class Sweeper:
         seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
         current: dict[str, str] = {}
         resumed = 0
-        for meta in self._live():
-            version = store.version(meta.id)
-            before = seen.get(meta.id, "").split(":")
+        live = [meta.id for meta in self._live()]
+        for game_id, version in store.versions(live).items():
+            before = seen.get(game_id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:
                 since = float(before[1])
-                current[meta.id] = seen[meta.id]
+                current[game_id] = seen[game_id]
                 if now - since >= self.stall:
-                    resumed += self.resume(meta.id, version, now - since)
+                    resumed += self.resume(game_id, version, now - since)
             else:
-                current[meta.id] = f"{version}:{now}"
+                current[game_id] = f"{version}:{now}"
         pipe = connection.pipeline(transaction=False)
         gone = [k for k in seen if k not in current]
         if gone:
