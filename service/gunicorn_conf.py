@@ -1,4 +1,7 @@
-"""gunicorn settings of the web process (``gunicorn -c python:service.gunicorn_conf``).
+"""gunicorn settings that ``cardroom serve`` adds (``--config python:service.gunicorn_conf``).
+
+prometheus-client's multiprocess mode keeps one file per process: a dead worker's live gauges
+(open streams) must be dropped, or /metrics would count its streams for ever.
 
 gunicorn answers requests it cannot parse (an oversized header or request line, a malformed
 header, a bad chunk) itself, before the app sees them, with an HTML page. Every worker class
@@ -10,6 +13,7 @@ status as ``application/problem+json``, like every other error of the API.
 from __future__ import annotations
 
 import json
+import os
 import socket
 from typing import Any
 
@@ -26,6 +30,13 @@ GUNICORN_CODES = {
     431: "headers_too_large",
     501: "not_implemented",
 }
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
