@@ -95,3 +95,17 @@ def test_a_query_parameter_with_a_control_character_is_refused(client: FlaskClie
 def test_clean_text_still_passes(client: FlaskClient) -> None:
     body = {"game": "fake", "seats": [{"type": "open"}] * 2, "seed": "ümlaut é 🂡 ok"}
     assert client.post("/games", json=body).status_code == 201
+
+
+def test_every_problem_type_uri_resolves_to_a_page_describing_it(client: FlaskClient) -> None:
+    from service.api.problems import CODES
+
+    for code, (status, title) in CODES.items():
+        page = client.get(f"/problems/{code}")
+        assert page.status_code == 200 and page.mimetype == "text/html", code
+        text = page.get_data(as_text=True)
+        assert title in text and f"HTTP {status}" in text and code in text
+    refused = post_raw(client, "/games", '{"game":"fake","seats":[],"seed":"\\u0001"}')
+    assert client.get(refused.json["type"]).status_code == 200
+    missing = client.get("/problems/no_such_code")
+    assert missing.status_code == 404 and missing.json["code"] == "not_found"
