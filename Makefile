@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+RUN_STAMP := $(VENV)/.installed-run-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run test lint types unit integration e2e bench clean
 
@@ -12,8 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/cardroom serve
+# `make run` installs only what running needs (the dev tools come with `make test`)
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	test -f $(STAMP) || $(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(BIN)/cardroom serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) lint types
 	$(BIN)/pytest -n 2 --dist loadfile

@@ -33,13 +33,14 @@ def parse_deal(
 ) -> dict[str, Any]:
     """Validated deal: ``{"seats": [{zone: cards}], "stock": cards, "extra": {zone: cards}}``.
 
-    Unknown zones, unknown or duplicate cards and a wrong seat count are rejected; zone sizes
-    are the game's to check.
+    Unknown zones, unknown or duplicate cards and a wrong seat count are rejected (a game without
+    a stock takes ``"stock": []``: nothing is dealt there); zone sizes are the game's to check.
     """
     if not isinstance(deal, Mapping):
         raise InvalidDeal("deal must be an object with seats, stock and extra")
     allowed = {"seats", "stock", "extra"} if has_stock else {"seats", "extra"}
-    unknown = sorted(set(deal) - allowed)
+    given = {k for k, v in deal.items() if not (k == "stock" and _empty_zone(v))}
+    unknown = sorted(given - allowed)
     if unknown:
         raise InvalidDeal(f"deal has unknown field(s): {', '.join(unknown)}")
     deckset = frozenset(deck)
@@ -57,6 +58,10 @@ def parse_deal(
     if dupes:
         raise InvalidDeal(f"deal uses card(s) more than once: {', '.join(dupes)}")
     return {"seats": parsed_seats, "stock": stock, "extra": extra}
+
+
+def _empty_zone(value: Any) -> bool:
+    return isinstance(value, list | tuple) and not value
 
 
 def _parse_seat(

@@ -190,8 +190,10 @@ def _check_action(game: Game[Any], state: Any, batch: Batch) -> Any:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise _Bad(first, f"the command's seat {seat!r} is not a seat number")
+    # a game that changed an action's shape reads the old one through ``upcast_action``
+    action = getattr(game, "upcast_action", lambda a: a)(command["action"])
     try:
-        events = game.decide(state, seat, command["action"])
+        events = game.decide(state, seat, action)
     except DomainError as err:
         raise _Bad(first, f"the rules refuse seat {seat}'s command here: {err.message}") from None
     _compare(game, batch, events)

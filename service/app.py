@@ -88,6 +88,7 @@ def create_app(
         api.register_blueprint(blueprint)
     web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
+    app.before_request(bodies.refuse_bad_fields)
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     limits.install(app)

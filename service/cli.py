@@ -31,7 +31,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        # the reader went away (``cardroom replay show ... | head``): stop quietly; point
+        # stdout at /dev/null so the interpreter's final flush does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -87,8 +93,12 @@ def _run_arena(args: argparse.Namespace) -> int:
 
 def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve", help="run the web service and a worker")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to bind (8000)")
+    serve.add_argument(
+        "--host", default=os.environ.get("HOST") or "127.0.0.1", help="address (HOST, 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT") or 8000), help="port (PORT, 8000)"
+    )
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
     serve.add_argument("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
     serve.add_argument("--data-dir", default="var", help="embedded Redis data dir (./var)")
@@ -188,7 +198,27 @@ def _run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def port_in_use(host: str, port: int) -> bool:
+    """Whether something already listens on host:port (so gunicorn could not bind it)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
 def _run_serve(args: argparse.Namespace) -> int:
+    if port_in_use(args.host, args.port):
+        other = args.port + 1
+        _log(
+            f"port {args.port} on {args.host} is already in use; choose another with "
+            f"`PORT={other} make run` or `cardroom serve --port {other}`"
+        )
+        return 1
     env = dict(os.environ)
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
     if args.log_json:
@@ -218,6 +248,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 SCHEDULER = "workers.scheduler:from_config"
+GUNICORN_CONFIG = "python:service.gunicorn_conf"  # problem+json for what gunicorn refuses
 
 
 WORKER_CONNECTIONS = 2000  # concurrent connections (streams included) per gunicorn worker
@@ -240,7 +271,7 @@ def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) 
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
         "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
-        "--access-logfile", "-", "--config", "python:service.gunicorn_conf",
+        "--access-logfile", "-", "--config", GUNICORN_CONFIG,
         *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs else []),
         "service.app:create_app()",
     ]  # fmt: skip
@@ -405,6 +436,8 @@ def _run_worker(args: argparse.Namespace) -> int:
     from workers.runner import run_worker
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
+    if args.imports and os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())  # --import mybots finds ./mybots.py, as python -m does
     return run_worker(
         queues=queues or None,
         burst=args.burst,

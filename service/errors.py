@@ -25,6 +25,15 @@ class InvalidRequest(ServiceError):
     code = "invalid_request"
 
 
+class InvalidField(ServiceError):
+    """One field of the request holds what no field may (bad text, a huge integer)."""
+
+    code = "invalid_field"
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field} {problem}", field=field)
+
+
 class NotFound(ServiceError):
     """No such game or seat."""
 

@@ -2,12 +2,34 @@
 
 prometheus-client's multiprocess mode keeps one file per process: a dead worker's live gauges
 (open streams) must be dropped, or /metrics would count its streams for ever.
+
+gunicorn answers requests it cannot parse (an oversized header or request line, a malformed
+header, a bad chunk) itself, before the app sees them, with an HTML page. Every worker class
+(sync, gthread, gevent, ...) reports those through ``gunicorn.util.write_error``; the
+``post_worker_init`` hook below replaces it in each worker with one that writes the same
+status as ``application/problem+json``, like every other error of the API.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 from typing import Any
+
+from gunicorn import util
+
+from service.api.problems import PROBLEM_TYPE, problem_body
+
+# gunicorn's status -> our problem code (service/api/problems.py)
+GUNICORN_CODES = {
+    400: "invalid_request",
+    403: "forbidden",
+    414: "uri_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    501: "not_implemented",
+}
 
 
 def child_exit(server: Any, worker: Any) -> None:
@@ -15,3 +37,22 @@ def child_exit(server: Any, worker: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's ``write_error``, answering problem+json instead of HTML."""
+    code = GUNICORN_CODES.get(status_int, "internal_error")
+    detail = mesg or reason
+    if code == "internal_error":
+        detail = "an unexpected error occurred"
+    body = json.dumps(problem_body(code, detail, status_int)).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: {PROBLEM_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+def post_worker_init(worker: Any) -> None:
+    """gunicorn server hook: runs in each worker before it serves."""
+    util.write_error = write_problem

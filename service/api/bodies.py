@@ -1,11 +1,16 @@
 """Request bodies refused before any parser sees them: JSON nested deeper than any valid
-request (the standard parser would hit Python's recursion limit: a 5xx)."""
+request (the standard parser would hit Python's recursion limit: a 5xx); strings holding
+unpaired surrogates or control characters and integers too long to parse (a 422 naming the
+field)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask import request
 
-from service.errors import InvalidRequest
+from service.errors import InvalidField, InvalidRequest
 
 MAX_JSON_DEPTH = 32
 _OPEN, _CLOSE, _QUOTE, _BACKSLASH = frozenset(b"[{"), frozenset(b"]}"), ord('"'), ord("\\")
@@ -40,3 +45,74 @@ def refuse_deep_json() -> None:
     is_json = "json" in (request.mimetype or "")
     if is_json and request.content_length != 0 and json_too_deep(request.get_data(cache=True)):
         raise InvalidRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+
+
+MAX_INT_DIGITS = 4300  # Python's own limit on int(str): longer integers are refused, not parsed
+
+
+class _HugeInteger(str):
+    """A JSON integer too long to parse (kept as text so the walk can name its field)."""
+
+
+def _parse_int(text: str) -> int | _HugeInteger:
+    return _HugeInteger(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
+
+
+def text_problem(text: str) -> str | None:
+    """Why a string may not enter the service: an unpaired surrogate or a control character."""
+    for ch in text:
+        point = ord(ch)
+        if 0xD800 <= point <= 0xDFFF:
+            return f"contains an unpaired surrogate (\\u{point:04x})"
+        if point < 0x20 or 0x7F <= point < 0xA0:
+            return f"contains a control character (\\u{point:04x})"
+    return None
+
+
+def bad_field(data: Any, path: str = "") -> tuple[str, str] | None:
+    """The first (field path, problem) in parsed JSON: bad text in a key or value, or an
+    integer too long; None when every field is clean."""
+    if isinstance(data, _HugeInteger):
+        return path or "body", f"is an integer of more than {MAX_INT_DIGITS} digits"
+    if isinstance(data, str):
+        problem = text_problem(data)
+        return None if problem is None else (path or "body", problem)
+    if isinstance(data, dict):
+        for key, value in data.items():
+            where = f"{path}.{key}" if path else key
+            problem = text_problem(key)
+            if problem is not None:
+                shown = ascii(key)[1:-1]
+                return (f"{path}.{shown}" if path else shown), f"is a key that {problem}"
+            found = bad_field(value, where)
+            if found is not None:
+                return found
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found = bad_field(value, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def refuse_bad_fields() -> None:
+    """``before_request`` hook: a JSON body or query string with a string field holding an
+    unpaired surrogate or a control character, or an integer too long to parse, is a 422
+    naming the field (such text would break storage, logs and every client; the integer would
+    raise inside the parser)."""
+    for name, value in request.args.items(multi=True):
+        problem = text_problem(value) or text_problem(name)
+        if problem is not None:
+            raise InvalidField(ascii(name)[1:-1], f"(query parameter) {problem}")
+    if "json" not in (request.mimetype or "") or request.content_length == 0:
+        return
+    body = request.get_data(cache=True)
+    if not body:
+        return
+    try:
+        data = json.loads(body, parse_int=_parse_int)
+    except ValueError:
+        return  # not JSON at all: the schema layer answers 400
+    found = bad_field(data)
+    if found is not None:
+        raise InvalidField(*found)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, json
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
@@ -34,6 +35,7 @@ PROBLEM_TYPE = "application/problem+json"
 CODES: dict[str, tuple[int, str]] = {
     "invalid_request": (400, "Invalid request"),
     "unknown_game": (422, "Unknown game"),
+    "invalid_field": (422, "Invalid field"),
     "invalid_options": (422, "Invalid options"),
     "invalid_setup": (422, "Invalid setup"),
     "invalid_deal": (422, "Invalid deal"),
@@ -58,6 +60,10 @@ CODES: dict[str, tuple[int, str]] = {
     "unknown_bot": (422, "Unknown bot"),
     "bot_exists": (409, "Bot name taken"),
     "rate_limited": (429, "Too many requests"),
+    "uri_too_long": (414, "URI too long"),
+    "expectation_failed": (417, "Expectation failed"),
+    "headers_too_large": (431, "Request header fields too large"),
+    "not_implemented": (501, "Not implemented"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
     "store_unavailable": (503, "Store unavailable"),
@@ -97,20 +103,76 @@ def problem(
     **extra: Any,
 ) -> Response:
     """A problem+json response for a code."""
+    body = problem_body(code, detail, status)
+    body.update({k: v for k, v in extra.items() if v is not None})
+    response = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+# code -> when it happens (the page each problem's ``type`` URI resolves to)
+DESCRIPTIONS: dict[str, str] = {
+    "invalid_request": "The request is malformed: not JSON, nested too deeply, missing the "
+    "expected version, or not matching the operation's schema (then `errors` names the fields).",
+    "invalid_field": "One field (named in `field`) holds what no field may: an unpaired "
+    "surrogate or a control character in a string (keys included), or a JSON integer of more "
+    "than 4,300 digits.",
+    "unknown_game": "The game name is not one this server plays (see GET /catalogue).",
+    "invalid_options": "An option is unknown, of the wrong type or out of range for the game.",
+    "invalid_setup": "The seats or dealer do not fit the game (player count, dealer seat).",
+    "invalid_deal": "An explicit deal names unknown zones or cards, repeats a card or has a "
+    "wrong seat count or zone size.",
+    "invalid_card": "A card is not a card code of this game's deck; the detail says the shape.",
+    "invalid_action": "The action's shape is wrong (unknown type, missing or extra fields); "
+    "the detail says what to send.",
+    "illegal_action": "The rules refuse this action now; `reason` names the rule.",
+    "not_your_turn": "Another seat is to act.",
+    "game_over": "The game has ended: no more actions.",
+    "game_not_over": "The game has not ended yet: its replay exists once it does.",
+    "version_conflict": "The game moved on: `current_version` is where it is now; read the "
+    "view and send again with that version.",
+    "seat_taken": "The seat was joined already or belongs to a bot.",
+    "game_exists": "A game with this id exists already.",
+    "unauthorized": "The request needs a seat token (Authorization: Bearer <token>), or the "
+    "token is unknown.",
+    "forbidden": "The token holds another seat than the one the request acts for.",
+    "not_found": "No such game, seat or path.",
+    "idempotency_key_reused": "The Idempotency-Key was used before with another request body.",
+    "payload_too_large": "The body is larger than the server accepts.",
+    "uri_too_long": "The request line is longer than the server accepts.",
+    "headers_too_large": "A header, or the headers together, are larger than the server "
+    "accepts.",
+    "integrity_error": "The stored history of the game failed its hash-chain check.",
+    "internal_error": "A bug: the server logged it.",
+}
+
+
+def problem_page(code: str) -> Response:
+    """``GET /problems/<code>``: the page a problem's ``type`` URI resolves to."""
+    if code not in CODES:
+        return problem("not_found", f"no problem code {code!r}")
+    status, title = CODES[code]
+    described = DESCRIPTIONS.get(code, f"{title} (HTTP {status}).")
+    page = (
+        f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
+        f"</head><body><h1>{escape(title)}</h1><p>code <code>{escape(code)}</code>, HTTP "
+        f"{status}</p><p>{escape(described)}</p></body></html>"
+    )
+    return Response(page, mimetype="text/html")
+
+
+def problem_body(code: str, detail: str, status: int | None = None) -> dict[str, Any]:
+    """The members every problem has (also written by gunicorn, service/gunicorn_conf.py)."""
     default_status, title = CODES.get(code, (status or 500, code.replace("_", " ").capitalize()))
     status = status or default_status
-    body = {
+    return {
         "type": f"/problems/{code}",
         "title": title,
         "status": status,
         "detail": detail,
         "code": code,
     }
-    body.update({k: v for k, v in extra.items() if v is not None})
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
 
 
 def from_domain(err: DomainError) -> Response:
@@ -185,7 +247,8 @@ def _plain(errors: Any) -> Any:
 
 
 def register(app: Flask) -> None:
-    """Install the handlers (after flask-smorest's Api, so ours win)."""
+    """Install the handlers (after flask-smorest's Api, so ours win) and the problem pages."""
+    app.add_url_rule("/problems/<code>", "problem_page", problem_page, methods=["GET"])
     app.register_error_handler(DomainError, from_domain)
     app.register_error_handler(ServiceError, from_service)
     app.register_error_handler(StoreError, from_store)

@@ -234,4 +234,5 @@ class ProblemSchema(ma.Schema):
     code = fields.String(metadata={"description": "stable machine code"})
     reason = fields.String()
     current_version = fields.Integer()
+    field = fields.String(metadata={"description": "the request field at fault (invalid_field)"})
     errors = fields.Raw()

@@ -41,12 +41,13 @@ def cards_in_play(state: State) -> list[str]:
 def candidate_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Legal actions, near misses and nonsense."""
     out: list[dict[str, Any]] = [{"type": t} for t in _TYPES]
-    out += [{"type": kind, "card": c} for kind in ("play", "marriage") for c in _CARDS]
+    out += [{"type": kind, "cards": [c]} for kind in ("play", "marriage") for c in _CARDS]
     out += [
         {"type": "play"},
-        {"type": "play", "card": "ZZ"},
-        {"type": "play", "card": "2H"},
+        {"type": "play", "cards": ["ZZ"]},
+        {"type": "play", "cards": ["2H"]},
         {"type": "marriage", "card": 7},
+        {"type": "play", "card": "AS"},  # the retired shape
         {"type": "draw", "card": "AS"},
         {"type": "shuffle"},
         {"kind": "play"},

@@ -69,13 +69,13 @@ class HeuristicBot:
             return {"type": "draw"}
         if "marriage" in by_type:
             return _best_marriage(view, by_type["marriage"])
-        plays = [a["card"] for a in by_type.get("play", [])]
+        plays = [a["cards"][0] for a in by_type.get("play", [])]
         if not plays:
             return None
         trick = view.get("current_trick") or []
         if trick:
-            return {"type": "play", "card": _follow(view, plays, trick[0]["card"])}
-        return {"type": "play", "card": _lead(view, plays)}
+            return {"type": "play", "cards": [_follow(view, plays, trick[0]["card"])]}
+        return {"type": "play", "cards": [_lead(view, plays)]}
 
 
 def _value(card: str) -> int:
@@ -131,8 +131,8 @@ def _follow(view: View, plays: list[str], led: str) -> str:
 
 def _best_marriage(view: View, options: list[Action]) -> Action:
     trump = view["trump_suit"]
-    queens = [a for a in options if a["card"][0] == "Q"] or options
-    return max(queens, key=lambda a: a["card"][1] == trump)
+    queens = [a for a in options if a["cards"][0][0] == "Q"] or options
+    return max(queens, key=lambda a: a["cards"][0][1] == trump)
 
 
 def _should_close(view: View) -> bool:

@@ -177,9 +177,11 @@ def call_error(state: State, hand: Hand, kind: str, cards: tuple[str, ...]) -> I
 
 
 def calling_actions(state: State, hand: Hand) -> list[ActionDict]:
-    """call X for every callable card, then alone and partner where open."""
+    """call X for every callable card, then alone and partner where open; nothing when the
+    rules settle the teams (between the bury and its PreparationFinished in the same batch)."""
     choices = calling(state, hand)
-    assert choices is not None
+    if choices is None:
+        return []
     out: list[ActionDict] = [{"type": "call", "cards": [c]} for c in choices.cards]
     if choices.alone:
         out.append({"type": "alone"})

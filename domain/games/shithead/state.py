@@ -231,7 +231,16 @@ def _started(e: GameStarted) -> State:
         options=dict(e.options),
         rules=rules_for(e.options, n),
     )
-    return State(info=info, phase=NEW, ready=(False,) * n, chosen=(False,) * n)
+    empty: tuple[tuple[Any, ...], ...] = ((),) * n  # every seat's zones exist before the deal
+    return State(
+        info=info,
+        phase=NEW,
+        hands=empty,
+        face_up=empty,
+        face_down=empty,
+        ready=(False,) * n,
+        chosen=(False,) * n,
+    )
 
 
 def _dealt(state: State, e: CardsDealt) -> State:

@@ -2,8 +2,8 @@
 
 Rules: docs/rules/sixty_six.md. Actions (the acting seat is passed separately):
 
-- ``{"type": "play", "card": "TH"}``: lead a card, or follow the led card;
-- ``{"type": "marriage", "card": "KH"}``: announce the K-Q pair and lead the named K or Q;
+- ``{"type": "play", "cards": ["TH"]}``: lead a card, or follow the led card;
+- ``{"type": "marriage", "cards": ["KH"]}``: announce the K-Q pair and lead the named K or Q;
 - ``{"type": "exchange_trump"}``: swap the trump 9 (trump J with deck20) for the face-up card;
 - ``{"type": "close"}``: close the stock (on lead, or in the draw step instead of drawing);
 - ``{"type": "draw"}``: in the draw step, the trick winner and then the loser draw;

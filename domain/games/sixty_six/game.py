@@ -33,6 +33,7 @@ from domain.games.sixty_six.rules import (
     parse_action,
     partner,
     problem,
+    upcast_action,
 )
 from domain.games.sixty_six.scoring import (
     deal_events,
@@ -109,6 +110,10 @@ class SixtySix:
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Every action the seat may send now."""
         return legal_actions(state, seat)
+
+    def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A stored command's action in today's shape (replays recorded before §15's)."""
+        return upcast_action(action)
 
     def seats_to_act(self, state: State) -> tuple[int, ...]:
         """Seats that may act now (both while any-time declaring is on)."""

@@ -16,8 +16,8 @@ from domain.errors import (
 from domain.games.sixty_six.state import RANK_ORDER, Deal, Rules, State
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "play": ("card",),
-    "marriage": ("card",),
+    "play": ("cards",),
+    "marriage": ("cards",),
     "exchange_trump": (),
     "close": (),
     "draw": (),
@@ -43,13 +43,34 @@ def parse_action(action: object) -> tuple[str, str | None]:
     fields = ACTION_FIELDS[kind]
     extra = sorted(set(action) - {"type", *fields})
     if extra:
-        raise InvalidAction(f"{kind} takes no field(s) {', '.join(extra)}")
+        raise InvalidAction(
+            f"{kind} takes no field(s) {', '.join(extra)}; send {action_shape(kind)}"
+        )
     if not fields:
         return kind, None
-    card = action.get("card")
+    cards = action.get("cards")
+    if not isinstance(cards, list | tuple) or len(cards) != 1:
+        raise InvalidCard(f"{kind} takes one card code in a list: send {action_shape(kind)}")
+    card = cards[0]
     if not isinstance(card, str) or card not in CARD_CODES:
         raise InvalidCard(f"{kind} needs a card code (9 T J Q K A + C D H S), got {card!r}")
     return kind, card
+
+
+def action_shape(kind: str) -> str:
+    """The payload of an action type as JSON text (for refusals that say what to send)."""
+    if ACTION_FIELDS.get(kind):
+        return f'{{"type": "{kind}", "cards": [<card code>]}}'
+    return f'{{"type": "{kind}"}}'
+
+
+def upcast_action(action: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A stored command in the retired shape (``card: c``, before ``cards: [c]`` of §15) in
+    today's shape; replays recorded before the change verify through this."""
+    if action.get("type") in ("play", "marriage") and "card" in action and "cards" not in action:
+        old = dict(action)
+        return {**{k: v for k, v in old.items() if k != "card"}, "cards": [old["card"]]}
+    return action
 
 
 def acting_seats(state: State) -> tuple[int, ...]:
@@ -199,8 +220,8 @@ def candidates(state: State, seat: int) -> list[dict[str, Any]]:
     deal = state.deal
     assert deal is not None
     hand = deal.hands[seat]
-    out: list[dict[str, Any]] = [{"type": "play", "card": c} for c in hand]
-    out += [{"type": "marriage", "card": c} for c in hand if c[0] in "KQ"]
+    out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
+    out += [{"type": "marriage", "cards": [c]} for c in hand if c[0] in "KQ"]
     for kind in ("exchange_trump", "close", "draw", "pass", "declare_out"):
         out.append({"type": kind})
     return out
@@ -216,5 +237,5 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
     # problem()'s match and turn checks have passed; only the per-type checks remain.
     return [a for a in candidates(state, seat)
-            if a["type"] == "declare_out" or _CHECKS[a["type"]](deal, rules, seat, a.get("card"))
-            is None]
+            if a["type"] == "declare_out"
+            or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]

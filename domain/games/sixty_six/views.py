@@ -26,7 +26,7 @@ from domain.games.sixty_six.events import (
     TrickWon,
     TrumpExchanged,
 )
-from domain.games.sixty_six.rules import acting_seats, legal_actions
+from domain.games.sixty_six.rules import awaited_seat, legal_actions
 from domain.games.sixty_six.state import Deal, State
 
 _ORDER = tuple(r + s for s in "CDHS" for r in "9JQKTA")
@@ -63,7 +63,8 @@ def _public(state: State) -> dict[str, Any]:
         "dealer": deal.dealer,
         "turn": deal.turn,
         "trump_suit": deal.trump,
-        "trump_card": deal.trump_card,
+        # the trump card as it lies (or last lay) under the stock: the nine after an exchange
+        "trump_card": deal.exchanged[1] if deal.exchanged else deal.trump_card,
         "face_up_card": deal.under if deal.closed_by is None else None,
         "stock_size": deal.stock_size,
         "stock": stock_state(deal),
@@ -85,7 +86,8 @@ def _public(state: State) -> dict[str, Any]:
         "carry_over": state.carry_over,
         "game_target": state.rules.game_target,
         "last_deal_result": state.last_result,
-        "to_act": list(acting_seats(state)),
+        # whose turn it is; either seat may also declare out (see its legal_actions)
+        "to_act": list(awaited_seat(state)),
         "outcome": outcome(state),
     }
 

@@ -114,7 +114,7 @@ def test_a_join_needs_a_name(client: FlaskClient) -> None:
         client.post(f"/games/{game_id}/seats/0", json={"name": "a" * 41}), 422, "invalid_request"
     )
     problem_of(
-        client.post(f"/games/{game_id}/seats/0", json={"name": "a\x00b"}), 400, "invalid_request"
+        client.post(f"/games/{game_id}/seats/0", json={"name": "a\x00b"}), 422, "invalid_field"
     )
 
 

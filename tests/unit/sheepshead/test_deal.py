@@ -231,3 +231,12 @@ def test_passing_all_the_way_records_each_pass() -> None:
     state = start(STRONG, STRONG_BLIND)
     _, events = run(state, [(s, {"type": "pass"}) for s in range(5)])
     assert [e.seat for e in events if isinstance(e, Passed)] == [0, 1, 2, 3, 4]
+
+
+def test_an_explicit_deal_may_name_the_unused_stock_empty() -> None:
+    state = start(STRONG, STRONG_BLIND)
+    deal = {**_deal_of(state), "stock": []}
+    events = GAME.start(Setup(players=5, seed="test", dealer=4, deal=deal))
+    assert events == GAME.start(Setup(players=5, seed="test", dealer=4, deal=_deal_of(state)))
+    with pytest.raises(InvalidDeal, match="unknown field"):
+        GAME.start(Setup(players=5, seed="test", dealer=4, deal={**deal, "stock": ["AS"]}))

@@ -39,10 +39,10 @@ def start(
 
 
 def action(text: str) -> dict[str, Any]:
-    """``"play AC"`` -> {"type": "play", "card": "AC"}; ``"exchange"``/``"declare"`` short forms."""
+    """``"play AC"`` -> {"type": "play", "cards": ["AC"]}; ``"exchange"``/``"declare"`` too."""
     words = text.split()
     kind = {"exchange": "exchange_trump", "declare": "declare_out"}.get(words[0], words[0])
-    return {"type": kind, "card": words[1]} if len(words) > 1 else {"type": kind}
+    return {"type": kind, "cards": [words[1]]} if len(words) > 1 else {"type": kind}
 
 
 def act(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
@@ -71,7 +71,7 @@ def legal(state: State, seat: int) -> list[str]:
     """The seat's legal actions written as words."""
     out = []
     for a in GAME.legal_actions(state, seat):
-        out.append(f"{a['type']} {a['card']}" if "card" in a else a["type"])
+        out.append(f"{a['type']} {a['cards'][0]}" if "cards" in a else a["type"])
     return out
 
 

@@ -51,7 +51,7 @@ def test_bot_self_play_is_legal_and_never_declares_falsely(options: dict[str, ob
 def test_bot_exchanges_the_trump_nine_and_announces_the_trump_marriage() -> None:
     state, _ = start(HAND0, HAND1, "TH")
     bot, rnd = HeuristicBot(), random.Random(1)
-    assert bot.choose(GAME.view(state, 1), rnd) == {"type": "marriage", "card": "QH"}
+    assert bot.choose(GAME.view(state, 1), rnd) == {"type": "marriage", "cards": ["QH"]}
     won = moves(state, (1, "play 9S"), (0, "play QS"))
     assert bot.choose(GAME.view(won, 0), rnd) == {"type": "exchange_trump"}
 

@@ -235,3 +235,18 @@ def test_R10_6_the_stock_closes_once_and_only_by_the_next_leader() -> None:
     following = moves(table(), (1, "play AC"))
     rejected(following, 0, "close", "close_not_on_lead")
     rejected(following, 1, "close", "not_your_turn")
+
+
+def test_the_view_shows_the_trump_card_as_it_lies_after_an_exchange() -> None:
+    state, _ = act(won_by_seat0(), 0, "exchange")
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert (view["trump_card"], view["face_up_card"]) == ("9H", "9H")
+
+
+def test_the_views_to_act_is_the_seat_whose_turn_it_is() -> None:
+    state = won_by_seat0()
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["to_act"] == [view["turn"]] == [deal(state).turn]
+    assert {"type": "declare_out"} in GAME.legal_actions(state, 1 - deal(state).turn)

@@ -96,7 +96,7 @@ def test_rejection_messages_never_name_a_hidden_card() -> None:
             hidden = {c for c in d.hands[1 - seat] if c not in d.known[1 - seat]} | set(d.stock)
             for action in candidate_actions(state, seat):
                 message = _message(state, seat, action)
-                if message and "card" in action and action["card"] in hidden:
+                if message and "cards" in action and action["cards"][0] in hidden:
                     continue  # the seat named that card itself
                 assert not any(c in (message or "") for c in hidden), message
         choices = [(s, a) for s in GAME.seats_to_act(state) for a in GAME.legal_actions(state, s)
@@ -113,3 +113,17 @@ def _message(state: State, seat: int, action: dict[str, Any]) -> str | None:
     except DomainError as err:
         return err.message
     return None
+
+
+def test_play_and_marriage_take_cards_as_the_rules_file_says() -> None:
+    err = rejected(table(), 1, {"type": "play", "card": "TC"}, "invalid_action")
+    assert 'send {"type": "play", "cards": [<card code>]}' in err.message
+    err = rejected(table(), 1, {"type": "marriage", "cards": ["KC", "QC"]}, "invalid_card")
+    assert '"cards": [<card code>]' in err.message
+    assert all("cards" in a for a in GAME.legal_actions(table(), 1) if a["type"] == "play")
+
+
+def test_a_replay_recorded_with_the_retired_card_field_still_verifies() -> None:
+    action = {"type": "play", "card": "TC"}
+    assert GAME.upcast_action(action) == {"type": "play", "cards": ["TC"]}
+    assert GAME.upcast_action({"type": "draw"}) == {"type": "draw"}

@@ -1,0 +1,103 @@
+"""What gunicorn refuses before the app sees it (an oversized header or request line, a
+malformed header) is answered as problem+json, not gunicorn's HTML page, with every worker
+class we run: sync, gthread and the class ``cardroom serve`` uses."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.cli import web_command
+from tests.e2e.conftest import free_port
+from tests.support.redis_server import redis_url, unique_namespace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def served_worker_class() -> str:
+    """The worker class of ``cardroom serve``'s web command (gunicorn's default: sync)."""
+    command = web_command("127.0.0.1", 0, 1)
+    for flag in ("--worker-class", "-k"):
+        if flag in command:
+            return command[command.index(flag) + 1]
+    return "sync"
+
+
+WORKER_CLASSES = sorted({"sync", "gthread", served_worker_class()})
+
+
+@pytest.fixture(params=WORKER_CLASSES)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
+    port = free_port()
+    command = web_command("127.0.0.1", port, 1)
+    for flag in ("--worker-class", "-k"):
+        if flag in command:  # drop the served class: this run sets its own
+            at = command.index(flag)
+            del command[at : at + 2]
+    command[3:3] = ["--worker-class", request.param]
+    env = {**os.environ, "REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": unique_namespace("gu")}
+    log = (tmp_path / "gunicorn.log").open("wb")
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None, (tmp_path / "gunicorn.log").read_text()
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+        log.close()
+
+
+def raw_request(port: int, head: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    raw = b"".join(chunks)
+    header_text, _, body = raw.partition(b"\r\n\r\n")
+    status_line, *lines = header_text.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+BAD_REQUESTS = {
+    "header too large": (
+        b"GET /catalogue HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n",
+        (400, 431),
+    ),
+    "too many headers": (
+        b"GET /catalogue HTTP/1.1\r\nHost: x\r\n"
+        + b"".join(b"X-%d: 1\r\n" % i for i in range(200))
+        + b"\r\n",
+        (431,),
+    ),
+    "request line too long": (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", (414,)),
+    "malformed header": (b"GET /catalogue HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", (400,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_REQUESTS))
+def test_a_request_gunicorn_refuses_is_problem_json(server: int, name: str) -> None:
+    head, statuses = BAD_REQUESTS[name]
+    status, headers, body = raw_request(server, head)
+    assert status in statuses
+    assert headers["content-type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["code"] and problem["detail"]
+    assert problem["type"] == f"/problems/{problem['code']}"
+

@@ -1,0 +1,81 @@
+"""Command-line edges: `make run` honours PORT/HOST and installs only what running needs, a
+busy port says which and how to choose another, `--import` finds modules in the current
+folder, and a closed pipe ends `cardroom` quietly."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.cli import _parser
+from tests.support.redis_server import redis_url, unique_namespace
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = ROOT / "tests" / "golden" / "sheepshead-5p-heuristic.replay.json"
+CARDROOM = str(Path(sys.executable).with_name("cardroom"))
+
+
+def test_make_run_honours_port_and_host_and_installs_no_dev_tools(tmp_path: Path) -> None:
+    env = {**os.environ, "PORT": "9123", "HOST": "0.0.0.0"}
+    dry = subprocess.run(
+        ["make", "-n", "run", f"VENV={tmp_path / 'venv'}"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "cardroom serve --host 0.0.0.0 --port 9123" in dry.stdout
+    assert "pip install --quiet -e ." in dry.stdout
+    assert "[dev]" not in dry.stdout
+
+
+def test_serve_reads_port_and_host_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PORT", "8111")
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    args = _parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("0.0.0.0", 8111)
+
+
+def test_a_busy_port_says_which_and_how_to_choose_another() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, "REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": unique_namespace()}
+        done = subprocess.run(
+            [CARDROOM, "serve", "--port", str(port)],
+            env=env, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stderr
+    assert f"PORT={port + 1} make run" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_worker_import_finds_a_module_in_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "mybots_here.py").write_text(
+        "from pathlib import Path\nPath('imported.txt').write_text('yes')\n"
+    )
+    env = {**os.environ, "REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": unique_namespace()}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(
+        [CARDROOM, "worker", "--import", "mybots_here", "--burst", "--no-sweep"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "imported.txt").read_text() == "yes"
+
+
+def test_a_closed_pipe_ends_the_cli_without_a_traceback() -> None:
+    process = subprocess.Popen(
+        [CARDROOM, "replay", "show", str(GOLDEN), "--step", "50", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the first write (like `| head` done)
+    stderr = process.stderr.read().decode()
+    process.wait(30)
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    assert process.returncode == 1
