@@ -65,7 +65,7 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     narrowed = page.locator("#actions button.action").evaluate_all(
         "bs => bs.map(b => JSON.parse(b.dataset.action))"
     )
-    assert narrowed and all(a.get("card") == code for a in narrowed), narrowed
+    assert narrowed and all(a.get("cards") == [code] for a in narrowed), narrowed
     page.keyboard.press("Space")  # the focus stayed on the card: unselect it
     page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="false"]')
     watched.screenshot("sixty_six-table")
@@ -163,7 +163,7 @@ def test_a_spectator_sees_the_game_move_live(
     page.wait_for_function(
         "v => Number(document.querySelector('#version').textContent) > v", arg=version
     )
-    page.wait_for_selector(f'#felt .center [data-card="{play["card"]}"]')
+    page.wait_for_selector(f'#felt .center [data-card="{play["cards"][0]}"]')
     assert page.inner_text("#last-action") != "none yet"
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 390, f"the page is {scroll_width}px wide at phone width"
