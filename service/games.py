@@ -38,6 +38,7 @@ from service.store.port import (
     StoredEvent,
     VersionConflict,
 )
+from service.store.records import creation_key, seat_key
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
@@ -144,7 +145,8 @@ class GameService:
         )
         record = None
         if idempotency_key:
-            record = IdempotencyRecord(idempotency_key, request, len(encoded), response)
+            key = creation_key(idempotency_key)
+            record = IdempotencyRecord(key, request, len(encoded), response)
         created = self.store.create(meta, encoded, start_command(setup), record)
         if created.replayed is not None:
             return dict(created.replayed.response)
@@ -205,7 +207,8 @@ class GameService:
         if not isinstance(action, Mapping):
             raise InvalidAction("an action must be an object with a type")
         request = fingerprint(seat, action, expected_version)
-        loaded, _, earlier = self._load(game_id, idempotency_key=idempotency_key)
+        key = seat_key(seat, idempotency_key) if idempotency_key else None
+        loaded, _, earlier = self._load(game_id, idempotency_key=key)
         if earlier is not None:
             return self._replay(loaded, earlier, request)
         if not 0 <= seat < loaded.meta.players:
@@ -227,8 +230,8 @@ class GameService:
         )
         encoded = [rules.codec.encode(e) for e in events]
         record = None
-        if idempotency_key:
-            record = IdempotencyRecord(idempotency_key, request, response["version"], response)
+        if key:
+            record = IdempotencyRecord(key, request, response["version"], response)
         over = rules.outcome(state) is not None
         appended = self.store.append(
             game_id,
@@ -251,7 +254,7 @@ class GameService:
     def _replay(self, loaded: Loaded, earlier: IdempotencyRecord, request: str) -> dict[str, Any]:
         if earlier.fingerprint != request:
             raise IdempotencyKeyReused(
-                f"idempotency key {earlier.key!r} was already used for a different request"
+                "this seat already used that idempotency key for a different request"
             )
         return dict(earlier.response)
 

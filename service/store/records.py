@@ -183,6 +183,17 @@ def status_after_join(meta: GameMeta) -> str:
     return "playing"
 
 
+def seat_key(seat: int, key: str) -> str:
+    """Where a seat's Idempotency-Key is recorded: keys belong to (game, seat), so no seat can
+    read, reuse or block another's (a bot's predictable keys included)."""
+    return f"seat:{seat}:{key}"
+
+
+def creation_key(key: str) -> str:
+    """Where a creation's Idempotency-Key is recorded (apart from every seat's keys)."""
+    return f"create:{key}"
+
+
 def idempotency_to_json(record: IdempotencyRecord) -> str:
     """The stored form of an idempotency record."""
     return canonical_json(
@@ -207,6 +218,6 @@ def replayed(earlier: IdempotencyRecord, request: IdempotencyRecord) -> Appended
     """The earlier result of a retried key, or IdempotencyKeyReused for another request."""
     if earlier.fingerprint != request.fingerprint:
         raise IdempotencyKeyReused(
-            f"idempotency key {request.key!r} was already used for a different request"
+            "that idempotency key was already used for a different request"
         )
     return Appended(version=earlier.version, replayed=earlier)

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never, cast
 
 from domain.events import Encoded, Event
 from domain.games.sheepshead.cards import sort_hand
 from domain.games.sheepshead.events import (
     CODEC,
     Buried,
+    CardCalled,
+    CardPlayed,
+    CrackDecided,
     GameStarted,
     HandDealt,
+    HandScored,
+    HandThrownIn,
+    LeasterStarted,
+    MatchAborted,
+    MatchEnded,
+    PartnerRevealed,
+    Passed,
     Picked,
     PreparationFinished,
+    RecrackDecided,
+    SheepsheadEvent,
+    TrickWon,
 )
 from domain.games.sheepshead.rules import legal_actions
 from domain.games.sheepshead.scoring import labels, stakes
@@ -157,22 +170,35 @@ def _open_facts(hand: Hand) -> dict[str, Any]:
 
 
 def redact(event: Event, seat: int | None) -> Encoded:
-    """The encoded event as ``seat`` may see it during play."""
-    data = CODEC.encode(event)
-    match event:
+    """The encoded event as ``seat`` may see it during play.
+
+    Exhaustive over the event union: a new event type is a mypy error here until its
+    visibility is decided, and an event of no known type raises instead of going out whole.
+    """
+    known = cast(SheepsheadEvent, event)
+    data = CODEC.encode(known)
+    match known:
         case GameStarted():
             del data["seed"]
         case HandDealt():
-            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(event.hands)]
-            data["blind"] = len(event.blind)
-        case Picked() | Buried() if seat != event.seat:
-            key = "blind" if isinstance(event, Picked) else "cards"
-            data[key] = len(data[key])
-        case PreparationFinished() if seat != event.seat and not event.announced:
-            data["alone"] = None
-            data["by_action"] = None
+            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(known.hands)]
+            data["blind"] = len(known.blind)
+        case Picked() | Buried():
+            if seat != known.seat:
+                key = "blind" if isinstance(known, Picked) else "cards"
+                data[key] = len(data[key])
+        case PreparationFinished():
+            if seat != known.seat and not known.announced:
+                data["alone"] = None
+                data["by_action"] = None
+        case (
+            Passed() | LeasterStarted() | HandThrownIn() | CardCalled() | CrackDecided()
+            | RecrackDecided() | CardPlayed() | PartnerRevealed() | TrickWon() | HandScored()
+            | MatchEnded() | MatchAborted()
+        ):
+            pass  # public facts
         case _:
-            pass
+            assert_never(known)
     return data
 
 

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never, cast
 
 from domain.cards import sort_cards
 from domain.events import Encoded, Event
-from domain.games.sixty_six.events import CODEC, CardDrawn, GameStarted, HandDealt, StockLaid
+from domain.games.sixty_six.events import (
+    CODEC,
+    CardDrawn,
+    CardPlayed,
+    CardsDrawn,
+    DealScored,
+    DealStarted,
+    DeclaredOut,
+    GameAborted,
+    GameStarted,
+    HandDealt,
+    MarriageAnnounced,
+    MatchEnded,
+    Passed,
+    SixtySixEvent,
+    StockClosed,
+    StockLaid,
+    TrickWon,
+    TrumpExchanged,
+)
 from domain.games.sixty_six.rules import acting_seats, legal_actions
 from domain.games.sixty_six.state import Deal, State
 
@@ -149,13 +168,32 @@ def outcome(state: State) -> dict[str, Any] | None:
 
 
 def redact(event: Event, seat: int | None) -> Encoded:
-    """The encoded event as that seat may see it during play."""
-    data = CODEC.encode(event)
-    if isinstance(event, GameStarted):
-        del data["seed"]
-    elif (isinstance(event, HandDealt) and event.seat != seat) or isinstance(event, StockLaid):
-        data["cards"] = None
-        data["count"] = len(event.cards)
-    elif isinstance(event, CardDrawn) and event.seat != seat and not event.face_up:
-        data["card"] = None
+    """The encoded event as that seat may see it during play.
+
+    Exhaustive over the event union: a new event type is a mypy error here until its
+    visibility is decided, and an event of no known type raises instead of going out whole.
+    """
+    known = cast(SixtySixEvent, event)
+    data = CODEC.encode(known)
+    match known:
+        case GameStarted():
+            del data["seed"]
+        case HandDealt():
+            if known.seat != seat:
+                data["cards"] = None
+                data["count"] = len(known.cards)
+        case StockLaid():
+            data["cards"] = None
+            data["count"] = len(known.cards)
+        case CardDrawn():
+            if known.seat != seat and not known.face_up:
+                data["card"] = None
+        case (
+            DealStarted() | CardPlayed() | MarriageAnnounced() | TrumpExchanged() | TrickWon()
+            | CardsDrawn() | StockClosed() | DeclaredOut() | Passed() | DealScored()
+            | MatchEnded() | GameAborted()
+        ):
+            pass  # public facts
+        case _:
+            assert_never(known)
     return data

@@ -165,9 +165,26 @@ def test_an_idempotency_key_reused_for_another_request_is_refused(
     table: Table, store: InMemoryEventStore
 ) -> None:
     table.act(0, play("AS"), version=2, key="k-1")
-    problem_of(table.act(1, play("KD"), version=3, key="k-1"), 422, "idempotency_key_reused")
     problem_of(table.act(0, play("9H"), version=2, key="k-1"), 422, "idempotency_key_reused")
+    problem_of(table.act(0, play("9H"), version=4, key="k-1"), 422, "idempotency_key_reused")
     assert store.version(table.id) == 3
+
+
+def test_a_key_belongs_to_its_seat_another_seat_can_neither_read_nor_block_it(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    first = table.act(0, play("AS"), version=2, key="k-1")
+    # seat 1 sends seat 0's key: it is seat 1's own, fresh key (no replay of seat 0's response)
+    other = table.act(1, play("KD"), version=3, key="k-1")
+    assert other.status_code == 200, other.json
+    assert other.json["version"] == 4 and other.get_data() != first.get_data()
+    # seat 0 now sends the key seat 1 used: not blocked, not answered with seat 1's response
+    mine = table.act(0, play("9H"), version=4, key="k-1")
+    problem_of(mine, 422, "idempotency_key_reused")  # seat 0's own k-1 (its first action)
+    assert table.act(0, play("9H"), version=4, key="k-2").status_code == 200
+    last = table.act(1, play("TC"), version=5, key="k-2")  # seat 0's k-2 does not block seat 1
+    assert last.status_code == 200, last.json
+    assert store.version(table.id) == last.json["version"]
 
 
 def test_a_refused_action_does_not_use_up_its_key(table: Table) -> None:

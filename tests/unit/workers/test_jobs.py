@@ -192,3 +192,25 @@ def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
     first = Sweeper(stack.service, stack.scheduler)
     second = Sweeper(stack.service, stack.scheduler)
     assert first.elected() and not second.elected()
+
+
+def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack: Stack) -> None:
+    """The attack of issue 9: bots' keys are predictable (``bot:<game>:<seat>:<version>``)."""
+    seats = [{"type": "open"}, {"type": "bot", "bot": "random"}]
+    game_id = str(stack.service.create_game("sixty_six", seats, seed="attack")["id"])
+    stack.service.join_seat(game_id, 0, "mallory")
+    stack.work()
+    attacks = 0
+    for _ in range(200):
+        loaded = stack.service.load(game_id)
+        if loaded.over:
+            break
+        assert 0 in loaded.game.awaited_seats(loaded.state), "the bot's turn stalled"
+        view = stack.service.view(game_id, 0)["view"]
+        version = loaded.version
+        bot_key = f"bot:{game_id}:1:{version + 1}"  # the bot's key right after this action
+        stack.service.submit_action(game_id, 0, view["legal_actions"][0], version, bot_key)
+        attacks += 1
+        stack.work()
+    assert attacks > 5
+    assert stack.service.summary(game_id)["status"] == "over"
