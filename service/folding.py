@@ -10,8 +10,10 @@ from typing import Any
 
 from domain.chain import link_hash, link_hash_text
 from domain.errors import DomainError, InvalidAction, InvalidSetup
+from domain.lifecycle import Keys, Lifecycle
 from domain.protocol import Action, Game, Setup, action_key
 from service.store.port import ChainBroken, GameMeta, StoredEvent
+from service.store.records import salt_of
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,42 @@ def start(rules: Game[Any], setup: Setup) -> list[Any]:
         raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
 
 
-def decide(rules: Game[Any], state: Any, seat: int, action: Action) -> list[Any]:
-    """The game's decide; a crash on an action that is not legal anyway is an InvalidAction."""
+def create(rules: Game[Any], keys: Keys, **setup: Any) -> list[Any]:
+    """The lifecycle's creation batch; a crash on odd input is logged and refused, never a 5xx."""
+    if not isinstance(rules, Lifecycle):
+        raise TypeError("create needs a game with its lifecycle")
     try:
+        return rules.create(keys=keys, **setup)
+    except DomainError:
+        raise
+    except Exception as err:
+        log.exception("%s.create crashed on a setup", rules.name)
+        raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
+
+
+def join(
+    rules: Game[Any], state: Any, seat: int, entropy: str, keys: Keys, source: str
+) -> list[Any]:
+    """The lifecycle's join: SeatFilled, and the deal when it fills the last seat."""
+    if not isinstance(rules, Lifecycle):
+        raise TypeError("join needs a game with its lifecycle")
+    try:
+        return rules.join(state, seat, entropy, keys, source)
+    except DomainError:
+        raise
+    except Exception as err:
+        log.exception("%s: the deal crashed on the last join", rules.name)
+        raise InvalidSetup(f"{rules.name} cannot deal this game") from err
+
+
+def decide(
+    rules: Game[Any], state: Any, seat: int, action: Action, keys: Keys | None = None
+) -> list[Any]:
+    """The game's decide (the lifecycle's ``act`` with keys: the last batch reveals the secret);
+    a crash on an action that is not legal anyway is an InvalidAction."""
+    try:
+        if keys is not None and isinstance(rules, Lifecycle):
+            return rules.act(state, seat, action, keys)
         return rules.decide(state, seat, action)
     except DomainError:
         raise
@@ -63,21 +98,22 @@ def is_legal(rules: Game[Any], state: Any, seat: int, action: Action) -> bool:
         return False
 
 
-def _link(prev_hash: str, stored: StoredEvent) -> str:
+def _link(prev_hash: str, stored: StoredEvent, salt: str) -> str:
     """link_hash over the stored text itself (it is the canonical JSON: no re-encoding)."""
     if stored.raw:
-        return link_hash_text(prev_hash, stored.raw)
-    return link_hash(prev_hash, stored.event)
+        return link_hash_text(prev_hash, stored.raw, salt)
+    return link_hash(prev_hash, stored.event, salt)
 
 
 def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     """Fold stored events onto a loaded game, checking each link of the hash chain."""
     rules, head, state, version = loaded.game, loaded.head_hash, loaded.state, loaded.version
     decode, evolve = rules.codec.decode, rules.evolve
+    salt = salt_of(loaded.meta)
     for item in stored:
         if item.version != version + 1 or item.prev_hash != head:
             raise ChainBroken(f"game {loaded.meta.id}: event {item.version} is out of chain")
-        if _link(head, item) != item.hash:
+        if _link(head, item, salt) != item.hash:
             raise ChainBroken(f"game {loaded.meta.id}: event {item.version} fails its hash")
         state = evolve(state, decode(item.event))
         head, version = item.hash, item.version

@@ -48,7 +48,7 @@ class InMemoryEventStore:
         command: Mapping[str, Any],
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS)
+        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
         with self._lock:
             if meta.id in self._games:
                 existing = self._games[meta.id]
@@ -77,8 +77,9 @@ class InMemoryEventStore:
         prev_hash: str,
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
+        salt: str = "",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash)
+        entries = records.build_entries(events, command, prev_hash, salt)
         with self._lock:
             game = self._game(game_id)
             if idempotency is not None:
@@ -134,7 +135,7 @@ class InMemoryEventStore:
             return 0 if game is None else len(game.entries)
 
     def verify_chain(self, game_id: str) -> ChainReport:
-        return records.check_chain(self.entries(game_id))
+        return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
         with self._lock:

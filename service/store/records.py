@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.chain import GENESIS, link_hash
 from domain.events import canonical_json
+from domain.fairness import chain_salt
 from service.store.port import (
     Appended,
     Batch,
@@ -30,13 +31,18 @@ from service.store.port import (
 Fields = dict[str, str]
 
 
+def salt_of(meta: GameMeta | None) -> str:
+    """The chain salt of a game: derived from its secret; "" (unsalted) for format 1 games."""
+    return chain_salt(meta.secret) if meta is not None and meta.secret else ""
+
+
 def build_entries(
-    events: Sequence[Encoded], command: Mapping[str, Any], prev_hash: str
+    events: Sequence[Encoded], command: Mapping[str, Any], prev_hash: str, salt: str = ""
 ) -> list[Fields]:
-    """The stream entries of one batch, chained from ``prev_hash``."""
+    """The stream entries of one batch, chained from ``prev_hash`` (salted when given)."""
     out: list[Fields] = []
     for index, event in enumerate(events):
-        digest = link_hash(prev_hash, event)
+        digest = link_hash(prev_hash, event, salt)
         fields = {"event": canonical_json(event), "prev_hash": prev_hash, "hash": digest}
         if index == 0:
             fields["command"] = canonical_json(command)
@@ -83,19 +89,21 @@ def group_batches(events: Iterable[StoredEvent]) -> list[Batch]:
     return batches
 
 
-def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]]) -> ChainReport:
+def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]], salt: str = "") -> ChainReport:
     """Verify versions 1..n are contiguous and every hash links to its predecessor."""
     prev, version = GENESIS, 0
     for number, fields in entries:
         version += 1
-        problem = _entry_problem(version, number, fields, prev)
+        problem = _entry_problem(version, number, fields, prev, salt)
         if problem:
             return ChainReport(False, version - 1, prev, broken_at=version, problem=problem)
         prev = fields["hash"]
     return ChainReport(True, version, prev)
 
 
-def _entry_problem(version: int, number: int, fields: Mapping[str, str], prev: str) -> str:
+def _entry_problem(
+    version: int, number: int, fields: Mapping[str, str], prev: str, salt: str
+) -> str:
     if number != version:
         return f"expected version {version}, found {number}"
     if fields.get("prev_hash") != prev:
@@ -104,7 +112,7 @@ def _entry_problem(version: int, number: int, fields: Mapping[str, str], prev: s
         event = json.loads(fields["event"])
     except (KeyError, ValueError):
         return f"event {version} is not readable JSON"
-    if link_hash(prev, event) != fields.get("hash"):
+    if link_hash(prev, event, salt) != fields.get("hash"):
         return f"event {version} does not match its hash"
     return ""
 
@@ -121,8 +129,15 @@ def meta_to_json(meta: GameMeta) -> str:
             "created": meta.created,
             "commitment": meta.commitment,
             "seed": meta.seed,
+            **_lifecycle_fields(meta),
         }
     )
+
+
+def _lifecycle_fields(meta: GameMeta) -> dict[str, Any]:
+    if not meta.secret:
+        return {}
+    return {"secret": meta.secret, "deal": meta.deal, "prearranged": meta.prearranged}
 
 
 def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
@@ -146,6 +161,9 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         commitment=data["commitment"],
         seed=data["seed"],
         status=fields.get("status", "waiting"),
+        secret=data.get("secret", ""),
+        deal=data.get("deal"),
+        prearranged=bool(data.get("prearranged", False)),
     )
 
 

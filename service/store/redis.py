@@ -124,7 +124,7 @@ class RedisEventStore:
         command: Mapping[str, Any],
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS)
+        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
         result = self._run_append(
             meta.id, 0, GENESIS, entries, idempotency, meta.status, records.meta_to_json(meta)
         )
@@ -142,8 +142,9 @@ class RedisEventStore:
         prev_hash: str,
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
+        salt: str = "",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash)
+        entries = records.build_entries(events, command, prev_hash, salt)
         result = self._run_append(
             game_id, expected_version, prev_hash, entries, idempotency, status or "", ""
         )
@@ -216,7 +217,7 @@ class RedisEventStore:
         return records.version_of(last[0][0]) if last else 0
 
     def verify_chain(self, game_id: str) -> ChainReport:
-        return records.check_chain(self.entries(game_id))
+        return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
         return records.meta_from_fields(self.client.hgetall(self.key(game_id, "meta")))
