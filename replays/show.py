@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from domain.events import canonical_json
-from domain.protocol import Game, fold
 from domain.lifecycle import Lifecycle, lifecycle
+from domain.protocol import Game, fold
 from domain.registry import get_game
 from replays.format import Batch, Replay
 

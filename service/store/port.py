@@ -208,9 +208,10 @@ class EventStore(Protocol):
 
         ``prev_hash`` is the hash at ``expected_version``; ``salt`` the game's chain salt
         (``records.salt_of(meta)``; create takes it from the metadata). With ``idempotency``,
-        a key already recorded returns its record (``replayed``) when the fingerprint matches and raises
-        IdempotencyKeyReused when not; either way nothing is appended. ``status`` updates the
-        game's status in the same step. Raises VersionConflict (with the current version).
+        a key already recorded returns its record (``replayed``) when the fingerprint matches
+        and raises IdempotencyKeyReused when not; either way nothing is appended. ``status``
+        updates the game's status in the same step. Raises VersionConflict (with the current
+        version).
         """
         ...
 
