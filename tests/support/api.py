@@ -79,9 +79,9 @@ class Table:
         assert response.status_code == 200, response.json
         return dict(response.json)
 
-    def events(self, seat: int | None, after: int = 0) -> dict[str, Any]:
+    def events(self, seat: int | None, after: int = 0, limit: int = 200) -> dict[str, Any]:
         response = self.client.get(
-            f"/games/{self.id}/events?after={after}", headers=self.headers(seat)
+            f"/games/{self.id}/events?after={after}&limit={limit}", headers=self.headers(seat)
         )
         assert response.status_code == 200, response.json
         return dict(response.json)

@@ -203,7 +203,7 @@ def test_a_create_retried_after_a_crash_before_its_listing_lists_and_schedules_i
     again = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
     assert [m.id for m in store.list_games()] == [again["id"]]
     assert [(c["game_id"], c["version"], c["to_act"]) for c in scheduler.calls] == [
-        (again["id"], 2, [0])
+        (again["id"], DEALT, [0])
     ]
     assert store.unsettled(before=1e12) == []
     service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
@@ -217,5 +217,5 @@ def test_a_create_whose_first_scheduling_failed_stays_unsettled_until_completed(
     assert [m.id for m in store.list_games()] == [game_id] and scheduler.calls == []
     assert store.unsettled(before=1e12) == [game_id]
     assert service.complete_create(game_id)  # what the sweeper does
-    assert [c["version"] for c in scheduler.calls] == [2]
+    assert [c["version"] for c in scheduler.calls] == [DEALT]
     assert store.unsettled(before=1e12) == [] and not service.complete_create(game_id)
