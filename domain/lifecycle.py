@@ -63,7 +63,15 @@ class SecretRevealed(Event):
     deal: dict[str, Any] | None
 
 
-EVENTS: tuple[type[Event], ...] = (GameCreated, SeatFilled, SecretRevealed)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameExpired(Event):
+    """The game never filled its seats in time and ended without a deal."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameExpired"
+    open_seats: tuple[int, ...]
+
+
+EVENTS: tuple[type[Event], ...] = (GameCreated, SeatFilled, SecretRevealed, GameExpired)
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -94,6 +102,7 @@ class Table(Generic[S]):
     entropy: tuple[str | None, ...] = ()
     inner: S | None = None
     revealed: SecretRevealed | None = None
+    expired: GameExpired | None = None
 
     @property
     def dealt(self) -> bool:
@@ -219,6 +228,13 @@ class Lifecycle(Generic[S]):
             events.append(self.revelation(state, keys))
         return events
 
+    def expire(self, state: Table[S], keys: Keys) -> list[Event]:
+        """A game whose seats never all filled ends: GameExpired, then the secret revealed."""
+        _created(state)
+        if state.dealt or state.expired is not None:
+            raise IllegalAction("only a game still waiting for players can expire")
+        return [GameExpired(open_seats=state.open_seats), self.revelation(state, keys)]
+
     def revelation(self, state: Table[S], keys: Keys) -> SecretRevealed:
         """The event that reveals the secret, the seed and a prearranged deal."""
         deal = None if keys.deal is None else dict(keys.deal)
@@ -258,6 +274,8 @@ class Lifecycle(Generic[S]):
                 return replace(state, entropy=tuple(filled))
             case SecretRevealed():
                 return replace(state, revealed=event)
+            case GameExpired():
+                return replace(state, expired=event)
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 return replace(state, inner=self.game.evolve(inner, event))
@@ -291,7 +309,10 @@ class Lifecycle(Generic[S]):
         return {**self.game.reveal(inner), **self._facts(state)}
 
     def outcome(self, state: Table[S]) -> dict[str, Any] | None:
-        """The game's outcome (None until dealt and over)."""
+        """The game's outcome (None until dealt and over); an expired game's says so."""
+        if state.expired is not None:
+            open_seats = list(state.expired.open_seats)
+            return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
         return None if state.inner is None else self.game.outcome(state.inner)
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
@@ -356,6 +377,7 @@ def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
 __all__ = [
     "EVENTS",
     "GameCreated",
+    "GameExpired",
     "Keys",
     "Lifecycle",
     "LifecycleCodec",

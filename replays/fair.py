@@ -144,6 +144,8 @@ def _produce(
         raise _Bad(None, "the first batch is not a create command")
     if kind == "join":
         return rules.join(state, command["seat"], command["entropy"], keys, command["source"])
+    if kind == "expire":
+        return rules.expire(state, keys)
     if kind == "action":
         seat = command.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):

@@ -373,6 +373,29 @@ class GameService:
             )
         return dict(earlier.response)
 
+    def expire_if_due(self, game_id: str, now: float, ttl: float) -> bool:
+        """End a game still waiting for players ``ttl`` seconds after its creation (recorded as
+        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now."""
+        loaded = self.load(game_id)
+        keys = dealing.keys_of(loaded.meta)
+        state = loaded.state
+        if keys is None or loaded.over or state.dealt or loaded.meta.created + ttl > now:
+            return False
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        events = rules.expire(state, keys)  # type: ignore[attr-defined]
+        encoded = [rules.codec.encode(e) for e in events]
+        try:
+            self.store.append(game_id, loaded.version, encoded, {"kind": "expire"},
+                              prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
+        except VersionConflict:
+            return False  # someone joined (or another sweeper expired it) meanwhile
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
+        self._remember(after)
+        self._notify(after)
+        log.info("game %s expired with seats %s never filled", game_id, state.open_seats)
+        return True
+
     # -- reads ---------------------------------------------------------------------------
     def load(self, game_id: str) -> Loaded:
         """The game at its current version (one store round trip)."""

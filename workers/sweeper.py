@@ -51,6 +51,12 @@ def stall_seconds() -> float:
     return float(os.environ.get("CARDROOM_STALL_SECONDS") or 3.0)
 
 
+def waiting_ttl() -> float:
+    """Seconds a game may wait for players before it expires (``CARDROOM_WAITING_TTL``,
+    default 86400: a day)."""
+    return float(os.environ.get("CARDROOM_WAITING_TTL") or 86400.0)
+
+
 def alive_key(namespace: str, worker_name: str) -> str:
     """The key a live worker keeps refreshing (it expires soon after the worker dies)."""
     return f"{namespace}:worker-alive:{worker_name}"
@@ -91,7 +97,10 @@ class Sweeper:
         seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
         current: dict[str, str] = {}
         resumed = 0
+        ttl = waiting_ttl()
         for meta in self._live():
+            if meta.status == "waiting" and self.service.expire_if_due(meta.id, now, ttl):
+                continue  # never filled: ended (lifecycle.GameExpired)
             version = store.version(meta.id)
             before = seen.get(meta.id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:

@@ -9,7 +9,7 @@ import hmac
 import pytest
 
 from domain.chain import GENESIS, link_hash
-from domain.errors import InvalidSetup, NotYourTurn
+from domain.errors import IllegalAction, InvalidSetup, NotYourTurn
 from domain.fairness import chain_salt, commitment, deal_seed
 from domain.lifecycle import GameCreated, Keys, SeatAlreadyFilled, SecretRevealed, lifecycle
 from domain.protocol import fold
@@ -141,3 +141,22 @@ def test_the_batch_that_ends_the_game_reveals_the_secret_and_seed() -> None:
         state = fold(game, last, state)
         assert state.revealed is None or game.outcome(state) is not None
     assert last[-1] == SecretRevealed(secret=SECRET, seed=deal_seed(SECRET, ENTROPY[:2]), deal=None)
+
+
+def test_a_game_that_never_fills_expires_with_a_recorded_event_and_reveals_its_secret() -> None:
+    keys = Keys(secret=SECRET)
+    state = fold(SHITHEAD, SHITHEAD.create(players=3, options={}, dealer=None, keys=keys,
+                                           filled=[(0, ENTROPY[0])]))  # fmt: skip
+    events = SHITHEAD.expire(state, keys)
+    assert [type(e).__name__ for e in events] == ["GameExpired", "SecretRevealed"]
+    over = fold(SHITHEAD, events, state)
+    assert SHITHEAD.outcome(over) == {"reason": "expired", "open_seats": [1, 2],
+                                      "winners": [], "losers": []}  # fmt: skip
+
+
+def test_a_dealt_game_cannot_expire() -> None:
+    keys = Keys(secret=SECRET)
+    state = fold(SHITHEAD, SHITHEAD.create(players=2, options={}, dealer=None, keys=keys,
+                                           filled=[(0, ENTROPY[0]), (1, ENTROPY[1])]))  # fmt: skip
+    with pytest.raises(IllegalAction):
+        SHITHEAD.expire(state, keys)

@@ -9,7 +9,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain.fairness import commitment
-from replays import loads, verify
+from replays import build_replay, loads, verify
+from service.games import GameService
 from service.store import InMemoryEventStore
 from tests.support.api import Table, bearer, make_app
 from tests.support.fakegame import GAMES
@@ -135,3 +136,31 @@ def test_every_response_carries_a_receipt_and_the_replay_verifies_against_them(
     report = verify(replay, GAMES["fake"], receipts=receipts, expect_head=summary["head_hash"])
     assert report.ok
     assert replay.header.prearranged is False and replay.header.version == 2
+
+
+def test_a_game_that_never_fills_expires_once_due_and_its_replay_verifies(
+    store: InMemoryEventStore,
+) -> None:
+    service = GameService(store, games=GAMES, clock=lambda: 1000.0)
+    game_id = service.create_game("shithead", OPEN2)["id"]
+    service.join_seat(game_id, 0, "alice")
+    assert not service.expire_if_due(game_id, now=1000.0 + 59, ttl=60)  # not yet due
+    assert store.version(game_id) == 2
+    assert service.expire_if_due(game_id, now=1000.0 + 60, ttl=60)
+    assert not service.expire_if_due(game_id, now=1000.0 + 61, ttl=60)  # once
+    summary = service.summary(game_id)
+    assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
+    assert summary["outcome"]["open_seats"] == [1]
+    assert [s.event["type"] for s in store.read(game_id)][-2:] == [
+        "lifecycle.GameExpired", "lifecycle.SecretRevealed"]  # fmt: skip
+    assert store.list_games(status="over")[0].id == game_id
+    replay = build_replay(game_id, store.entries(game_id), game="shithead",
+                          outcome=summary["outcome"])  # fmt: skip
+    assert verify(replay).ok
+
+
+def test_a_full_game_does_not_expire(store: InMemoryEventStore) -> None:
+    service = GameService(store, games=GAMES, clock=lambda: 1000.0)
+    game_id = service.create_game("shithead", [{"type": "bot", "bot": "random"}] * 2)["id"]
+    assert not service.expire_if_due(game_id, now=10**9, ttl=60)
+    assert service.summary(game_id)["status"] == "playing"

@@ -125,6 +125,20 @@ def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> N
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
 
 
+def test_the_sweeper_expires_a_game_that_never_fills(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_WAITING_TTL", "30")
+    game_id = _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
+    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 20).tick()
+    assert stack.service.summary(game_id)["status"] == "waiting"  # not due yet
+    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 31).tick()
+    summary = stack.service.summary(game_id)
+    assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
+    stack.work()  # the replay export
+    assert verify(loads(stored_replay(stack.client, NAMESPACE, game_id) or "")).ok
+
+
 def test_a_bot_job_plays_the_following_bot_turns_itself(
     stack: Stack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
