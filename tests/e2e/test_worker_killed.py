@@ -48,7 +48,8 @@ def test_a_killed_worker_loses_nothing(bare: Stack) -> None:
     bare.start_worker()
     summary = bare.wait_over(game_id)
 
-    log = bare.http.get(f"{bare.base}/games/{game_id}/events", params={"after": 0}).json()
+    url = f"{bare.base}/games/{game_id}/events"
+    log = bare.http.get(url, params={"after": 0, "limit": 1000}).json()
     versions = [item["version"] for item in log["events"]]
     assert versions == list(range(1, summary["version"] + 1))
     report = verify(read(bare.wait_replay(game_id)))
