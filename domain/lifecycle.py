@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
-from domain.errors import IllegalAction, InvalidSetup, NotYourTurn
+from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
 from domain.options import Option
@@ -71,7 +71,24 @@ class GameExpired(Event):
     open_seats: tuple[int, ...]
 
 
-EVENTS: tuple[type[Event], ...] = (GameCreated, SeatFilled, SecretRevealed, GameExpired)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatResigned(Event):
+    """A seat resigned: the game ends and that seat loses (docs/rules/*.md, "Resignation")."""
+
+    TYPE: ClassVar[str] = "lifecycle.SeatResigned"
+    seat: int
+
+
+EVENTS: tuple[type[Event], ...] = (
+    GameCreated,
+    SeatFilled,
+    SecretRevealed,
+    GameExpired,
+    SeatResigned,
+)
+# Actions every game takes through the normal action endpoint, never listed in legal_actions
+# (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
+LIFECYCLE_ACTIONS = ("resign",)
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -103,6 +120,7 @@ class Table(Generic[S]):
     inner: S | None = None
     revealed: SecretRevealed | None = None
     expired: GameExpired | None = None
+    resigned: SeatResigned | None = None
 
     @property
     def dealt(self) -> bool:
@@ -223,8 +241,7 @@ class Lifecycle(Generic[S]):
     def act(self, state: Table[S], seat: int, action: Action, keys: Keys) -> list[Event]:
         """A seat's action; the batch that ends the game also reveals the secret."""
         events = self.decide(state, seat, action)
-        inner = fold(self.game, events, state.inner)  # decide refused an undealt game
-        if self.game.outcome(inner) is not None:
+        if self.outcome(fold(self, events, state)) is not None:
             events.append(self.revelation(state, keys))
         return events
 
@@ -276,6 +293,8 @@ class Lifecycle(Generic[S]):
                 return replace(state, revealed=event)
             case GameExpired():
                 return replace(state, expired=event)
+            case SeatResigned():
+                return replace(state, resigned=event)
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 return replace(state, inner=self.game.evolve(inner, event))
@@ -284,24 +303,52 @@ class Lifecycle(Generic[S]):
         """The game's decide once dealt; before that nobody may act."""
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
+        if isinstance(action, Mapping) and action.get("type") in LIFECYCLE_ACTIONS:
+            return self._resign(state, seat, action)
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over")
         return list(self.game.decide(state.inner, seat, action))
 
+    def _resign(self, state: Table[S], seat: int, action: Action) -> list[Event]:
+        players = _created(state).players if state.created else len(state.entropy)
+        if set(action) != {"type"}:
+            raise InvalidAction("a resignation is {\"type\": \"resign\"} and nothing else")
+        if not isinstance(seat, int) or not 0 <= seat < max(players, 1):
+            raise InvalidAction(f"no seat {seat!r} to resign")
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over: nothing to resign")
+        return [SeatResigned(seat=seat)]
+
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
-        """The game's legal actions once dealt."""
-        return [] if state.inner is None else self.game.legal_actions(state.inner, seat)
+        """The game's legal actions once dealt (never the lifecycle's: see ``may_send``)."""
+        if state.inner is None or self.outcome(state) is not None:
+            return []
+        return self.game.legal_actions(state.inner, seat)
 
     def seats_to_act(self, state: Table[S]) -> tuple[int, ...]:
         """The game's seats to act once dealt."""
-        return () if state.inner is None else tuple(self.game.seats_to_act(state.inner))
+        if state.inner is None or self.outcome(state) is not None:
+            return ()
+        return tuple(self.game.seats_to_act(state.inner))
 
     def awaited_seats(self, state: Table[S]) -> tuple[int, ...]:
         """The game's awaited seats once dealt."""
-        return () if state.inner is None else tuple(self.game.awaited_seats(state.inner))
+        if state.inner is None or self.outcome(state) is not None:
+            return ()
+        return tuple(self.game.awaited_seats(state.inner))
+
+    def may_send(self, state: Table[S], seat: int | None) -> list[str]:
+        """The lifecycle actions that seat may send now (resign while the game is played)."""
+        playing = state.inner is not None and self.outcome(state) is None
+        return ["resign"] if playing and seat is not None else []
 
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
         inner = self.game.initial_state() if state.inner is None else state.inner
-        return {**self.game.view(inner, seat), **self._facts(state)}
+        view = {**self.game.view(inner, seat), **self._facts(state, seat)}
+        if self.outcome(state) is not None:
+            view.update(outcome=self.outcome(state), legal_actions=[], to_act=[])
+        return view
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:
         """The game's whole table with the lifecycle facts."""
@@ -309,7 +356,9 @@ class Lifecycle(Generic[S]):
         return {**self.game.reveal(inner), **self._facts(state)}
 
     def outcome(self, state: Table[S]) -> dict[str, Any] | None:
-        """The game's outcome (None until dealt and over); an expired game's says so."""
+        """The game's outcome (None until dealt and over); an expired or resigned game's."""
+        if state.resigned is not None:
+            return _resigned_outcome(state)
         if state.expired is not None:
             open_seats = list(state.expired.open_seats)
             return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
@@ -321,13 +370,23 @@ class Lifecycle(Generic[S]):
             return self.codec.encode(event)
         return self.game.redact(event, seat)
 
-    def _facts(self, state: Table[S]) -> dict[str, Any]:
+    def _facts(self, state: Table[S], seat: int | None = None) -> dict[str, Any]:
         created = state.created
         return {
+            "may_send": self.may_send(state, seat),
             "prearranged": state.prearranged,
             "commitment": None if created is None else created.commitment,
             "open_seats": list(state.open_seats),
         }
+
+
+def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
+    """The same rule for every game: the resigning seat loses the game (or match), every other
+    seat wins it (documented in each docs/rules file under "Resignation")."""
+    assert state.resigned is not None
+    seat = state.resigned.seat
+    others = [s for s in range(len(state.entropy)) if s != seat]
+    return {"reason": "resigned", "resigned": seat, "winners": others, "losers": [seat]}
 
 
 def _created(state: Table[Any]) -> GameCreated:
@@ -383,6 +442,7 @@ __all__ = [
     "LifecycleCodec",
     "SeatAlreadyFilled",
     "SeatFilled",
+    "SeatResigned",
     "SecretRevealed",
     "Table",
     "create_command",

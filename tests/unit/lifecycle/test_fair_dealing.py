@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Any
 
 import pytest
 
 from domain.chain import GENESIS, link_hash
-from domain.errors import IllegalAction, InvalidSetup, NotYourTurn
+from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.fairness import chain_salt, commitment, deal_seed
 from domain.lifecycle import GameCreated, Keys, SeatAlreadyFilled, SecretRevealed, lifecycle
 from domain.protocol import fold
@@ -160,3 +161,35 @@ def test_a_dealt_game_cannot_expire() -> None:
                                            filled=[(0, ENTROPY[0]), (1, ENTROPY[1])]))  # fmt: skip
     with pytest.raises(IllegalAction):
         SHITHEAD.expire(state, keys)
+
+
+def _dealt_sixty_six() -> tuple[Any, Any, Keys]:
+    game = lifecycle(get_game("sixty_six"))
+    keys = Keys(secret=SECRET)
+    state = fold(game, game.create(players=2, options={}, dealer=None, keys=keys,
+                                   filled=[(0, ENTROPY[0]), (1, ENTROPY[1])]))  # fmt: skip
+    return game, state, keys
+
+
+def test_any_seat_may_resign_while_playing_and_loses_the_game() -> None:
+    game, state, keys = _dealt_sixty_six()
+    waiting = 1 - game.awaited_seats(state)[0]  # not its turn: a resignation is always accepted
+    assert {"type": "resign"} not in game.legal_actions(state, waiting)
+    assert game.view(state, waiting)["may_send"] == ["resign"]
+    events = game.act(state, waiting, {"type": "resign"}, keys)
+    assert [type(e).__name__ for e in events] == ["SeatResigned", "SecretRevealed"]
+    over = fold(game, events, state)
+    assert game.outcome(over) == {"reason": "resigned", "resigned": waiting,
+                                  "winners": [1 - waiting], "losers": [waiting]}  # fmt: skip
+    assert game.awaited_seats(over) == () and game.view(over, 0)["may_send"] == []
+    with pytest.raises(GameOver):
+        game.act(over, 1 - waiting, {"type": "resign"}, keys)
+
+
+def test_a_resignation_carries_nothing_else_and_needs_a_dealt_game() -> None:
+    game, state, keys = _dealt_sixty_six()
+    with pytest.raises(InvalidAction):
+        game.act(state, 0, {"type": "resign", "card": "AS"}, keys)
+    undealt = fold(game, game.create(players=2, options={}, dealer=None, keys=keys))
+    with pytest.raises(NotYourTurn):
+        game.act(undealt, 0, {"type": "resign"}, keys)

@@ -164,3 +164,21 @@ def test_a_full_game_does_not_expire(store: InMemoryEventStore) -> None:
     game_id = service.create_game("shithead", [{"type": "bot", "bot": "random"}] * 2)["id"]
     assert not service.expire_if_due(game_id, now=10**9, ttl=60)
     assert service.summary(game_id)["status"] == "playing"
+
+
+def test_a_seat_resigns_through_the_action_endpoint_and_the_replay_verifies(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, game="sixty_six", players=2, seed=None)
+    view = table.view(1)
+    assert view["view"]["may_send"] == ["resign"]
+    assert all(a["type"] != "resign" for a in view["view"]["legal_actions"])
+    response = table.act(1, {"type": "resign"}, version=view["version"])
+    assert response.status_code == 200, response.json
+    summary = table.summary()
+    assert summary["status"] == "over"
+    assert summary["outcome"] == {"reason": "resigned", "resigned": 1, "winners": [0],
+                                  "losers": [1]}  # fmt: skip
+    replay = loads(client.get(f"/games/{table.id}/replay").get_data())
+    assert verify(replay).ok and replay.outcome == summary["outcome"]
+    problem_of(table.act(0, {"type": "resign"}, version=summary["version"]), 409, "game_over")
