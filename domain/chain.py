@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain.events import canonical_json
@@ -44,3 +45,51 @@ def chain(
         prev_hash = link_hash(prev_hash, event, salt)
         out.append(prev_hash)
     return out
+
+
+Link = tuple[int, str | None, str | None, "str | Mapping[str, Any]"]
+"""One stored link: (version, prev_hash, hash, event as canonical JSON text or as data)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """How far a chain holds: the last good version and hash, and the first break if any."""
+
+    version: int
+    head_hash: str
+    broken_at: int | None = None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when every link held."""
+        return self.broken_at is None
+
+
+def walk(
+    links: Iterable[Link], head_hash: str = GENESIS, version: int = 0, salt: str = ""
+) -> Walk:
+    """Walk links that follow ``version``/``head_hash``; stop at the first broken one.
+
+    A link breaks when its version is not the next one, its prev_hash is not the hash before
+    it, or its hash is not that of its event chained to the hash before it.
+    """
+    for number, prev_hash, digest, event in links:
+        expected = version + 1
+        if number != expected:
+            problem = (
+                f"expected version {expected} here, found version {number} "
+                "(an event is missing, duplicated or out of order)"
+            )
+        elif prev_hash != head_hash:
+            problem = "prev_hash does not link to the previous event's hash"
+        elif digest != (
+            link_hash_text(head_hash, event, salt) if isinstance(event, str)
+            else link_hash(head_hash, event, salt)
+        ):
+            problem = "hash does not match the event (the event or its hash was edited)"
+        else:
+            head_hash, version = str(digest), expected
+            continue
+        return Walk(version, head_hash, broken_at=expected, problem=problem)
+    return Walk(version, head_hash)

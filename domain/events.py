@@ -72,11 +72,6 @@ class EventCodec:
 
         return register
 
-    @property
-    def types(self) -> tuple[str, ...]:
-        """Every registered stored name."""
-        return tuple(self._classes)
-
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
         cls = type(event)

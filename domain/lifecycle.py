@@ -145,11 +145,6 @@ class LifecycleCodec(EventCodec):
         super().__init__(EVENTS)
         self.inner = inner
 
-    @property
-    def types(self) -> tuple[str, ...]:
-        """Every stored name: the lifecycle's and the game's."""
-        return tuple(c.TYPE for c in EVENTS) + self.inner.types
-
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
         if isinstance(event, EVENTS):

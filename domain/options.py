@@ -82,8 +82,9 @@ def action_limit_option(default: int = DEFAULT_ACTION_LIMIT) -> Option:
 
 def parse_options(specs: tuple[Option, ...], raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """All options with defaults filled in; unknown names and bad values are rejected."""
-    raw = dict(raw or {})
-    if not isinstance(raw, dict):
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
         raise InvalidOptions("options must be an object")
     known = {o.name: o for o in specs}
     unknown = sorted(set(raw) - set(known))

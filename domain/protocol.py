@@ -8,7 +8,7 @@ action and returns the events it causes, or raises a DomainError; it never mutat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -155,8 +155,3 @@ def start_command(setup: Setup) -> dict[str, Any]:
 def action_command(seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
     """The stored command of an action batch (what an auditor re-runs through decide)."""
     return {"kind": "action", "seat": seat, "action": dict(action)}
-
-
-def replay_events(game: Game[S], events: Sequence[Event]) -> S:
-    """The state after a whole event list."""
-    return fold(game, events)

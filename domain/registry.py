@@ -8,6 +8,7 @@ from domain.errors import UnknownGame
 from domain.protocol import Game
 
 _GAMES: dict[str, Game[Any]] = {}
+_MODULES = ("domain.games.shithead", "domain.games.sixty_six", "domain.games.sheepshead")
 
 
 def register(game: Game[Any]) -> Game[Any]:
@@ -17,20 +18,16 @@ def register(game: Game[Any]) -> Game[Any]:
 
 
 def _load() -> None:
-    # Imported lazily so that a game module under construction never breaks the others.
+    # Imported lazily (each game module registers itself here); a missing one is an error.
     import importlib
 
-    for module in ("domain.games.shithead", "domain.games.sixty_six", "domain.games.sheepshead"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
+    for module in _MODULES:
+        importlib.import_module(module)
 
 
 def get_game(name: object) -> Game[Any]:
     """The game of that name, or UnknownGame listing the known ones."""
-    if not _GAMES:
+    if len(_GAMES) < len(_MODULES):
         _load()
     game = _GAMES.get(name) if isinstance(name, str) else None
     if game is None:
@@ -40,6 +37,6 @@ def get_game(name: object) -> Game[Any]:
 
 def all_games() -> dict[str, Game[Any]]:
     """Every registered game."""
-    if not _GAMES:
+    if len(_GAMES) < len(_MODULES):
         _load()
     return dict(_GAMES)

@@ -1,4 +1,8 @@
-"""Replay files: write, read, verify (audit) and render any step (docs/replay-format.md)."""
+"""Replay files: write, read, verify (audit) and render any step (docs/replay-format.md).
+
+The functions named like their modules stay in them (``replays.verify.verify``,
+``replays.show.show``), so ``replays.verify`` is always the module.
+"""
 
 from replays.format import (
     FORMAT,
@@ -15,8 +19,8 @@ from replays.format import (
     read,
     write,
 )
-from replays.show import render, show, table_at
-from replays.verify import Report, VerificationFailed, check, verify
+from replays.show import render, table_at
+from replays.verify import Report, VerificationFailed, check
 
 __all__ = [
     "FORMAT",
@@ -35,8 +39,6 @@ __all__ = [
     "loads",
     "read",
     "render",
-    "show",
     "table_at",
-    "verify",
     "write",
 ]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.chain import GENESIS, link_hash
+from domain.chain import walk
 from domain.errors import DomainError
 from domain.events import Encoded, Event, canonical_json
 from domain.protocol import Game, Setup, fold
@@ -135,19 +135,9 @@ def _game(name: str) -> Game[Any]:
 
 def check_chain(events: Sequence[RecordedEvent], salt: str = "") -> None:
     """Versions run 1, 2, ... and every hash links to its predecessor (salted when given)."""
-    prev = GENESIS
-    for expected, recorded in enumerate(events, start=1):
-        if recorded.version != expected:
-            raise _Bad(
-                expected,
-                f"expected version {expected} here, found version {recorded.version} "
-                "(an event is missing, duplicated or out of order)",
-            )
-        if recorded.prev_hash != prev:
-            raise _Bad(expected, "prev_hash does not link to the previous event's hash")
-        if link_hash(prev, recorded.event, salt) != recorded.hash:
-            raise _Bad(expected, "hash does not match the event (the event or its hash was edited)")
-        prev = recorded.hash
+    walked = walk(((r.version, r.prev_hash, r.hash, r.event) for r in events), salt=salt)
+    if not walked.ok:
+        raise _Bad(walked.broken_at, walked.problem)
 
 
 def check_receipts(replay: Replay, receipts: Sequence[Receipt], expect_head: str | None) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.chain import link_hash, link_hash_text
+from domain.chain import walk
 from domain.errors import DomainError, InvalidAction, InvalidSetup
 from domain.lifecycle import Keys, Lifecycle
 from domain.protocol import Action, Game, Setup, action_key
@@ -98,23 +98,15 @@ def is_legal(rules: Game[Any], state: Any, seat: int, action: Action) -> bool:
         return False
 
 
-def _link(prev_hash: str, stored: StoredEvent, salt: str) -> str:
-    """link_hash over the stored text itself (it is the canonical JSON: no re-encoding)."""
-    if stored.raw:
-        return link_hash_text(prev_hash, stored.raw, salt)
-    return link_hash(prev_hash, stored.event, salt)
-
-
 def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     """Fold stored events onto a loaded game, checking each link of the hash chain."""
-    rules, head, state, version = loaded.game, loaded.head_hash, loaded.state, loaded.version
+    rules, state = loaded.game, loaded.state
+    # The stored text is the canonical JSON: the hash is taken over it, with no re-encoding.
+    links = [(s.version, s.prev_hash, s.hash, s.raw or s.event) for s in stored]
+    walked = walk(links, loaded.head_hash, loaded.version, salt_of(loaded.meta))
+    if not walked.ok:
+        raise ChainBroken(f"game {loaded.meta.id}: event {walked.broken_at}: {walked.problem}")
     decode, evolve = rules.codec.decode, rules.evolve
-    salt = salt_of(loaded.meta)
     for item in stored:
-        if item.version != version + 1 or item.prev_hash != head:
-            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} is out of chain")
-        if _link(head, item, salt) != item.hash:
-            raise ChainBroken(f"game {loaded.meta.id}: event {item.version} fails its hash")
         state = evolve(state, decode(item.event))
-        head, version = item.hash, item.version
-    return Loaded(loaded.meta, rules, state, version, head)
+    return Loaded(loaded.meta, rules, state, walked.version, walked.head_hash)

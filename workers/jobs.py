@@ -16,12 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import redis
-
 from domain.errors import DomainError
 from domain.events import canonical_json
 from replays.format import build_replay, dumps
-from replays.verify import check
+from replays.verify import VerificationFailed, check
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
@@ -30,8 +28,6 @@ from workers.bots.base import RandomBot, get_bot, is_wait
 from workers.scheduler import RQScheduler
 
 log = logging.getLogger("cardroom.jobs")
-
-REPLAY_PART = "replay"
 
 _service: GameService | None = None
 
@@ -162,9 +158,9 @@ def export_replay(game_id: str) -> str:
     report = check(replay, loaded.game)
     if not report.ok:
         log.error("the replay of game %s does not verify: %s", game_id, report.summary())
+        raise VerificationFailed(report)
     text = dumps(replay)
-    if isinstance(store, RedisEventStore):
-        store.client.set(store.key(game_id, REPLAY_PART), text)
+    store.put_replay(game_id, text)
     directory = config.replay_dir()
     if directory:
         path = Path(directory) / f"{game_id}.replay.json"
@@ -173,12 +169,3 @@ def export_replay(game_id: str) -> str:
     return report.summary()
 
 
-def replay_key(namespace: str, game_id: str) -> str:
-    """Where a game's exported replay file is kept: under the game's hash tag."""
-    return f"{namespace}:game:{{{game_id}}}:{REPLAY_PART}"
-
-
-def stored_replay(client: redis.Redis, namespace: str, game_id: str) -> str | None:
-    """A game's exported replay text, if exported."""
-    raw = client.get(replay_key(namespace, game_id))
-    return raw.decode() if isinstance(raw, bytes) else raw

@@ -98,18 +98,16 @@ class Sweeper:
         current: dict[str, str] = {}
         resumed = 0
         ttl = waiting_ttl()
-        for meta in self._live():
-            if meta.status == "waiting" and self.service.expire_if_due(meta.id, now, ttl):
-                continue  # never filled: ended (lifecycle.GameExpired)
-            version = store.version(meta.id)
-            before = seen.get(meta.id, "").split(":")
+        live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl)]
+        for game_id, version in store.versions(live).items():
+            before = seen.get(game_id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:
                 since = float(before[1])
-                current[meta.id] = seen[meta.id]
+                current[game_id] = seen[game_id]
                 if now - since >= self.stall:
-                    resumed += self.resume(meta.id, version, now - since)
+                    resumed += self.resume(game_id, version, now - since)
             else:
-                current[meta.id] = f"{version}:{now}"
+                current[game_id] = f"{version}:{now}"
         pipe = connection.pipeline(transaction=False)
         gone = [k for k in seen if k not in current]
         if gone:
@@ -118,6 +116,12 @@ class Sweeper:
             pipe.hset(self._seen_key, mapping=current)
         pipe.execute()
         return resumed
+
+    def _expired(self, meta: GameMeta, now: float, ttl: float) -> bool:
+        """A game still waiting for players past its time ends now (lifecycle.GameExpired)."""
+        if meta.status != "waiting" or meta.created + ttl > now:
+            return False  # decided on the listed metadata: no read for the games not due
+        return self.service.expire_if_due(meta.id, now, ttl)
 
     def _live(self) -> Iterator[GameMeta]:
         """Every listed live game (repairing the listing of those whose status moved)."""

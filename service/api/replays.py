@@ -24,7 +24,6 @@ from service.games import GameService, Loaded
 
 blp = Blueprint("replays", __name__, url_prefix="/games", description="Replay files")
 
-REPLAY_PART = "replay"  # the exporter stores the file at <ns>:game:{<id>}:replay
 FILE_DOC = {
     "200": {
         "description": "the replay file (without `at`), or the table at step `at` as JSON",
@@ -78,12 +77,9 @@ def replay_text(service: GameService, loaded: Loaded) -> str:
     """The exported replay file, or one built now from the stored stream."""
     store = service.store
     game_id = loaded.meta.id
-    client = getattr(store, "client", None)
-    key = getattr(store, "key", None)
-    if client is not None and key is not None:
-        stored = client.get(key(game_id, REPLAY_PART))
-        if stored:
-            return stored.decode() if isinstance(stored, bytes) else str(stored)
+    stored = store.replay(game_id)
+    if stored:
+        return stored
     replay = build_replay(
         game_id,
         store.entries(game_id),

@@ -46,6 +46,7 @@ class InMemoryEventStore:
         self._listed: set[str] = set()
         self._notes: dict[str, float] = {}
         self._lock = threading.Condition()
+        self._replays: dict[str, str] = {}
 
     def create(
         self,
@@ -234,6 +235,21 @@ class InMemoryEventStore:
             return bool(self._lock.wait_for(lambda: self._length(game_id) > after, timeout))
 
     # test support: the memory twin of editing Redis by hand
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return {
+                game_id: len(game.entries) if (game := self._games.get(game_id)) else 0
+                for game_id in game_ids
+            }
+
+    def put_replay(self, game_id: str, text: str) -> None:
+        with self._lock:
+            self._replays[game_id] = text
+
+    def replay(self, game_id: str) -> str | None:
+        with self._lock:
+            return self._replays.get(game_id)
+
     def tamper(self, game_id: str, version: int, fields: Mapping[str, str]) -> None:
         """Overwrite stored fields of one entry (for tests of the chain check)."""
         with self._lock:

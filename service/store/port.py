@@ -24,6 +24,9 @@ STATUSES = ("waiting", "playing", "over")
 DEFAULT_IDEMPOTENCY_TTL = 7 * 24 * 3600.0  # seconds idempotency records outlive their game
 
 
+REPLAY_PART = "replay"  # an adapter keeps a game's exported replay file under this name
+
+
 class StoreError(Exception):
     """Base of the store's own errors."""
 
@@ -289,4 +292,18 @@ class EventStore(Protocol):
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
+        ...
+
+    # Replays and bulk reads (kept apart from the create/append scripts above).
+
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The version of each game in one call (0 for an unknown one)."""
+        ...
+
+    def put_replay(self, game_id: str, text: str) -> None:
+        """Keep a finished game's verified replay file (replacing an earlier export)."""
+        ...
+
+    def replay(self, game_id: str) -> str | None:
+        """A game's exported replay file, None when not exported."""
         ...

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.chain import GENESIS, link_hash
+from domain.chain import link_hash, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
 from service.store.port import (
@@ -91,30 +91,17 @@ def group_batches(events: Iterable[StoredEvent]) -> list[Batch]:
 
 def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]], salt: str = "") -> ChainReport:
     """Verify versions 1..n are contiguous and every hash links to its predecessor."""
-    prev, version = GENESIS, 0
-    for number, fields in entries:
-        version += 1
-        problem = _entry_problem(version, number, fields, prev, salt)
-        if problem:
-            return ChainReport(False, version - 1, prev, broken_at=version, problem=problem)
-        prev = fields["hash"]
-    return ChainReport(True, version, prev)
-
-
-def _entry_problem(
-    version: int, number: int, fields: Mapping[str, str], prev: str, salt: str
-) -> str:
-    if number != version:
-        return f"expected version {version}, found {number}"
-    if fields.get("prev_hash") != prev:
-        return f"event {version} does not link to the previous hash"
-    try:
-        event = json.loads(fields["event"])
-    except (KeyError, ValueError):
-        return f"event {version} is not readable JSON"
-    if link_hash(prev, event, salt) != fields.get("hash"):
-        return f"event {version} does not match its hash"
-    return ""
+    walked = walk(
+        (
+            (number, fields.get("prev_hash"), fields.get("hash"), fields.get("event", ""))
+            for number, fields in entries
+        ),
+        salt=salt,
+    )
+    return ChainReport(
+        walked.ok, walked.version, walked.head_hash, broken_at=walked.broken_at,
+        problem=walked.problem,
+    )
 
 
 def meta_to_json(meta: GameMeta) -> str:

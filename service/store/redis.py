@@ -29,6 +29,7 @@ from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
+    REPLAY_PART,
     STATUSES,
     Appended,
     Batch,
@@ -331,6 +332,23 @@ class RedisEventStore:
         key = self.key(game_id, "events")
         reply = self.client.xread({key: f"{after}-0"}, count=1, block=max(1, int(timeout * 1000)))
         return bool(reply)
+
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrevrange(self.key(game_id, "events"), count=1)
+        lasts = pipe.execute() if game_ids else []
+        return {
+            game_id: records.version_of(last[0][0]) if last else 0
+            for game_id, last in zip(game_ids, lasts, strict=True)
+        }
+
+    def put_replay(self, game_id: str, text: str) -> None:
+        self.client.set(self.key(game_id, REPLAY_PART), text)
+
+    def replay(self, game_id: str) -> str | None:
+        raw = self.client.get(self.key(game_id, REPLAY_PART))
+        return raw.decode() if isinstance(raw, bytes) else raw
 
     def _index_key(self, game: str | None, status: str | None) -> str:
         parts = [self.namespace, "index"]

@@ -385,6 +385,78 @@ class StoreContract:
         assert len(wins) == 1
         assert store.meta(meta.id).seats[0].name == f"p{wins[0]}"
 
+    def test_concurrent_appends_at_one_version_have_one_winner(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        barrier = threading.Barrier(16, timeout=10)
+        won: list[int] = []
+        lost: list[int] = []
+
+        def append(i: int) -> None:
+            barrier.wait()
+            try:
+                store.append(meta.id, 2, events("CardPlayed"), action(f"{i}H"), prev_hash=head)
+                won.append(i)
+            except VersionConflict as err:
+                assert err.current == 3
+                lost.append(i)
+
+        threads = [threading.Thread(target=append, args=(i,)) for i in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=20)
+        assert len(won) == 1 and len(lost) == 15
+        assert store.version(meta.id) == 3
+        assert store.batches(meta.id)[-1].command == action(f"{won[0]}H")
+        assert store.verify_chain(meta.id).ok
+
+    def test_concurrent_appends_each_at_the_version_it_read_all_land_in_one_chain(
+        self, store: Any
+    ) -> None:
+        meta = self.created(store)
+        landed: list[int] = []
+
+        def keep_appending(i: int) -> None:
+            for _ in range(200):  # bounded: retries after losing a race
+                version, head = store.version(meta.id), self.head(store, meta.id)
+                try:
+                    store.append(meta.id, version, events("CardPlayed"), action(f"{i}C"),
+                                 prev_hash=head)
+                except (VersionConflict, ChainBroken):
+                    continue
+                landed.append(i)
+                return
+
+        threads = [threading.Thread(target=keep_appending, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(landed) == list(range(8))
+        assert store.version(meta.id) == 2 + 8
+        assert sorted(b.command["action"]["card"] for b in store.batches(meta.id)[1:]) == sorted(
+            f"{i}C" for i in range(8)
+        )
+        assert store.verify_chain(meta.id).ok
+
+    def test_versions_reads_many_games_at_once(self, store: Any) -> None:
+        first, second = self.created(store), self.created(store)
+        head = self.head(store, first.id)
+        store.append(first.id, 2, events("CardPlayed"), action(), prev_hash=head)
+        assert store.versions([first.id, second.id, "nope"]) == {
+            first.id: 3, second.id: 2, "nope": 0
+        }
+        assert store.versions([]) == {}
+
+    def test_a_replay_is_kept_and_read_back_per_game(self, store: Any) -> None:
+        first, second = self.created(store), self.created(store)
+        assert store.replay(first.id) is None
+        store.put_replay(first.id, '{"format": "one"}')
+        store.put_replay(first.id, '{"format": "two"}')
+        assert store.replay(first.id) == '{"format": "two"}'
+        assert store.replay(second.id) is None
+
     def test_joining_the_last_open_seat_starts_play(self, store: Any) -> None:
         meta = self.created(store, make_meta(seats=(SeatRecord("open"), SeatRecord("open"))))
         assert store.join(meta.id, 0, "a", "a" * 64).status == "waiting"

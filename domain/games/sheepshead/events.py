@@ -210,10 +210,6 @@ SheepsheadEvent = (
     | MatchAborted
 )
 
-ACTION_EVENTS: tuple[type[Event], ...] = (
-    Passed, Picked, Buried, CardCalled, CrackDecided, RecrackDecided, CardPlayed,
-)  # fmt: skip
-
 CODEC = EventCodec(
     [
         GameStarted, HandDealt, Passed, Picked, LeasterStarted, HandThrownIn, Buried,

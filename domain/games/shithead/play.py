@@ -34,7 +34,7 @@ from domain.games.shithead.rules import (
     reverses,
     tier,
 )
-from domain.games.shithead.state import OVER, Cards, State, evolve
+from domain.games.shithead.state import Cards, State, evolve
 
 
 class Batch:
@@ -322,8 +322,3 @@ def _went_out(batch: Batch, seat: int) -> bool:
         batch.emit(GameEnded(finishing_order=(*state.out, left[0]), loser=left[0], winner=None))
         return True
     return False
-
-
-def is_over(state: State) -> bool:
-    """True once the deal has ended or was aborted."""
-    return state.phase == OVER

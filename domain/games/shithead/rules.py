@@ -97,14 +97,30 @@ def play_problem(
     rules: Rules, pile: Cards, lead_count: int, r: str, count: int, exempt: bool = False
 ) -> str | None:
     """Why a set of ``count`` cards of rank ``r`` may not go on the pile (None: it may)."""
+    return set_problem(rules, bool(pile), pile_rank(rules, pile), lead_count, r, count, exempt)
+
+
+def pile_rank(rules: Rules, pile: Cards) -> str | None:
+    """The rank a set must beat: the effective top's (R7.3), None when nothing counts."""
+    top = effective_top(rules, pile) if pile else None
+    return None if top is None else _effective_rank(rules, top)
+
+
+def set_problem(
+    rules: Rules, pile: bool, t: str | None, lead_count: int, r: str, count: int, exempt: bool
+) -> str | None:
+    """The one legality check of a set (R7, §16): count first (match_count), then rank.
+
+    ``pile``: the pile holds cards; ``t``: its pile_rank. play_problem and legal_sets both
+    derive from it.
+    """
     if not pile:
         return None
     if rules.match_count and not exempt and count != lead_count:
         return "wrong_count"
-    top = effective_top(rules, pile)
-    if top is None:
+    if t is None:
         return None
-    return _rank_problem(rules, r, _effective_rank(rules, top))
+    return _rank_problem(rules, r, t)
 
 
 def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
@@ -117,7 +133,6 @@ def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
         or (r == "8" and rules.eights_reverse_transparent)
         or (r == "7" and rules.sevens_glass)
         or (r == "5" and rules.fives_low)
-        or (t == "2" and rules.two_is_reset)
     ):
         return None
     for low, active in (("7", rules.sevens_low), ("5", rules.fives_low), ("8", rules.eights_low)):
@@ -185,18 +200,14 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
             if (only_rank is None or rank(cards[0]) == only_rank)
             and play_problem(rules, pile, lead, rank(cards[0]), len(cards)) is None
         ]
-    top = effective_top(rules, pile) if pile else None
-    t = None if top is None else _effective_rank(rules, top)
-    sizes_fixed = rules.match_count and bool(pile)
+    t, nonempty = pile_rank(rules, pile), bool(pile)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
     out: list[Cards] = []
     for r, group in rank_groups(cards).items():
-        if (only_rank is not None and r != only_rank) or (
-            t is not None and _rank_problem(rules, r, t) is not None
-        ):
+        if only_rank is not None and r != only_rank:
             continue
         for size in range(1, len(group) + 1):
-            if not sizes_fixed or size == lead:
+            if set_problem(rules, nonempty, t, lead, r, size, False) is None:
                 out.extend(combinations(group, size))
     return out
 

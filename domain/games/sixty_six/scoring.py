@@ -56,9 +56,12 @@ def deal_events(
     ]
 
 
-def failed_close_value(deal: Deal, closer: int) -> int:
-    """R12.5: 3 if the closer's opponent had no trick at closing or anyone has none now."""
-    if not deal.opponent_had_trick_at_close or min(deal.won) == 0:
+def failed_close_value(deal: Deal) -> int:
+    """R12.5: 3 if the closer's opponent had no trick at closing, else 2.
+
+    (Had the opponent a trick then, the closer, on lead, had just won one: nobody has none.)
+    """
+    if not deal.opponent_had_trick_at_close:
         return 3
     return 2
 
@@ -76,10 +79,10 @@ def judge_declaration(deal: Deal, rules: Rules, declarer: int) -> tuple[int, str
     other = 1 - declarer
     if deal.points(declarer) >= TARGET:
         if deal.closed_by == other and rules.closed_opponent_declare == "failed_close_value":
-            return declarer, "declared_out", failed_close_value(deal, other)
+            return declarer, "declared_out", failed_close_value(deal)
         return declarer, "declared_out", correct_value(deal, declarer)
     if deal.closed_by == declarer:
-        return other, "closer_failed", failed_close_value(deal, declarer)
+        return other, "closer_failed", failed_close_value(deal)
     if rules.false_declaration_points == "flat2" or min(deal.won) > 0:
         return other, "false_declaration", 2
     return other, "false_declaration", 3

@@ -109,11 +109,14 @@ def test_options_fill_defaults_and_keep_given_values() -> None:
         ({"cards_per_row": True}, "cards_per_row must be an integer"),
         ({"hand_size": 0}, "hand_size must be at least 1"),
         ({"action_limit": "many"}, "action_limit must be an integer"),
+        ([["jokers", "off"]], "options must be an object"),
+        (["jokers"], "options must be an object"),
+        ("jokers", "options must be an object"),
     ],
 )
-def test_bad_options_are_rejected_with_a_readable_message(raw: dict, message: str) -> None:
+def test_bad_options_are_rejected_with_a_readable_message(raw: object, message: str) -> None:
     with pytest.raises(InvalidOptions) as err:
-        parse_options(SPECS, raw)
+        parse_options(SPECS, raw)  # type: ignore[arg-type]
     assert message in str(err.value)
 
 

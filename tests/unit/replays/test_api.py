@@ -8,7 +8,8 @@ import fakeredis
 import pytest
 from flask.testing import FlaskClient
 
-from replays import loads, verify
+from replays import loads
+from replays.verify import verify
 from service.app import create_app
 from service.store import InMemoryEventStore
 from service.store.redis import RedisEventStore

@@ -55,3 +55,14 @@ def test_the_file_puts_one_event_per_line(replay: Replay) -> None:
 def test_a_file_that_is_not_a_replay_is_refused_with_the_reason(text: str, message: str) -> None:
     with pytest.raises(ReplayFormatError, match=message):
         loads(text)
+
+
+def test_the_package_names_its_submodules_not_functions_of_the_same_name() -> None:
+    import importlib
+    import inspect
+
+    package = importlib.import_module("replays")
+    importlib.import_module("replays.verify")
+    importlib.import_module("replays.show")
+    assert inspect.ismodule(package.verify)
+    assert inspect.ismodule(package.show)

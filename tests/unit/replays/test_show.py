@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from replays import Replay, show, table_at
+from replays import Replay, table_at
+from replays.show import show
 from tests.unit.replays.fake_game import HIGHCARD
 
 

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from domain.chain import link_hash
-from replays import Replay, ReplayFormatError, VerificationFailed, check, dumps, loads, verify
+from replays import Replay, ReplayFormatError, VerificationFailed, check, dumps, loads
 from replays.format import Batch, RecordedEvent
+from replays.verify import verify
 from tests.unit.replays.conftest import highcard_replay
 from tests.unit.replays.fake_game import HIGHCARD
 
@@ -138,10 +139,11 @@ def test_a_rechained_forgery_of_the_command_is_caught(replay: Replay) -> None:
 
 
 def test_a_false_outcome_names_the_head(replay: Replay) -> None:
-    lying = replace(replay, outcome={"reason": "finished", "winners": [1], "losers": [0]})
-    report = check(lying, HIGHCARD)
-    if report.ok:  # the forged outcome happened to be the true one
-        pytest.skip("seeded game already had that outcome")
+    true = replay.outcome
+    assert true is not None and true["winners"] != true["losers"]
+    forged = {**true, "winners": true["losers"], "losers": true["winners"]}
+    report = check(replace(replay, outcome=forged), HIGHCARD)
+    assert not report.ok
     assert report.bad_version == replay.header.head_version
     assert "outcome" in report.reason
 
@@ -161,6 +163,52 @@ def test_truncated_bytes_are_not_a_replay(replay: Replay) -> None:
 def _other_card(replay: Replay, played: dict[str, Any]) -> str:
     dealt = replay.batches[0].events[1].event["hands"][played["seat"]]
     return next(c for c in ["AC", "AD", "KC", "KD", "QC", "QD"] if c not in dealt)
+
+
+def _rebuilt(replay: Replay, batches: list[list[dict[str, Any]]]) -> Replay:
+    """A forgery from edited batches of events: versions renumbered, chain and head consistent."""
+    prev = replay.events[0].prev_hash
+    version = 0
+    rebuilt = []
+    for batch, events in zip(replay.batches, batches, strict=True):
+        recorded = []
+        for event in events:
+            version += 1
+            digest = link_hash(prev, event)
+            recorded.append(
+                RecordedEvent(version=version, event=event, prev_hash=prev, hash=digest)
+            )
+            prev = digest
+        rebuilt.append(Batch(command=batch.command, events=tuple(recorded)))
+    header = replace(replay.header, head_hash=prev, head_version=version)
+    return replace(replay, header=header, batches=tuple(rebuilt))
+
+
+def _events(replay: Replay) -> list[list[dict[str, Any]]]:
+    return [[dict(r.event) for r in b.events] for b in replay.batches]
+
+
+def test_a_rechained_forgery_adding_an_event_inside_a_batch_is_caught(replay: Replay) -> None:
+    batches = _events(replay)
+    index = next(i for i, b in enumerate(batches) if i > 0 and len(b) < 9)
+    first = replay.batches[index].events[0].version
+    batches[index].append(dict(batches[index][-1]))  # the rules never produce this extra fact
+    report = check(_rebuilt(replay, batches), HIGHCARD)
+    assert not report.ok
+    assert report.bad_version == first + len(batches[index]) - 1
+    assert "the batch holds" in report.reason
+
+
+def test_a_rechained_forgery_dropping_an_event_inside_a_batch_is_caught(replay: Replay) -> None:
+    batches = _events(replay)
+    index = next(i for i, b in enumerate(batches) if len(b) >= 2)
+    first = replay.batches[index].events[0].version
+    dropped = batches[index].pop()
+    assert batches[index], "the batch keeps at least one event"
+    report = check(_rebuilt(replay, batches), HIGHCARD)
+    assert not report.ok, f"dropping {dropped['type']} went unnoticed"
+    assert report.bad_version == first + len(batches[index])
+    assert "the batch holds" in report.reason
 
 
 def _rechain(replay: Replay, edit: Any) -> Replay:

@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from domain.errors import InvalidOptions
+from domain.errors import DomainError, InvalidOptions
+from domain.games.shithead import rules as shithead_rules
 from domain.games.shithead.events import CardsDealt, GameStarted
 from domain.protocol import Setup, action_key, fold
 from domain.registry import get_game
-from tests.contract.scenario_shithead import scramble_hidden
+from tests.contract.scenario_shithead import candidate_actions, scramble_hidden
 from tests.unit.shithead.helpers import GAME, act
 
 
@@ -73,12 +74,33 @@ def test_no_view_changes_when_hidden_cards_are_permuted() -> None:
 
 def test_decide_accepts_exactly_the_listed_actions() -> None:
     _, states = _random_game(3, "agree", 200, face_up_pickup="all", match_count=True)
+    refused = 0
     for state in states[::10]:
         for seat in range(3):
             keys = {action_key(a) for a in GAME.legal_actions(state, seat)}
             for action in GAME.legal_actions(state, seat):
                 GAME.decide(state, seat, action)
             assert len(keys) == len(GAME.legal_actions(state, seat))
+            for action in candidate_actions(state, seat):  # the other direction
+                if action_key(action) in keys:
+                    continue
+                with pytest.raises(DomainError):
+                    GAME.decide(state, seat, action)
+                refused += 1
+    assert refused > 100, "the candidates include many unlisted actions"
+
+
+def test_listing_and_deciding_share_one_set_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, states = _random_game(3, "one-check", 60, match_count=True)
+    state = next(
+        s for s in states
+        if s.phase == "play" and s.pile and s.to_act is not None
+        and any(a["type"] == "play" for a in GAME.legal_actions(s, s.to_act))
+    )
+    seat = state.to_act
+    monkeypatch.setattr(shithead_rules, "set_problem", lambda *args: "too_low")
+    assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
+    assert shithead_rules.play_problem(state.r, state.pile, state.lead_count, "A", 1) == "too_low"
 
 
 def test_the_action_limit_option_is_validated() -> None:

@@ -3,16 +3,22 @@ a replay that verifies."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
 
 import pytest
 
-from replays import loads, verify
+from domain.chain import GENESIS, link_hash_text
+from domain.events import canonical_json
+from replays import loads
+from replays.verify import VerificationFailed, verify
+from service.games import GameService
 from tests.unit.workers.conftest import NAMESPACE, Stack
+from workers import config, jobs
 from workers.bots.base import WAIT, RandomBot, register_bot
-from workers.jobs import export_replay, play_bot_turn, stored_replay
+from workers.jobs import export_replay, play_bot_turn
 from workers.sweeper import Sweeper
 
 BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
@@ -33,7 +39,7 @@ def test_a_bots_only_game_plays_to_the_end_and_its_replay_verifies(stack: Stack)
     stack.work()
     summary = stack.service.summary(game_id)
     assert summary["status"] == "over" and summary["outcome"] is not None
-    text = stored_replay(stack.client, NAMESPACE, game_id)
+    text = stack.store.replay(game_id)
     assert text is not None
     report = verify(loads(text))
     assert report.events == summary["version"]
@@ -92,7 +98,7 @@ def test_an_illegal_bot_action_is_replaced_by_a_random_legal_one(stack: Stack) -
 def test_an_unfinished_game_is_not_exported(stack: Stack) -> None:
     game_id = _create(stack, [{"type": "open"}, {"type": "open"}])
     assert export_replay(game_id) == "not over yet"
-    assert stored_replay(stack.client, NAMESPACE, game_id) is None
+    assert stack.store.replay(game_id) is None
 
 
 def test_the_export_also_writes_a_file_when_configured(
@@ -136,7 +142,7 @@ def test_the_sweeper_expires_a_game_that_never_fills(
     summary = stack.service.summary(game_id)
     assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
     stack.work()  # the replay export
-    assert verify(loads(stored_replay(stack.client, NAMESPACE, game_id) or "")).ok
+    assert verify(loads(stack.store.replay(game_id) or "")).ok
 
 
 def test_a_bot_job_plays_the_following_bot_turns_itself(
@@ -336,4 +342,44 @@ def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -
     assert stack.store.list_games(status="playing") == []
     assert [m.id for m in stack.store.list_games(status="over")] == [game_id]
     stack.work()
-    assert stored_replay(stack.client, NAMESPACE, game_id) is not None
+    assert stack.store.replay(game_id) is not None
+def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
+    game_id = _create(stack)
+    stack.work(config.BOTS)
+    # History rewritten with a consistent chain (as by someone with access to Redis): another
+    # seed in event 1. The chain holds, the deck commitment does not.
+    key = stack.store.key(game_id, "events")
+    entries = stack.client.xrange(key)
+    stack.client.delete(key)
+    prev = GENESIS
+    for entry_id, fields in entries:
+        event = json.loads(fields["event"])
+        if entry_id.startswith("1-"):
+            event["seed"] = "forged"
+        text = canonical_json(event)
+        digest = link_hash_text(prev, text)
+        stack.client.xadd(key, {**fields, "event": text, "prev_hash": prev, "hash": digest},
+                          id=entry_id)
+        prev = digest
+    jobs.use_service(GameService(stack.store, stack.scheduler))  # no cached fold
+    with pytest.raises(VerificationFailed):
+        export_replay(game_id)
+    assert stack.store.replay(game_id) is None
+
+
+def test_a_sweep_reads_every_live_game_s_version_in_one_store_call(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(5):
+        _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
+    calls: list[str] = []
+    for name in ("version", "versions"):
+        original = getattr(stack.store, name)
+
+        def counted(*args: object, _name: str = name, _original: object = original) -> object:
+            calls.append(_name)
+            return _original(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(stack.store, name, counted)
+    Sweeper(stack.service, stack.scheduler).tick()
+    assert calls == ["versions"]
