@@ -416,7 +416,9 @@ _WRAPPED: dict[str, Lifecycle[Any]] = {}
 
 
 def lifecycle(game: Game[Any]) -> Lifecycle[Any]:
-    """The lifecycle around a game (one per game name and rules object)."""
+    """The lifecycle around a game (one per game name and rules object; itself if it is one)."""
+    if isinstance(game, Lifecycle):
+        return game
     found = _WRAPPED.get(game.name)
     if found is None or found.game is not game:
         found = _WRAPPED[game.name] = Lifecycle(game)

@@ -22,6 +22,7 @@ from typing import Any
 from domain.chain import walk
 from domain.errors import DomainError
 from domain.events import Encoded, Event, canonical_json
+from domain.lifecycle import Lifecycle
 from domain.protocol import Game, Setup, fold
 from domain.registry import get_game
 from replays.format import Batch, RecordedEvent, Replay
@@ -113,6 +114,7 @@ def check(
 
             fair.check_lifecycle(rules, replay)
         else:
+            rules = rules.game if isinstance(rules, Lifecycle) else rules  # a format 1 stream
             check_chain(replay.events)
             _check_head(replay)
             _check_rules(rules, replay)

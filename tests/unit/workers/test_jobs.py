@@ -15,6 +15,7 @@ from domain.events import canonical_json
 from replays import loads
 from replays.verify import VerificationFailed, verify
 from service.games import GameService
+from service.store.records import salt_of
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import config, jobs
 from workers.bots.base import WAIT, RandomBot, register_bot
@@ -346,18 +347,18 @@ def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -
 def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
     game_id = _create(stack)
     stack.work(config.BOTS)
-    # History rewritten with a consistent chain (as by someone with access to Redis): another
-    # seed in event 1. The chain holds, the deck commitment does not.
+    # History rewritten with a consistent (salted) chain, as by someone with access to Redis:
+    # another commitment in event 1. The chain holds, the revealed secret does not match it.
     key = stack.store.key(game_id, "events")
     entries = stack.client.xrange(key)
     stack.client.delete(key)
-    prev = GENESIS
+    prev, salt = GENESIS, salt_of(stack.store.meta(game_id))
     for entry_id, fields in entries:
         event = json.loads(fields["event"])
         if entry_id.startswith("1-"):
-            event["seed"] = "forged"
+            event["commitment"] = "f" * 64
         text = canonical_json(event)
-        digest = link_hash_text(prev, text)
+        digest = link_hash_text(prev, text, salt)
         stack.client.xadd(key, {**fields, "event": text, "prev_hash": prev, "hash": digest},
                           id=entry_id)
         prev = digest
