@@ -9,7 +9,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain.fairness import commitment
-from replays import build_replay, loads, verify
+from replays import build_replay, loads
+from replays.verify import verify
 from service.games import GameService
 from service.store import InMemoryEventStore
 from tests.support.api import Table, bearer, make_app
