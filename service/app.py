@@ -2,7 +2,7 @@
 
 With no ``store`` it builds the Redis store from REDIS_URL and CARDROOM_NAMESPACE. With no
 ``scheduler`` it loads CARDROOM_SCHEDULER (``"module:factory"``, called with the app config)
-or uses the no-op scheduler. OpenAPI at /openapi.json, docs at /docs.
+or uses the no-op scheduler. OpenAPI at /openapi.json, docs at /docs, the browser table at /.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
+from service import ops, web
 from service.api import all_blueprints, bodies, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
@@ -30,7 +31,8 @@ API_CONFIG: dict[str, Any] = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "OPENAPI_SWAGGER_UI_URL": web.SWAGGER_UI_URL,  # packaged files: /docs works offline
+    "OPENAPI_SWAGGER_UI_CONFIG": web.SWAGGER_UI_CONFIG,
 }
 
 
@@ -80,8 +82,10 @@ def create_app(
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
+    web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
+    ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     return app
 
 

@@ -24,13 +24,14 @@ from domain.errors import GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import dealing, folding, shapes
+from service import dealing, folding, metrics, shapes, tickets
 from service.cache import Folded, StateCache
 from service.errors import NotFound, SeatNotOpen, Unauthorized
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
 from service.store.port import (
+    ChainBroken,
     EventStore,
     GameMeta,
     IdempotencyKeyReused,
@@ -302,6 +303,15 @@ class GameService:
             raise Unauthorized("the token does not hold a seat in this game")
         return seat
 
+    def stream_ticket(self, game_id: str, seat: int, seconds: int) -> dict[str, Any]:
+        """A ticket to follow ``seat``'s private stream without its token (``service.tickets``)."""
+        ticket = tickets.issue(self._meta(game_id), seat, time.time(), seconds)
+        return {"ticket": ticket, "expires_in": seconds}
+
+    def seat_for_ticket(self, game_id: str, ticket: str) -> int:
+        """The seat a stream ticket is for (Unauthorized if unknown or expired)."""
+        return tickets.check(self._meta(game_id), ticket, time.time())
+
     # -- actions -------------------------------------------------------------------------
     def submit_action(
         self,
@@ -349,18 +359,28 @@ class GameService:
         if key:
             record = IdempotencyRecord(key, request, response["version"], response)
         over = rules.outcome(state) is not None
-        appended = self.store.append(
-            game_id,
-            version,
-            encoded,
-            action_command(seat, action),
-            prev_hash=loaded.head_hash,
-            idempotency=record,
-            status="over" if over else None,
-            salt=salt,
-        )
+        try:
+            appended = self.store.append(
+                game_id,
+                version,
+                encoded,
+                action_command(seat, action),
+                prev_hash=loaded.head_hash,
+                idempotency=record,
+                status="over" if over else None,
+                salt=salt,
+            )
+        except ChainBroken:
+            # The stream was rewound and rewritten under our cached fold (Redis restored from
+            # an older state, then played on): refold, and let the caller retry on the truth.
+            self.cache.discard(game_id)
+            fresh = self.load(game_id)
+            if fresh.head_hash == loaded.head_hash:
+                raise
+            raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
+        metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
@@ -520,11 +540,33 @@ class GameService:
         if not GAME_ID.match(game_id):
             raise NotFound(f"no game {game_id!r}")
         cached = self.cache.get(game_id)
+        try:
+            return self._load_on(game_id, cached, read_from, idempotency_key)
+        except _StaleCache:
+            pass
+        except ChainBroken:
+            if cached is None:
+                raise
+        # The stream is behind or beside the cached fold (Redis restored from an older state):
+        # forget the fold and fold the stream as it is.
+        log.warning("game %s: the cached state is ahead of the stream; refolding", game_id)
+        self.cache.discard(game_id)
+        return self._load_on(game_id, None, read_from, idempotency_key)
+
+    def _load_on(
+        self,
+        game_id: str,
+        cached: Folded | None,
+        read_from: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
         base = cached.version if cached else 0
         start = base if read_from is None else min(base, read_from)
         fetched = self.store.fetch(game_id, start, idempotency_key)
         if fetched.meta is None:
             raise NotFound(f"no game {game_id!r}")
+        if cached is not None and fetched.head is not None and fetched.head < cached.version:
+            raise _StaleCache(game_id)
         rules = self.rules(fetched.meta.game)
         newer = [s for s in fetched.events if s.version > base]
         if cached is None:
@@ -557,3 +599,7 @@ class GameService:
             )
             return False
         return True
+
+
+class _StaleCache(Exception):
+    """The cached fold is newer than the stream it came from."""

@@ -20,6 +20,7 @@ from domain.errors import DomainError
 from domain.events import canonical_json
 from replays.format import build_replay, dumps
 from replays.verify import VerificationFailed, check
+from service import metrics
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
@@ -50,6 +51,7 @@ def use_service(svc: GameService | None) -> None:
     _service = svc
 
 
+@metrics.timed_bot_turn
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
     """Play the bot's turn at that version; quietly nothing when the game moved on.
 

@@ -24,6 +24,7 @@ from service.store.port import (
     UnknownGameId,
     VersionConflict,
 )
+from service.store.redis import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,10 @@ CODES: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "Idempotency key reused"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
+    "store_unavailable": (503, "Store unavailable"),
 }
+
+RETRY_AFTER_SECONDS = 2  # Retry-After of store_unavailable
 
 HTTP_CODES = {
     400: "invalid_request",
@@ -151,6 +155,16 @@ def from_http(err: HTTPException) -> Response:
     )
 
 
+def from_outage(err: Exception) -> Response:
+    """The event store cannot be reached: nothing was changed; retry shortly."""
+    log.warning("store unavailable: %s", err)
+    return problem(
+        "store_unavailable",
+        "the event store is unreachable; nothing was changed, retry shortly",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
 def from_unexpected(err: Exception) -> Response:
     """A bug: logged, answered as a problem (never an HTML page)."""
     log.exception("unhandled error", exc_info=err)
@@ -172,4 +186,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(ServiceError, from_service)
     app.register_error_handler(StoreError, from_store)
     app.register_error_handler(HTTPException, from_http)
+    for outage in OUTAGES:
+        app.register_error_handler(outage, from_outage)
     app.register_error_handler(Exception, from_unexpected)
