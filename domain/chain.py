@@ -1,11 +1,19 @@
 """The hash chain over a game's events: any edit, insertion or reordering of history shows.
 
-hash(v) = hex SHA-256 of utf8(hash(v-1)) || utf8(canonical JSON of event v), with hash(0) = GENESIS.
+Salted (chain format 2, every game created since commit-reveal dealing)::
+
+    hash(v) = hex HMAC-SHA256(key = utf8(salt), msg = utf8(hash(v-1)) || utf8(canonical JSON of v))
+
+with ``salt = domain.fairness.chain_salt(secret)`` revealed when the game ends, so a head hash
+is safe to publish at every version: without the salt nobody can test guesses of hidden cards
+against it. Unsalted (format 1, older replays): ``hash(v) = hex SHA-256(utf8(hash(v-1)) ||
+utf8(canonical JSON of v))``. Both start from ``hash(0) = GENESIS``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,21 +23,26 @@ from domain.events import canonical_json
 GENESIS = "0" * 64
 
 
-def link_hash(prev_hash: str, event: Mapping[str, Any]) -> str:
-    """The hash of one encoded event chained to its predecessor's hash."""
-    return link_hash_text(prev_hash, canonical_json(event))
+def link_hash(prev_hash: str, event: Mapping[str, Any], salt: str = "") -> str:
+    """The hash of one encoded event chained to its predecessor's hash (salted when given)."""
+    return link_hash_text(prev_hash, canonical_json(event), salt)
 
 
-def link_hash_text(prev_hash: str, event_json: str) -> str:
+def link_hash_text(prev_hash: str, event_json: str, salt: str = "") -> str:
     """link_hash for an event already in its canonical JSON text (as stored)."""
-    return hashlib.sha256(prev_hash.encode() + event_json.encode()).hexdigest()
+    message = prev_hash.encode() + event_json.encode()
+    if salt:
+        return hmac.new(salt.encode(), message, hashlib.sha256).hexdigest()
+    return hashlib.sha256(message).hexdigest()
 
 
-def chain(events: Iterable[Mapping[str, Any]], prev_hash: str = GENESIS) -> list[str]:
+def chain(
+    events: Iterable[Mapping[str, Any]], prev_hash: str = GENESIS, salt: str = ""
+) -> list[str]:
     """The hashes of consecutive encoded events starting after ``prev_hash``."""
     out = []
     for event in events:
-        prev_hash = link_hash(prev_hash, event)
+        prev_hash = link_hash(prev_hash, event, salt)
         out.append(prev_hash)
     return out
 
@@ -53,7 +66,9 @@ class Walk:
         return self.broken_at is None
 
 
-def walk(links: Iterable[Link], head_hash: str = GENESIS, version: int = 0) -> Walk:
+def walk(
+    links: Iterable[Link], head_hash: str = GENESIS, version: int = 0, salt: str = ""
+) -> Walk:
     """Walk links that follow ``version``/``head_hash``; stop at the first broken one.
 
     A link breaks when its version is not the next one, its prev_hash is not the hash before
@@ -69,8 +84,8 @@ def walk(links: Iterable[Link], head_hash: str = GENESIS, version: int = 0) -> W
         elif prev_hash != head_hash:
             problem = "prev_hash does not link to the previous event's hash"
         elif digest != (
-            link_hash_text(head_hash, event) if isinstance(event, str)
-            else link_hash(head_hash, event)
+            link_hash_text(head_hash, event, salt) if isinstance(event, str)
+            else link_hash(head_hash, event, salt)
         ):
             problem = "hash does not match the event (the event or its hash was edited)"
         else:

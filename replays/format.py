@@ -1,8 +1,13 @@
 """The replay file: a self-contained, versioned JSON record of one game (docs/replay-format.md).
 
 A replay holds a header (format and version, game, game id, options, seats, dealer, the
-revealed seed, the deck commitment and the head hash), every batch with the command that
-caused it and its events (version, encoded event, prev_hash, hash), and the outcome.
+revealed seed, the commitment and the head hash; from version 2 also whether the game was
+prearranged and the revealed server secret), every batch with the command that caused it and
+its events (version, encoded event, prev_hash, hash), and the outcome.
+
+Version 2 is a stream with a lifecycle (``domain.lifecycle``: commit-reveal dealing and the
+salted hash chain); version 1 files (a game's own start, unsalted chain) are still read and
+verified as they were.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = "cardroom-replay"
-VERSION = 1
+VERSION = 2
+SUPPORTED = (1, 2)
 
 
 class ReplayFormatError(ValueError):
@@ -69,9 +75,20 @@ class Header:
     head_hash: str
     format: str = FORMAT
     version: int = VERSION
+    prearranged: bool = False
+    secret: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The header as replay-file data (format and version first)."""
+        data = self._common()
+        if self.version >= 2:
+            data["prearranged"] = self.prearranged
+            data["secret"] = self.secret
+        data["head_version"] = self.head_version
+        data["head_hash"] = self.head_hash
+        return data
+
+    def _common(self) -> dict[str, Any]:
         return {
             "format": self.format,
             "version": self.version,
@@ -84,8 +101,6 @@ class Header:
             "seed": self.seed,
             "commitment": self.commitment,
             "explicit_deal": self.explicit_deal,
-            "head_version": self.head_version,
-            "head_hash": self.head_hash,
         }
 
 
@@ -134,6 +149,9 @@ def build_replay(
     first = batches[0].events[0].event
     name = game or str(first.get("type", "")).split(".")[0]
     last = batches[-1].events[-1]
+    if first.get("type") == CREATED:
+        header = _lifecycle_header(game_id, batches, name, seats)
+        return Replay(header=header, batches=tuple(batches), outcome=_plain(outcome))
     header = Header(
         game=name,
         game_id=game_id,
@@ -146,8 +164,38 @@ def build_replay(
         explicit_deal=bool(first.get("explicit_deal", False)),
         head_version=last.version,
         head_hash=last.hash,
+        version=1,
     )
     return Replay(header=header, batches=tuple(batches), outcome=_plain(outcome))
+
+
+CREATED = "lifecycle.GameCreated"
+REVEALED = "lifecycle.SecretRevealed"
+
+
+def _lifecycle_header(
+    game_id: str, batches: list[Batch], name: str, seats: Sequence[Mapping[str, Any]]
+) -> Header:
+    """The version 2 header: GameCreated's facts and the revealed secret and seed."""
+    first = batches[0].events[0].event
+    last = batches[-1].events[-1]
+    revealed = next((e.event for b in batches for e in b.events if e.event.get("type") == REVEALED),
+                    {})  # fmt: skip
+    return Header(
+        game=name,
+        game_id=game_id,
+        players=int(first.get("players", len(seats))),
+        options=dict(first.get("options", {})),
+        seats=[dict(s) for s in seats],
+        dealer=first.get("dealer"),
+        seed=revealed.get("seed"),
+        commitment=first.get("commitment"),
+        explicit_deal=revealed.get("deal") is not None,
+        head_version=last.version,
+        head_hash=last.hash,
+        prearranged=bool(first.get("prearranged", False)),
+        secret=revealed.get("secret"),
+    )
 
 
 def _plain(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -230,9 +278,11 @@ def from_dict(data: Any) -> Replay:
         raise ReplayFormatError("a replay is a JSON object")
     if data.get("format") != FORMAT:
         raise ReplayFormatError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if version not in SUPPORTED or isinstance(version, bool):
         raise ReplayFormatError(
-            f"replay format version {data.get('version')!r} is not supported (this reads {VERSION})"
+            f"replay format version {version!r} is not supported "
+            f"(this reads versions {', '.join(map(str, SUPPORTED))})"
         )
     header = Header(
         game=_get(data, "game", str),
@@ -246,6 +296,9 @@ def from_dict(data: Any) -> Replay:
         explicit_deal=_get(data, "explicit_deal", bool),
         head_version=_get(data, "head_version", int),
         head_hash=_get(data, "head_hash", str),
+        version=version,
+        prearranged=_get(data, "prearranged", bool) if version >= 2 else False,
+        secret=_get(data, "secret", str, nullable=True) if version >= 2 else None,
     )
     raw_batches = _get(data, "batches", list)
     batches = tuple(_batch(b, i) for i, b in enumerate(raw_batches))

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from domain.events import canonical_json
+from domain.lifecycle import Lifecycle, lifecycle
 from domain.protocol import Game, fold
 from domain.registry import get_game
 from replays.format import Batch, Replay
@@ -24,6 +25,8 @@ def table_at(
 ) -> dict[str, Any]:
     """JSON-ready: the step, the command that led to it, its events and the table."""
     rules = game if game is not None else get_game(replay.header.game)
+    if replay.header.version >= 2 and not isinstance(rules, Lifecycle):
+        rules = lifecycle(rules)
     head = replay.header.head_version
     step = head if step is None else step
     if not 1 <= step <= len(replay.events):

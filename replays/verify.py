@@ -5,6 +5,12 @@ In order: the hash chain (versions 1, 2, ... with each prev_hash the previous ha
 through ``game.start`` (which re-derives the deck or explicit deal from the seed and so the deck
 commitment), every later command re-run through ``decide`` on the folded state, and the outcome.
 The first discrepancy is reported with the version of the first bad event and why.
+
+Format 2 (a stream with a lifecycle, ``replays.fair``) first checks the revealed secret against
+the commitment of event 1, walks the chain salted with the salt derived from that secret, and
+re-runs the create, join and action commands through ``domain.lifecycle`` (which re-derives the
+seed from the secret and every seat's entropy). ``receipts`` (version, head hash) pairs a seat
+kept during play, and ``expect_head``, must all be hashes of this history.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import Any
 from domain.chain import walk
 from domain.errors import DomainError
 from domain.events import Encoded, Event, canonical_json
+from domain.lifecycle import Lifecycle
 from domain.protocol import Game, Setup, fold
 from domain.registry import get_game
 from replays.format import Batch, RecordedEvent, Replay
@@ -43,6 +50,7 @@ class Report:
     outcome: dict[str, Any] | None
     bad_version: int | None = None
     reason: str = ""
+    dealing: str = "deal and deck commitment re-derived from the seed"
 
     def summary(self) -> str:
         """One readable line: OK with what was proven, or the first bad event and why."""
@@ -52,7 +60,7 @@ class Report:
             return f"FAILED {name}: {where}: {self.reason}"
         return (
             f"OK {name}: {self.events} events in {self.batches} batches; hash chain intact "
-            f"(head {self.head_hash[:16]}); deal and deck commitment re-derived from the seed; "
+            f"(head {self.head_hash[:16]}); {self.dealing}; "
             f"every batch is what the rules produce; outcome {canonical_json(self.outcome)}"
         )
 
@@ -65,15 +73,30 @@ class VerificationFailed(Exception):
         self.report = report
 
 
-def verify(replay: Replay, game: Game[Any] | None = None) -> Report:
+Receipt = tuple[int, str]
+
+
+def verify(
+    replay: Replay,
+    game: Game[Any] | None = None,
+    *,
+    receipts: Sequence[Receipt] = (),
+    expect_head: str | None = None,
+) -> Report:
     """The report of a replay that verifies, or VerificationFailed naming the first bad event."""
-    report = check(replay, game)
+    report = check(replay, game, receipts=receipts, expect_head=expect_head)
     if not report.ok:
         raise VerificationFailed(report)
     return report
 
 
-def check(replay: Replay, game: Game[Any] | None = None) -> Report:
+def check(
+    replay: Replay,
+    game: Game[Any] | None = None,
+    *,
+    receipts: Sequence[Receipt] = (),
+    expect_head: str | None = None,
+) -> Report:
     """Audit a replay and return the report (``ok`` False names the first bad event)."""
     header = replay.header
     base: dict[str, Any] = {
@@ -86,11 +109,22 @@ def check(replay: Replay, game: Game[Any] | None = None) -> Report:
     }
     try:
         rules = game if game is not None else _game(header.game)
-        check_chain(replay.events)
-        _check_head(replay)
-        _check_rules(rules, replay)
+        if header.version >= 2:
+            from replays import fair
+
+            fair.check_lifecycle(rules, replay)
+        else:
+            rules = rules.game if isinstance(rules, Lifecycle) else rules  # a format 1 stream
+            check_chain(replay.events)
+            _check_head(replay)
+            _check_rules(rules, replay)
+        check_receipts(replay, receipts, expect_head)
     except _Bad as bad:
         return Report(ok=False, bad_version=bad.version, reason=bad.reason, **base)
+    if header.version >= 2:
+        from replays import fair
+
+        return Report(ok=True, dealing=fair.dealing(replay), **base)
     return Report(ok=True, **base)
 
 
@@ -101,11 +135,31 @@ def _game(name: str) -> Game[Any]:
         raise _Bad(None, err.message) from None
 
 
-def check_chain(events: Sequence[RecordedEvent]) -> None:
-    """Versions run 1, 2, ... and every hash links to its predecessor."""
-    walked = walk((r.version, r.prev_hash, r.hash, r.event) for r in events)
+def check_chain(events: Sequence[RecordedEvent], salt: str = "") -> None:
+    """Versions run 1, 2, ... and every hash links to its predecessor (salted when given)."""
+    walked = walk(((r.version, r.prev_hash, r.hash, r.event) for r in events), salt=salt)
     if not walked.ok:
         raise _Bad(walked.broken_at, walked.problem)
+
+
+def check_receipts(replay: Replay, receipts: Sequence[Receipt], expect_head: str | None) -> None:
+    """Every receipt (version, head hash) is a hash of this history; the head is the expected."""
+    events = replay.events
+    for version, head in receipts:
+        if not 1 <= version <= len(events):
+            raise _Bad(version, f"a receipt names version {version}, the history has {len(events)}")
+        if events[version - 1].hash != head:
+            raise _Bad(
+                version,
+                f"the history differs from a receipt: at version {version} the receipt holds "
+                f"{head[:16]}..., the replay {events[version - 1].hash[:16]}...",
+            )
+    if expect_head is not None and replay.header.head_hash != expect_head:
+        raise _Bad(
+            replay.header.head_version,
+            f"the head hash {replay.header.head_hash[:16]}... is not the expected "
+            f"{expect_head[:16]}...",
+        )
 
 
 def _check_head(replay: Replay) -> None:

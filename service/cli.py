@@ -3,7 +3,8 @@
 cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset),
                                          each restarted with backoff if it dies
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
-cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
+cardroom replay verify FILE [--receipts R] [--expect-head H]
+                                         exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
 cardroom bot run module:Class --url URL --token TOKEN
 cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
@@ -151,6 +152,12 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     verify = sub.add_parser("verify", help="re-derive the deal and re-run every command")
     verify.add_argument("file")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument(
+        "--receipts",
+        metavar="R",
+        help="JSON file of [version, head_hash] pairs kept during play: each must match",
+    )
+    verify.add_argument("--expect-head", metavar="H", help="the head hash the game must end on")
     verify.set_defaults(run=_run_verify)
     show = sub.add_parser("show", help="print the table at a step")
     show.add_argument("file")
@@ -161,11 +168,15 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _run_verify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from replays.fair import parse_receipts
     from replays.format import ReplayFormatError, read
     from replays.verify import check
 
     try:
-        report = check(read(args.file))
+        receipts = parse_receipts(Path(args.receipts).read_text()) if args.receipts else []
+        report = check(read(args.file), receipts=receipts, expect_head=args.expect_head)
     except (OSError, ReplayFormatError) as err:
         print(f"FAILED {args.file}: {err}", file=sys.stderr)
         return 1

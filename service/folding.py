@@ -10,8 +10,10 @@ from typing import Any
 
 from domain.chain import walk
 from domain.errors import DomainError, InvalidAction, InvalidSetup
+from domain.lifecycle import Keys, Lifecycle
 from domain.protocol import Action, Game, Setup, action_key
 from service.store.port import ChainBroken, GameMeta, StoredEvent
+from service.store.records import salt_of
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,42 @@ def start(rules: Game[Any], setup: Setup) -> list[Any]:
         raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
 
 
-def decide(rules: Game[Any], state: Any, seat: int, action: Action) -> list[Any]:
-    """The game's decide; a crash on an action that is not legal anyway is an InvalidAction."""
+def create(rules: Game[Any], keys: Keys, **setup: Any) -> list[Any]:
+    """The lifecycle's creation batch; a crash on odd input is logged and refused, never a 5xx."""
+    if not isinstance(rules, Lifecycle):
+        raise TypeError("create needs a game with its lifecycle")
     try:
+        return rules.create(keys=keys, **setup)
+    except DomainError:
+        raise
+    except Exception as err:
+        log.exception("%s.create crashed on a setup", rules.name)
+        raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
+
+
+def join(
+    rules: Game[Any], state: Any, seat: int, entropy: str, keys: Keys, source: str
+) -> list[Any]:
+    """The lifecycle's join: SeatFilled, and the deal when it fills the last seat."""
+    if not isinstance(rules, Lifecycle):
+        raise TypeError("join needs a game with its lifecycle")
+    try:
+        return rules.join(state, seat, entropy, keys, source)
+    except DomainError:
+        raise
+    except Exception as err:
+        log.exception("%s: the deal crashed on the last join", rules.name)
+        raise InvalidSetup(f"{rules.name} cannot deal this game") from err
+
+
+def decide(
+    rules: Game[Any], state: Any, seat: int, action: Action, keys: Keys | None = None
+) -> list[Any]:
+    """The game's decide (the lifecycle's ``act`` with keys: the last batch reveals the secret);
+    a crash on an action that is not legal anyway is an InvalidAction."""
+    try:
+        if keys is not None and isinstance(rules, Lifecycle):
+            return rules.act(state, seat, action, keys)
         return rules.decide(state, seat, action)
     except DomainError:
         raise
@@ -68,7 +103,7 @@ def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     rules, state = loaded.game, loaded.state
     # The stored text is the canonical JSON: the hash is taken over it, with no re-encoding.
     links = [(s.version, s.prev_hash, s.hash, s.raw or s.event) for s in stored]
-    walked = walk(links, loaded.head_hash, loaded.version)
+    walked = walk(links, loaded.head_hash, loaded.version, salt_of(loaded.meta))
     if not walked.ok:
         raise ChainBroken(f"game {loaded.meta.id}: event {walked.broken_at}: {walked.problem}")
     decode, evolve = rules.codec.decode, rules.evolve

@@ -21,9 +21,10 @@ from typing import Any
 
 from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
-from domain.protocol import Game, Setup, action_command, fold, start_command
+from domain.lifecycle import Keys, create_command, join_command, lifecycle
+from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import folding, metrics, shapes, tickets
+from service import dealing, folding, metrics, shapes, tickets
 from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import (
@@ -47,11 +48,19 @@ from service.store.port import (
     StoredEvent,
     VersionConflict,
 )
-from service.store.records import creation_key, seat_key
+from service.store.records import creation_key, salt_of, seat_key
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 log = logging.getLogger(__name__)
+
+
+JOIN_ATTEMPTS = 8  # joins of other seats racing this one (each retry re-reads and re-decides)
+
+
+def join_key(seat: int, key: str) -> str:
+    """Where a join's Idempotency-Key is recorded (apart from the seat's action keys)."""
+    return f"join:{seat}:{key}"
 
 
 def new_game_id() -> str:
@@ -81,10 +90,10 @@ class GameService:
 
     # -- games and rules ---------------------------------------------------------------
     def rules(self, name: object) -> Game[Any]:
-        """The game of that name (UnknownGame otherwise)."""
+        """The game of that name with its lifecycle (UnknownGame otherwise)."""
         if self._games is not None and isinstance(name, str) and name in self._games:
-            return self._games[name]
-        return get_game(name)
+            return lifecycle(self._games[name])
+        return lifecycle(get_game(name))
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every game with its player range and options."""
@@ -121,29 +130,27 @@ class GameService:
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
         self._check_bots(rules.name, records)
-        seed = shapes.check_seed(seed)
-        setup = Setup(
-            players=len(records),
-            seed=seed,
-            options=dict(options or {}),
-            dealer=dealer,
-            deal=None if deal is None else dict(deal),
-        )
-        events = folding.start(rules, setup)
+        keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
+        filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
+        setup = {"players": len(records), "options": dict(options or {}), "dealer": dealer}
+        events = folding.create(rules, keys, filled=filled, **setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
-        started = encoded[0]
         meta = GameMeta(
             id=shapes.game_id_for_key(idempotency_key) if idempotency_key else new_game_id(),
             game=rules.name,
             players=len(records),
-            options=shapes.json_ready(started.get("options", {})),
+            options=shapes.json_ready(state.created.options),
             seats=records,
             created=self._clock(),
-            commitment=str(started.get("commitment", "")),
-            seed=seed,
+            commitment=state.created.commitment,
+            seed=keys.seed or "",
             status=shapes.status(rules, state, records),
+            secret=keys.secret,
+            deal=shapes.json_ready(keys.deal),
+            prearranged=keys.prearranged,
         )
+        head = shapes.head(encoded, None, salt_of(meta))
         response = shapes.json_ready(
             {
                 "id": meta.id,
@@ -152,6 +159,8 @@ class GameService:
                 "status": meta.status,
                 "seats": shapes.public_seats(meta),
                 "commitment": meta.commitment,
+                "prearranged": meta.prearranged,
+                "head_hash": head,
                 "to_act": list(rules.awaited_seats(state)),
             }
         )
@@ -159,12 +168,13 @@ class GameService:
         if idempotency_key:
             key = creation_key(idempotency_key)
             record = IdempotencyRecord(key, request, len(encoded), response)
-        created = self.store.create(meta, encoded, start_command(setup), record)
+        command = create_command(filled=filled, **setup)
+        created = self.store.create(meta, encoded, command, record)
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
         self._index_bot_accounts(meta)
-        loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
+        loaded = Loaded(meta, rules, state, len(encoded), head)
         self._remember(loaded)
         if self._notify(loaded):
             self.store.settle_create(meta.id)
@@ -211,28 +221,116 @@ class GameService:
         log.warning("completed the half-done creation of game %s", game_id)
         return True
 
-    def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
-        """Take an open seat; the token in the result is shown this once only."""
+    def join_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        entropy: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Fill an open seat with its entropy (the last one deals); the token is shown once.
+
+        With ``idempotency_key`` a retry returns the same token (re-derived, never stored).
+        """
         name = shapes.check_name(name)
-        meta = self._meta(game_id)
-        if not 0 <= seat < meta.players:
+        entropy = dealing.check_entropy(entropy)
+        request = shapes.request_digest({"seat": seat, "name": name, "entropy": entropy})
+        key = join_key(seat, idempotency_key) if idempotency_key else None
+        for _ in range(JOIN_ATTEMPTS):
+            loaded, _, earlier = self._load(game_id, idempotency_key=key)
+            if earlier is None:
+                self._check_open(loaded, seat)
+                keys = dealing.keys_of(loaded.meta)
+                if keys is None:
+                    return self._join_meta(game_id, seat, name, secrets.token_urlsafe(32), {})
+                try:
+                    earlier = self._fill(loaded, seat, name, entropy, keys, key, request)
+                except VersionConflict:
+                    continue  # another seat was filled meanwhile: decide again
+            return self._joined(loaded, seat, name, earlier, request, idempotency_key)
+        raise SeatNotOpen(f"seat {seat} of game {game_id} is contended; try again")
+
+    def _check_open(self, loaded: Loaded, seat: int) -> None:
+        game_id = loaded.meta.id
+        if not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
-        if meta.status == "over":
+        if loaded.over:
             raise GameOver(f"game {game_id} is over")
-        if meta.seats[seat].type != "open":
+        filled = getattr(loaded.state, "open_seats", None)
+        if loaded.meta.seats[seat].type != "open" or (filled is not None and seat not in filled):
             raise SeatNotOpen(f"seat {seat} of game {game_id} is not open")
-        token = secrets.token_urlsafe(32)
-        try:
-            meta = self.store.join(game_id, seat, name, token_hash(token))
-        except SeatTaken as err:
-            raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
-        return {
-            "id": game_id,
-            "seat": seat,
-            "name": name,
-            "token": token,
-            "seats": shapes.public_seats(meta),
-        }
+
+    def _fill(
+        self,
+        loaded: Loaded,
+        seat: int,
+        name: str,
+        entropy: str | None,
+        keys: Keys,
+        key: str | None,
+        request: str,
+    ) -> IdempotencyRecord:
+        """Append the seat's SeatFilled (and the deal when it is the last); the join's record."""
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        source = "server" if entropy is None else "client"
+        value = entropy or dealing.draw_entropy()
+        events = folding.join(rules, loaded.state, seat, value, keys, source)
+        state = fold(rules, events, loaded.state)
+        encoded = [rules.codec.encode(e) for e in events]
+        version = loaded.version + len(encoded)
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        response = {"id": loaded.meta.id, "seat": seat, "name": name, "version": version,
+                    "head_hash": head, "prearranged": loaded.meta.prearranged}  # fmt: skip
+        record = IdempotencyRecord(key or "", request, version, response)
+        appended = self.store.append(
+            loaded.meta.id,
+            loaded.version,
+            encoded,
+            join_command(seat, value, source),
+            prev_hash=loaded.head_hash,
+            idempotency=record if key else None,
+            status="playing" if state.dealt else None,
+            salt=salt,
+        )
+        if appended.replayed is not None:
+            return appended.replayed
+        after = Loaded(loaded.meta, rules, state, version, head)
+        self._remember(after)
+        self._notify(after)
+        return record
+
+    def _joined(
+        self,
+        loaded: Loaded,
+        seat: int,
+        name: str,
+        record: IdempotencyRecord,
+        request: str,
+        idempotency_key: str | None,
+    ) -> dict[str, Any]:
+        if record.fingerprint != request:
+            raise IdempotencyKeyReused("that idempotency key already joined with another request")
+        secret = loaded.meta.secret
+        token = (
+            dealing.join_token(secret, seat, idempotency_key)
+            if idempotency_key
+            else secrets.token_urlsafe(32)
+        )
+        return self._join_meta(loaded.meta.id, seat, name, token, dict(record.response))
+
+    def _join_meta(
+        self, game_id: str, seat: int, name: str, token: str, response: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Record the seat's token (once: a retry whose first attempt recorded it reuses it)."""
+        meta = self._meta(game_id)
+        if meta.seats[seat].token_hash != token_hash(token):
+            try:
+                meta = self.store.join(game_id, seat, name, token_hash(token))
+            except SeatTaken as err:
+                raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
+        out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
+        return {**out, "seats": shapes.public_seats(meta)}
 
     def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
         """The seat a token holds in that game (Unauthorized when none).
@@ -313,12 +411,16 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
-        rules, version = loaded.game, loaded.version
-        events = folding.decide(rules, loaded.state, seat, action)
+        rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
+        keys = dealing.keys_of(loaded.meta)
+        events = folding.decide(rules, loaded.state, seat, action, keys)
         state = fold(rules, events, loaded.state)
+        encoded = [rules.codec.encode(e) for e in events]
+        head = shapes.head(encoded, loaded.head_hash, salt)
         response = shapes.json_ready(
             {
                 "version": version + len(events),
+                **({"head_hash": head} if salt else {}),
                 "events": [
                     {"version": version + i + 1, "event": rules.redact(e, seat)}
                     for i, e in enumerate(events)
@@ -326,7 +428,6 @@ class GameService:
                 "view": rules.view(state, seat),
             }
         )
-        encoded = [rules.codec.encode(e) for e in events]
         record = None
         if key:
             record = IdempotencyRecord(key, request, response["version"], response)
@@ -340,6 +441,7 @@ class GameService:
                 prev_hash=loaded.head_hash,
                 idempotency=record,
                 status="over" if over else None,
+                salt=salt,
             )
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from
@@ -352,9 +454,7 @@ class GameService:
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
         metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
-        after = Loaded(
-            loaded.meta, rules, state, appended.version, shapes.head(encoded, loaded.head_hash)
-        )
+        after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
         return dict(response)
@@ -365,6 +465,29 @@ class GameService:
                 "this seat already used that idempotency key for a different request"
             )
         return dict(earlier.response)
+
+    def expire_if_due(self, game_id: str, now: float, ttl: float) -> bool:
+        """End a game still waiting for players ``ttl`` seconds after its creation (recorded as
+        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now."""
+        loaded = self.load(game_id)
+        keys = dealing.keys_of(loaded.meta)
+        state = loaded.state
+        if keys is None or loaded.over or state.dealt or loaded.meta.created + ttl > now:
+            return False
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        events = rules.expire(state, keys)  # type: ignore[attr-defined]
+        encoded = [rules.codec.encode(e) for e in events]
+        try:
+            self.store.append(game_id, loaded.version, encoded, {"kind": "expire"},
+                              prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
+        except VersionConflict:
+            return False  # someone joined (or another sweeper expired it) meanwhile
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
+        self._remember(after)
+        self._notify(after)
+        log.info("game %s expired with seats %s never filled", game_id, state.open_seats)
+        return True
 
     # -- reads ---------------------------------------------------------------------------
     def load(self, game_id: str) -> Loaded:
@@ -379,6 +502,7 @@ class GameService:
         return {
             "id": game_id,
             "version": loaded.version,
+            **shapes.receipt(loaded.meta, loaded.head_hash),
             "seat": seat,
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
             "bots_missing": self.bots_missing(loaded.meta),
@@ -414,10 +538,15 @@ class GameService:
             items = [shapes.full_event(s) for s in newer]
         else:
             redact, decode = loaded.game.redact, loaded.game.codec.decode
-            items = [{"version": s.version, "event": redact(decode(s.event), seat)} for s in newer]
+            items = [
+                {"version": s.version, "event": redact(decode(s.event), seat),
+                 **shapes.receipt(loaded.meta, s.hash, "hash")}
+                for s in newer
+            ]  # fmt: skip
         return {
             "id": game_id,
             "version": loaded.version,
+            **shapes.receipt(loaded.meta, loaded.head_hash),
             "over": loaded.over,
             "events": shapes.json_ready(items),
         }
@@ -438,14 +567,16 @@ class GameService:
             "to_act": list(rules.awaited_seats(state)),
             "version": loaded.version,
             "commitment": meta.commitment,
+            "prearranged": meta.prearranged,
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
+            **shapes.receipt(meta, loaded.head_hash),
         }
         if outcome is not None:
-            # Both only once over: with two consecutive head hashes a player could brute-force
-            # the few hidden cards of the newest event (sha256(prev_hash || event)).
-            out["seed"] = meta.seed
+            # A format 1 game's head hash only once over: with two consecutive unsalted head
+            # hashes a player could brute-force the few hidden cards of the newest event.
+            out.update(shapes.revealed(meta, state))
             out["head_hash"] = loaded.head_hash
         return out
 
@@ -461,6 +592,7 @@ class GameService:
                 "status": m.status,
                 "players": m.players,
                 "seats": shapes.public_seats(m),
+                "prearranged": m.prearranged,
                 "created": m.created,
             }
             for m in metas

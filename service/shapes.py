@@ -66,10 +66,10 @@ def json_ready(data: Any) -> Any:
     return json.loads(canonical_json(data))
 
 
-def head(encoded: Sequence[Encoded], prev: str | None = None) -> str:
+def head(encoded: Sequence[Encoded], prev: str | None = None, salt: str = "") -> str:
     head = prev if prev is not None else GENESIS
     for event in encoded:
-        head = link_hash(head, event)
+        head = link_hash(head, event, salt)
     return head
 
 
@@ -84,6 +84,19 @@ def full_event(stored: StoredEvent) -> dict[str, Any]:
         out["command"] = stored.command
         out["batch"] = stored.batch
     return out
+
+
+def receipt(meta: GameMeta, head_hash: str, name: str = "head_hash") -> dict[str, str]:
+    """The head hash as a receipt, for salted chains only (safe to publish at every version)."""
+    return {name: head_hash} if meta.secret else {}
+
+
+def revealed(meta: GameMeta, state: Any) -> dict[str, Any]:
+    """What a finished game reveals: the seed (and with a lifecycle, the server's secret)."""
+    event = getattr(state, "revealed", None)
+    if event is None:
+        return {"seed": meta.seed}
+    return {"seed": event.seed, "secret": event.secret}
 
 
 def public_seats(meta: GameMeta) -> list[dict[str, Any]]:

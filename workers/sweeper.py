@@ -52,6 +52,12 @@ def stall_seconds() -> float:
     return float(os.environ.get("CARDROOM_STALL_SECONDS") or 3.0)
 
 
+def waiting_ttl() -> float:
+    """Seconds a game may wait for players before it expires (``CARDROOM_WAITING_TTL``,
+    default 86400: a day)."""
+    return float(os.environ.get("CARDROOM_WAITING_TTL") or 86400.0)
+
+
 def alive_key(namespace: str, worker_name: str) -> str:
     """The key a live worker keeps refreshing (it expires soon after the worker dies)."""
     return f"{namespace}:worker-alive:{worker_name}"
@@ -92,7 +98,8 @@ class Sweeper:
         seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
         current: dict[str, str] = {}
         resumed = 0
-        live = [meta.id for meta in self._live()]
+        ttl = waiting_ttl()
+        live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl)]
         for game_id, version in store.versions(live).items():
             before = seen.get(game_id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:
@@ -110,6 +117,12 @@ class Sweeper:
             pipe.hset(self._seen_key, mapping=current)
         pipe.execute()
         return resumed
+
+    def _expired(self, meta: GameMeta, now: float, ttl: float) -> bool:
+        """A game still waiting for players past its time ends now (lifecycle.GameExpired)."""
+        if meta.status != "waiting" or meta.created + ttl > now:
+            return False  # decided on the listed metadata: no read for the games not due
+        return self.service.expire_if_due(meta.id, now, ttl)
 
     def _live(self) -> Iterator[GameMeta]:
         """Every listed live game (repairing the listing of those whose status moved)."""

@@ -41,6 +41,12 @@ class CreateGameSchema(ma.Schema):
 
 class JoinSeatSchema(ma.Schema):
     name = fields.String(required=True, validate=validate.Length(1, MAX_NAME_LENGTH))
+    entropy = fields.String(
+        validate=validate.Regexp(r"^[0-9a-f]{64}$"),
+        allow_none=True,
+        metadata={"description": "your 32 bytes (64 lowercase hex) for the deal's seed; "
+                  "drawn by the server when omitted (docs/fairness.md)"},
+    )  # fmt: skip
 
 
 class ActionSchema(ma.Schema):
@@ -107,7 +113,11 @@ class CreatedSchema(ma.Schema):
     version = fields.Integer()
     status = fields.String()
     seats = fields.List(fields.Nested(SeatSchema))
-    commitment = fields.String(metadata={"description": "sha256(seed || deck order)"})
+    commitment = fields.String(metadata={"description": "commitment to the server's secret"})
+    prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
     to_act = fields.List(fields.Integer())
 
 
@@ -117,6 +127,11 @@ class JoinedSchema(ma.Schema):
     name = fields.String()
     token = fields.String(metadata={"description": "the seat's secret; shown once only"})
     seats = fields.List(fields.Nested(SeatSchema))
+    version = fields.Integer()
+    prearranged = fields.Boolean()
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
 
 
 class MissingBotSchema(ma.Schema):
@@ -137,10 +152,12 @@ class SummarySchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     to_act = fields.List(fields.Integer())
     version = fields.Integer()
-    commitment = fields.String()
+    commitment = fields.String(metadata={"description": "commitment to the server's secret"})
+    prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
     head_hash = fields.String(
-        metadata={"description": "hash of the last event; shown once the game is over"}
-    )
+        metadata={"description": "receipt: the hash of the last event (salted chain; "
+                  "format 1 games: only once over)"}
+    )  # fmt: skip
     created = fields.Float()
     outcome = fields.Dict(allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
@@ -148,6 +165,7 @@ class SummarySchema(ma.Schema):
         fields.Nested(MissingBotSchema),
         metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
     )
+    secret = fields.String(metadata={"description": "the server's secret, revealed at the end"})
 
 
 class ListedSchema(ma.Schema):
@@ -156,6 +174,7 @@ class ListedSchema(ma.Schema):
     status = fields.String()
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
+    prearranged = fields.Boolean()
     created = fields.Float()
 
 
@@ -172,6 +191,9 @@ class ViewSchema(ma.Schema):
         fields.Nested(MissingBotSchema),
         metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
     )
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
 
 
 class EventItemSchema(ma.Schema):
@@ -185,6 +207,9 @@ class EventItemSchema(ma.Schema):
 
 class ActionResultSchema(ma.Schema):
     version = fields.Integer()
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
     events = fields.List(fields.Nested(EventItemSchema))
     view = fields.Dict()
 
@@ -194,6 +219,9 @@ class EventsSchema(ma.Schema):
     version = fields.Integer()
     over = fields.Boolean()
     events = fields.List(fields.Nested(EventItemSchema))
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
     next_after = fields.Integer(
         allow_none=True,
         metadata={"description": "pass as `after` for the next page; null on the last page"},

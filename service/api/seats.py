@@ -17,7 +17,16 @@ blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open s
 class Seat(MethodView):
     @problems(blp, 400, 404, 409, 413, 422)
     @blp.arguments(schemas.JoinSeatSchema())
+    @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
     @blp.response(201, schemas.JoinedSchema())
-    def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
-        """Join an open seat; the response holds the seat's secret token, shown only once."""
-        return get_service().join_seat(game_id, seat, body["name"])
+    def post(
+        self, body: dict[str, Any], headers: dict[str, Any], game_id: str, seat: int
+    ) -> dict[str, Any]:
+        """Fill an open seat with your entropy; the response holds the seat's token.
+
+        The token is shown once, except to a retry with the same ``Idempotency-Key``, which
+        gets the same token. The join that fills the last seat deals (docs/fairness.md).
+        """
+        return get_service().join_seat(
+            game_id, seat, body["name"], body.get("entropy"), headers.get("idempotency_key")
+        )

@@ -55,7 +55,7 @@ class InMemoryEventStore:
         command: Mapping[str, Any],
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS)
+        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
         self._note_create(meta)
         result = self._record_create(meta, entries, idempotency)
         if result.replayed is None:
@@ -125,8 +125,9 @@ class InMemoryEventStore:
         prev_hash: str,
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
+        salt: str = "",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash)
+        entries = records.build_entries(events, command, prev_hash, salt)
         with self._lock:
             game = self._game(game_id)
             if idempotency is not None:
@@ -183,7 +184,7 @@ class InMemoryEventStore:
             return 0 if game is None else len(game.entries)
 
     def verify_chain(self, game_id: str) -> ChainReport:
-        return records.check_chain(self.entries(game_id))
+        return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
         with self._lock:

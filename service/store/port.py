@@ -124,6 +124,9 @@ class GameMeta:
     commitment: str
     seed: str
     status: str = "waiting"
+    secret: str = ""  # the server's secret (commit-reveal dealing); "" for format 1 games
+    deal: Encoded | None = None  # an explicit deal, kept secret until the end
+    prearranged: bool = False
 
     def with_status(self, status: str) -> GameMeta:
         """The same game with another status."""
@@ -229,13 +232,16 @@ class EventStore(Protocol):
         prev_hash: str,
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
+        salt: str = "",
     ) -> Appended:
         """Append one batch atomically iff the stream is at ``expected_version``.
 
-        ``prev_hash`` is the hash at ``expected_version``. With ``idempotency``, a key already
-        recorded returns its record (``replayed``) when the fingerprint matches and raises
-        IdempotencyKeyReused when not; either way nothing is appended. ``status`` updates the
-        game's status in the same step. Raises VersionConflict (with the current version).
+        ``prev_hash`` is the hash at ``expected_version``; ``salt`` the game's chain salt
+        (``records.salt_of(meta)``; create takes it from the metadata). With ``idempotency``,
+        a key already recorded returns its record (``replayed``) when the fingerprint matches
+        and raises IdempotencyKeyReused when not; either way nothing is appended. ``status``
+        updates the game's status in the same step. Raises VersionConflict (with the current
+        version).
         """
         ...
 

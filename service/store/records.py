@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.chain import link_hash, walk
 from domain.events import canonical_json
+from domain.fairness import chain_salt
 from service.store.port import (
     Appended,
     Batch,
@@ -30,13 +31,18 @@ from service.store.port import (
 Fields = dict[str, str]
 
 
+def salt_of(meta: GameMeta | None) -> str:
+    """The chain salt of a game: derived from its secret; "" (unsalted) for format 1 games."""
+    return chain_salt(meta.secret) if meta is not None and meta.secret else ""
+
+
 def build_entries(
-    events: Sequence[Encoded], command: Mapping[str, Any], prev_hash: str
+    events: Sequence[Encoded], command: Mapping[str, Any], prev_hash: str, salt: str = ""
 ) -> list[Fields]:
-    """The stream entries of one batch, chained from ``prev_hash``."""
+    """The stream entries of one batch, chained from ``prev_hash`` (salted when given)."""
     out: list[Fields] = []
     for index, event in enumerate(events):
-        digest = link_hash(prev_hash, event)
+        digest = link_hash(prev_hash, event, salt)
         fields = {"event": canonical_json(event), "prev_hash": prev_hash, "hash": digest}
         if index == 0:
             fields["command"] = canonical_json(command)
@@ -83,11 +89,14 @@ def group_batches(events: Iterable[StoredEvent]) -> list[Batch]:
     return batches
 
 
-def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]]) -> ChainReport:
+def check_chain(entries: Iterable[tuple[int, Mapping[str, str]]], salt: str = "") -> ChainReport:
     """Verify versions 1..n are contiguous and every hash links to its predecessor."""
     walked = walk(
-        (number, fields.get("prev_hash"), fields.get("hash"), fields.get("event", ""))
-        for number, fields in entries
+        (
+            (number, fields.get("prev_hash"), fields.get("hash"), fields.get("event", ""))
+            for number, fields in entries
+        ),
+        salt=salt,
     )
     return ChainReport(
         walked.ok, walked.version, walked.head_hash, broken_at=walked.broken_at,
@@ -107,8 +116,15 @@ def meta_to_json(meta: GameMeta) -> str:
             "created": meta.created,
             "commitment": meta.commitment,
             "seed": meta.seed,
+            **_lifecycle_fields(meta),
         }
     )
+
+
+def _lifecycle_fields(meta: GameMeta) -> dict[str, Any]:
+    if not meta.secret:
+        return {}
+    return {"secret": meta.secret, "deal": meta.deal, "prearranged": meta.prearranged}
 
 
 def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
@@ -132,6 +148,9 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         commitment=data["commitment"],
         seed=data["seed"],
         status=fields.get("status", "waiting"),
+        secret=data.get("secret", ""),
+        deal=data.get("deal"),
+        prearranged=bool(data.get("prearranged", False)),
     )
 
 

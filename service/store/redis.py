@@ -162,7 +162,7 @@ class RedisEventStore:
         command: Mapping[str, Any],
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS)
+        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
         self._note_create(meta)
         result = self._record_create(meta, entries, idempotency)
         if result.replayed is None:
@@ -222,8 +222,9 @@ class RedisEventStore:
         prev_hash: str,
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
+        salt: str = "",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash)
+        entries = records.build_entries(events, command, prev_hash, salt)
         result = self._run_append(
             game_id, expected_version, prev_hash, entries, idempotency, status or "", ""
         )
@@ -299,7 +300,7 @@ class RedisEventStore:
         return records.version_of(last[0][0]) if last else 0
 
     def verify_chain(self, game_id: str) -> ChainReport:
-        return records.check_chain(self.entries(game_id))
+        return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
         return records.meta_from_fields(self.client.hgetall(self.key(game_id, "meta")))

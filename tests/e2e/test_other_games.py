@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.lifecycle import lifecycle
 from domain.protocol import fold
 from domain.registry import get_game
 from replays.format import loads, read
@@ -41,7 +42,7 @@ def test_bots_move_only_when_the_game_waits_on_them(stack: Stack) -> None:
     created = stack.create("sixty_six", [RANDOM, RANDOM], seed="e2e-no-wild-declare")
     stack.wait_over(created["id"])
     replay = read(stack.wait_replay(created["id"]))
-    game = get_game("sixty_six")
+    game = lifecycle(get_game("sixty_six"))
     state = game.initial_state()
     actions = 0
     for batch in replay.batches:

@@ -2,14 +2,19 @@
 
     .venv/bin/python -m tests.golden.generate
 
-Each golden game is played by bots exactly as the workers would play it for that game id
-(``rng = Random("<game id>:<seat>:<version>")``) and recorded in the store's entry format. A
-golden file that stops verifying is a compatibility break of the rules or of an event's shape:
-fix the code (or add an upcaster), do not regenerate the file.
+Each golden game (replay format 2) is created with a secret and seat entropy derived from its
+name, seat 0 a bot filled at creation and every other seat joined with its own client entropy,
+then played by bots exactly as the workers would play it for that game id
+(``rng = Random("<game id>:<seat>:<version>")``) and recorded in the store's entry format with
+the salted chain. A golden with a ``seed`` or ``deal`` is prearranged. A golden file that stops
+verifying is a compatibility break of the rules or of an event's shape: fix the code (or add an
+upcaster), do not regenerate the file. ``format1/`` keeps the format 1 files (a game's own
+start, unsalted chain), which still verify.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
@@ -18,10 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from domain.events import Event, canonical_json
-from domain.protocol import Setup, fold
+from domain.fairness import chain_salt
+from domain.lifecycle import Keys, create_command, join_command, lifecycle
+from domain.protocol import action_command, fold
 from domain.registry import all_games
 from replays.format import Replay, build_replay, write
-from replays.record import action_command, entries, start_command
+from replays.record import entries
 from replays.verify import verify
 from workers.bots.base import get_bot, is_wait
 
@@ -35,7 +42,7 @@ class Golden:
     name: str
     game: str
     bots: tuple[str, ...]
-    seed: str
+    seed: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     dealer: int | None = None
     deal: dict[str, Any] | None = None
@@ -46,9 +53,9 @@ class Golden:
 
 
 GOLDENS = (
-    Golden("shithead-4p-heuristic", "shithead", ("heuristic",) * 4, "golden-shithead-1"),
+    Golden("shithead-4p-heuristic", "shithead", ("heuristic",) * 4),
     Golden(
-        "shithead-3p-variant",
+        "shithead-3p-variant-seeded",
         "shithead",
         ("heuristic", "random", "heuristic"),
         "golden-shithead-2",
@@ -59,7 +66,6 @@ GOLDENS = (
         "shithead-2p-explicit-deal",
         "shithead",
         ("heuristic", "random"),
-        "golden-shithead-3",
         dealer=0,
         deal={
             "seats": [
@@ -77,35 +83,50 @@ GOLDENS = (
             "stock": ["4C", "7S", "QD", "5H", "8C", "JD"],
         },
     ),
-    Golden("sixty_six-heuristic-vs-random", "sixty_six", ("heuristic", "random"), "golden-66-1"),
-    Golden("sheepshead-5p-heuristic", "sheepshead", ("heuristic",) * 5, "golden-sheepshead-1"),
+    Golden("sixty_six-heuristic-vs-random", "sixty_six", ("heuristic", "random")),
+    Golden("sheepshead-5p-heuristic", "sheepshead", ("heuristic",) * 5),
 )
 
 
+def _hex(*parts: str) -> str:
+    return hashlib.sha256(":".join(parts).encode()).hexdigest()
+
+
 def play(golden: Golden) -> Replay:
-    """Play the golden game with its bots and record it."""
-    game = all_games()[golden.game]
+    """Create, fill and play the golden game with its bots, and record it."""
+    game = lifecycle(all_games()[golden.game])
     game_id = f"golden-{golden.name}"
-    setup = Setup(
-        players=len(golden.bots),
-        seed=golden.seed,
-        options=golden.options,
-        dealer=golden.dealer,
-        deal=golden.deal,
+    keys = Keys(secret=_hex("golden-secret", golden.name), seed=golden.seed, deal=golden.deal)
+    players = len(golden.bots)
+    filled = [(0, _hex("golden-entropy", golden.name, "0"))]
+    created = game.create(
+        players=players, options=golden.options, dealer=golden.dealer, keys=keys, filled=filled
     )
-    created = game.start(setup)
-    batches: list[tuple[dict[str, Any], list[Event]]] = [(start_command(setup), created)]
+    command = create_command(
+        players=players, options=golden.options, dealer=golden.dealer, filled=filled
+    )
+    batches: list[tuple[dict[str, Any], list[Event]]] = [(command, created)]
     state = fold(game, created)
-    version = len(created)
+    for seat in range(1, players):
+        entropy = _hex("golden-entropy", golden.name, str(seat))
+        events = game.join(state, seat, entropy, keys)
+        state = fold(game, events, state)
+        batches.append((join_command(seat, entropy, "client"), events))
+    version = sum(len(events) for _, events in batches)
     while game.outcome(state) is None:
         seat, action = _next_action(golden, game_id, game, state, version)
-        events = game.decide(state, seat, action)
+        events = game.act(state, seat, action, keys)
         state = fold(game, events, state)
         version += len(events)
         batches.append((action_command(seat, action), events))
-    seats = [{"seat": i, "type": "bot", "name": b, "bot": b} for i, b in enumerate(golden.bots)]
+    seats = [{"seat": 0, "type": "bot", "name": golden.bots[0], "bot": golden.bots[0]}]
+    seats += [{"seat": i, "type": "human", "name": b} for i, b in enumerate(golden.bots) if i]
     return build_replay(
-        game_id, entries(game, batches), game=game.name, seats=seats, outcome=game.outcome(state)
+        game_id,
+        entries(game, batches, chain_salt(keys.secret)),
+        game=game.name,
+        seats=seats,
+        outcome=game.outcome(state),
     )
 
 

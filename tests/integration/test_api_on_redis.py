@@ -90,7 +90,8 @@ def test_of_64_concurrent_actions_on_one_version_exactly_one_is_accepted(
     assert all(body["code"] == "version_conflict" for status, body in results if status == 409)
     (winner,) = [body for status, body in results if status == 200]
     assert store.version(table.id) == winner["version"] > before
-    assert len(store.batches(table.id)) == 2  # creation + the one accepted action
+    # creation, a join per seat (the last one deals), the one accepted action
+    assert len(store.batches(table.id)) == 1 + players + 1
     assert store.verify_chain(table.id).ok
 
 
@@ -115,7 +116,7 @@ def test_concurrent_retries_of_one_key_append_once_and_answer_identically(
     assert len({body for _, body in results}) == 1
     store = apps[0].extensions["cardroom"].store
     assert store.version(table.id) == json.loads(results[0][1])["version"] == version + 1
-    assert len(store.batches(table.id)) == 2
+    assert len(store.batches(table.id)) == 4  # creation, two joins, the one action
 
 
 def test_a_whole_game_on_redis_ends_with_an_intact_chain(apps: list[Flask]) -> None:
@@ -163,12 +164,13 @@ def test_a_forged_last_event_re_added_with_xadd_is_caught(apps: list[Flask]) -> 
     table = Table(apps[0].test_client(), game="fake", players=2, seed="xadd")
     store = apps[0].extensions["cardroom"].store
     key = store.key(table.id, "events")
-    ((_, last),) = store.client.xrange(key, "2-0", "2-0")
-    store.client.xdel(key, "2-0")
+    head = store.version(table.id)  # the deal, the last event
+    ((_, last),) = store.client.xrange(key, f"{head}-0", f"{head}-0")
+    store.client.xdel(key, f"{head}-0")
     forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS"], ["AH"]]}
-    store.client.xadd(key, {**last, "event": json.dumps(forged)}, id="3-0")
+    store.client.xadd(key, {**last, "event": json.dumps(forged)}, id=f"{head + 1}-0")
     report = store.verify_chain(table.id)
-    assert not report.ok and report.broken_at == 2
+    assert not report.ok and report.broken_at == head
 
 
 def test_concurrent_retries_of_one_creation_create_one_game_and_answer_identically(

@@ -13,6 +13,8 @@ from tests.support.api import Table, make_app
 from tests.unit.service.test_api_games import problem_of
 
 DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+DEALT = 5  # GameCreated, a SeatFilled per seat, then the fake game's start and deal
+PLAYS = ((0, "AS"), (1, "KD"), (0, "9H"), (1, "TC"))
 
 
 @pytest.fixture
@@ -42,20 +44,25 @@ def sse(text: str) -> list[dict[str, str]]:
     return messages
 
 
-def test_during_play_each_seat_reads_only_its_redacted_events(table: Table) -> None:
+def test_during_play_each_seat_reads_only_its_redacted_events(
+    table: Table, store: InMemoryEventStore
+) -> None:
     mine = table.events(0)
-    assert mine["over"] is False and mine["version"] == 2
-    dealt = mine["events"][1]["event"]
+    assert mine["over"] is False and mine["version"] == DEALT
+    dealt = mine["events"][4]["event"]
     assert dealt["hands"] == [["AS", "9H"], 2]
-    assert "seed" not in mine["events"][0]["event"]
-    assert table.events(None)["events"][1]["event"]["hands"] == [2, 2]
-    assert all("hash" not in e and "command" not in e for e in mine["events"])
+    assert "seed" not in mine["events"][3]["event"]
+    assert table.events(None)["events"][4]["event"]["hands"] == [2, 2]
+    assert all("command" not in e and "prev_hash" not in e for e in mine["events"])
+    # each item carries its hash as a receipt (the chain is salted: safe to publish)
+    assert [e["hash"] for e in mine["events"]] == [s.hash for s in store.read(table.id)]
+    assert mine["head_hash"] == store.read(table.id)[-1].hash
 
 
 def test_events_after_a_version_are_only_the_newer_ones(table: Table) -> None:
-    table.act(0, {"type": "play", "card": "AS"}, version=2)
-    assert [e["version"] for e in table.events(1, after=2)["events"]] == [3]
-    assert table.events(1, after=3)["events"] == []
+    table.act(0, {"type": "play", "card": "AS"}, version=DEALT)
+    assert [e["version"] for e in table.events(1, after=DEALT)["events"]] == [DEALT + 1]
+    assert table.events(1, after=DEALT + 1)["events"] == []
     assert table.events(1, after=99)["events"] == []
     problem_of(table.client.get(f"/games/{table.id}/events?after=-1"), 422, "invalid_request")
     problem_of(table.client.get(f"/games/{table.id}/events?after=x"), 422, "invalid_request")
@@ -64,19 +71,21 @@ def test_events_after_a_version_are_only_the_newer_ones(table: Table) -> None:
 def test_once_over_the_full_log_with_commands_and_hashes_is_readable(
     table: Table, store: InMemoryEventStore
 ) -> None:
-    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
-        table.act(seat, {"type": "play", "card": card}, version=version)
+    for step, (seat, card) in enumerate(PLAYS):
+        table.act(seat, {"type": "play", "card": card}, version=DEALT + step)
     log = table.events(None)
     assert log["over"] is True
     first = log["events"][0]
-    assert first["command"]["kind"] == "start" and first["command"]["setup"]["seed"] == "table-seed"
-    assert first["batch"] == 2 and first["event"]["seed"] == "table-seed"
-    assert log["events"][1]["event"]["hands"] == [["AS", "9H"], ["KD", "TC"]]
+    assert first["command"]["kind"] == "create" and first["event"]["prearranged"] is True
+    assert log["events"][2]["command"]["kind"] == "join" and log["events"][2]["batch"] == 3
+    assert log["events"][3]["event"]["seed"] == "table-seed"
+    assert log["events"][4]["event"]["hands"] == [["AS", "9H"], ["KD", "TC"]]
+    assert log["events"][-1]["event"]["type"] == "lifecycle.SecretRevealed"
     stored = store.read(table.id)
     assert [(e["hash"], e["prev_hash"]) for e in log["events"]] == [
         (s.hash, s.prev_hash) for s in stored
     ]
-    assert [e["command"] for e in log["events"] if "command" in e][1:] == [
+    assert [e["command"] for e in log["events"] if "command" in e][3:] == [
         {"kind": "action", "seat": s, "action": {"type": "play", "card": c}}
         for s, c in ((0, "AS"), (1, "KD"), (0, "9H"), (1, "TC"))
     ]
@@ -97,15 +106,16 @@ def test_the_stream_sends_retry_then_events_with_their_versions(table: Table) ->
     messages = sse(response.get_data(as_text=True))
     assert messages[0] == {"retry": "1000"}
     events = [m for m in messages if m.get("event") == "event"]
-    assert [m["id"] for m in events] == ["1", "2"]
-    assert json.loads(events[1]["data"])["event"]["hands"] == [["AS", "9H"], 2]
+    assert [m["id"] for m in events] == ["1", "2", "3", "4", "5"]
+    assert json.loads(events[4]["data"])["event"]["hands"] == [["AS", "9H"], 2]
+    assert len(json.loads(events[4]["data"])["hash"]) == 64  # every message carries a receipt
 
 
 def test_the_stream_resumes_after_last_event_id(table: Table) -> None:
-    table.act(0, {"type": "play", "card": "AS"}, version=2)
-    headers = {**table.headers(1), "Last-Event-ID": "2"}
+    table.act(0, {"type": "play", "card": "AS"}, version=DEALT)
+    headers = {**table.headers(1), "Last-Event-ID": str(DEALT)}
     text = table.client.get(f"/games/{table.id}/stream", headers=headers).get_data(as_text=True)
-    assert [m["id"] for m in sse(text) if m.get("event") == "event"] == ["3"]
+    assert [m["id"] for m in sse(text) if m.get("event") == "event"] == [str(DEALT + 1)]
     bad = {"Last-Event-ID": "two"}
     problem_of(table.client.get(f"/games/{table.id}/stream", headers=bad), 400,
                "invalid_request")
@@ -118,23 +128,25 @@ def test_the_stream_delivers_events_appended_while_it_is_open(
     table = Table(client, deal=DEAL, dealer=1)
 
     def play_to_the_end() -> None:
-        for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
-            table.act(seat, {"type": "play", "card": card}, version=version)
+        for step, (seat, card) in enumerate(PLAYS):
+            table.act(seat, {"type": "play", "card": card}, version=DEALT + step)
 
     timer = threading.Timer(0.1, play_to_the_end)
     timer.start()
-    text = client.get(f"/games/{table.id}/stream?after=2").get_data(as_text=True)
+    text = client.get(f"/games/{table.id}/stream?after={DEALT}").get_data(as_text=True)
     timer.join()
     messages = sse(text)
-    assert [m["id"] for m in messages if m.get("event") == "event"] == ["3", "4", "5", "6", "7"]
+    ids = [int(m["id"]) for m in messages if m.get("event") == "event"]
+    assert ids == list(range(DEALT + 1, DEALT + 7))  # 4 plays, the end, the reveal
     assert messages[-1]["event"] == "over"
 
 
 def test_the_stream_ends_with_over_when_the_game_ends(table: Table) -> None:
-    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
-        table.act(seat, {"type": "play", "card": card}, version=version)
-    messages = sse(table.client.get(f"/games/{table.id}/stream?after=5").get_data(as_text=True))
-    assert [m.get("event") for m in messages[1:]] == ["event", "event", "over"]
+    for step, (seat, card) in enumerate(PLAYS):
+        table.act(seat, {"type": "play", "card": card}, version=DEALT + step)
+    url = f"/games/{table.id}/stream?after={DEALT + 3}"
+    messages = sse(table.client.get(url).get_data(as_text=True))
+    assert [m.get("event") for m in messages[1:]] == ["event", "event", "event", "over"]
 
 
 

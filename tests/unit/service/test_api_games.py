@@ -69,11 +69,13 @@ def test_every_registered_game_can_be_created_and_summarised(
 def test_the_summary_keeps_the_seed_secret_while_playing(client: FlaskClient) -> None:
     game_id = create(client, seed="hidden-seed").json["id"]
     response = client.get(f"/games/{game_id}")
-    assert response.status_code == 200 and response.headers["ETag"] == '"2"'
+    assert response.status_code == 200 and response.headers["ETag"] == '"2"'  # created, bot seat
     summary = response.json
     assert "seed" not in summary and "hidden-seed" not in response.get_data(as_text=True)
-    assert summary["to_act"] == [summary["to_act"][0]]
-    assert "head_hash" not in summary  # consecutive head hashes would let hidden cards be guessed
+    assert summary["to_act"] == []  # nobody acts before the last seat is filled
+    assert summary["prearranged"] is True  # said before anyone joins
+    assert len(summary["head_hash"]) == 64  # a salted chain's head is a receipt, safe to show
+    assert "secret" not in summary
     assert summary["status"] == "waiting"
 
 

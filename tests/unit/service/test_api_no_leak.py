@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from domain.lifecycle import lifecycle
 from domain.registry import all_games
 from service.store import InMemoryEventStore
 from tests.support.api import Table, cards_in, make_app
@@ -30,7 +31,8 @@ class Witness:
     def __init__(self, store: InMemoryEventStore, game_id: str, players: int) -> None:
         meta = store.meta(game_id)
         assert meta is not None
-        self.store, self.game_id, self.rules = store, game_id, GAMES[meta.game]
+        self.store, self.game_id = store, game_id
+        self.rules = lifecycle(GAMES[meta.game])
         self.state = self.rules.initial_state()
         self.version = 0
         self.seen: dict[int | None, set[str]] = {s: set() for s in [None, *range(players)]}
@@ -113,7 +115,10 @@ def finished(table: Table, store: InMemoryEventStore, name: str, seed: str) -> N
     assert [e["version"] for e in log["events"]] == [v for v, _ in entries]
     assert log["events"][-1]["hash"] == summary["head_hash"]
     commands = [e["command"] for e in log["events"] if "command" in e]
-    assert commands[0]["kind"] == "start" and commands[0]["setup"]["seed"] == summary["seed"]
-    assert all(c["kind"] == "action" for c in commands[1:])
+    players = summary["players"]
+    assert commands[0]["kind"] == "create" and summary["prearranged"] is True
+    assert [c["kind"] for c in commands[1 : players + 1]] == ["join"] * players
+    assert all(c["kind"] == "action" for c in commands[players + 1 :])
+    assert log["events"][-1]["event"]["seed"] == summary["seed"]  # lifecycle.SecretRevealed
     assert store.verify_chain(table.id).ok
     assert [g["id"] for g in table.client.get(f"/games?game={name}&status=over").json["games"]]

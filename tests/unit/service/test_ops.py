@@ -42,7 +42,7 @@ def test_metrics_count_requests_actions_and_open_streams() -> None:
     client = make_app().test_client()
     before = client.get("/metrics").get_data(as_text=True)
     table = Table(client, deal=DEAL, dealer=1)
-    table.act(0, {"type": "play", "card": "AS"}, version=2)
+    table.act(0, {"type": "play", "card": "AS"}, version=table.view(0)["version"])
     stream = client.get(f"/games/{table.id}/stream")  # streamed: open until read
     during = client.get("/metrics")
     assert during.mimetype == "text/plain"

@@ -16,6 +16,7 @@ from tests.support.fakegame import GAMES
 
 DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
 BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}]
+DEALT = 5  # GameCreated, a SeatFilled per bot, the fake game's start and deal: one batch
 
 
 class RecordingScheduler:
@@ -55,22 +56,22 @@ def test_the_scheduler_hears_of_every_append_with_what_bots_need() -> None:
     scheduler = RecordingScheduler()
     service = GameService(InMemoryEventStore(), scheduler, games=GAMES)
     game_id = new_game(service)
-    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     first, second = scheduler.calls
     assert first == {
-        "game_id": game_id, "version": 2, "game": "fake", "to_act": [0], "over": False,
+        "game_id": game_id, "version": DEALT, "game": "fake", "to_act": [0], "over": False,
         "seats": [{"seat": 0, "type": "bot", "name": "random", "bot": "random"},
                   {"seat": 1, "type": "bot", "name": "greedy", "bot": "greedy"}],
     }
-    assert second["version"] == 3 and second["to_act"] == [1]
+    assert second["version"] == DEALT + 1 and second["to_act"] == [1]
 
 
 def test_the_scheduler_hears_that_a_game_is_over() -> None:
     scheduler = RecordingScheduler()
     service = GameService(InMemoryEventStore(), scheduler, games=GAMES)
     game_id = new_game(service)
-    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4), (1, "TC", 5)):
-        service.submit_action(game_id, seat, {"type": "play", "card": card}, version)
+    for step, (seat, card) in enumerate(((0, "AS"), (1, "KD"), (0, "9H"), (1, "TC"))):
+        service.submit_action(game_id, seat, {"type": "play", "card": card}, DEALT + step)
     assert scheduler.calls[-1]["over"] is True and scheduler.calls[-1]["to_act"] == []
 
 
@@ -81,15 +82,16 @@ def test_a_failing_scheduler_does_not_undo_the_action() -> None:
 
     service = GameService(InMemoryEventStore(), Broken(), games=GAMES)
     game_id = new_game(service)
-    assert service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)["version"] == 3
+    result = service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert result["version"] == DEALT + 1
 
 
 def test_an_action_costs_one_fetch_of_newer_events_and_one_append() -> None:
     store = CountingStore()
     service = GameService(store, games=GAMES)
     game_id = new_game(service)
-    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
-    assert store.calls == [("fetch", 2), ("append", 2)]
+    service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert store.calls == [("fetch", DEALT), ("append", DEALT)]
 
 
 def test_another_process_folds_only_the_events_it_has_not_seen() -> None:
@@ -97,11 +99,11 @@ def test_another_process_folds_only_the_events_it_has_not_seen() -> None:
     writer = GameService(store, games=GAMES)
     reader = GameService(store, games=GAMES)
     game_id = new_game(writer)
-    assert reader.view(game_id, 0)["version"] == 2
-    writer.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    assert reader.view(game_id, 0)["version"] == DEALT
+    writer.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     store.calls.clear()
-    assert reader.view(game_id, 1)["version"] == 3
-    assert store.calls == [("fetch", 2)]
+    assert reader.view(game_id, 1)["version"] == DEALT + 1
+    assert store.calls == [("fetch", DEALT)]
 
 
 def test_a_stale_cache_still_detects_a_version_conflict() -> None:
@@ -109,10 +111,10 @@ def test_a_stale_cache_still_detects_a_version_conflict() -> None:
     one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
     game_id = new_game(one)
     two.view(game_id, 0)
-    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
+    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     with pytest.raises(VersionConflict) as err:
-        two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, 2)
-    assert err.value.current == 3
+        two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert err.value.current == DEALT + 1
 
 
 def test_a_tampered_event_is_detected_when_the_game_is_read() -> None:
@@ -120,7 +122,7 @@ def test_a_tampered_event_is_detected_when_the_game_is_read() -> None:
     service = GameService(store, games=GAMES)
     game_id = new_game(service)
     forged = {"type": "fake.CardsDealt", "schema": 1, "hands": [["AS", "KD"], ["9H", "TC"]]}
-    store.tamper(game_id, 2, {"event": canonical_json(forged)})
+    store.tamper(game_id, DEALT, {"event": canonical_json(forged)})
     assert not store.verify_chain(game_id).ok
     with pytest.raises(ChainBroken):
         GameService(store, games=GAMES).view(game_id, 0)
@@ -152,9 +154,9 @@ def test_a_rules_crash_on_a_malformed_action_is_refused_as_invalid() -> None:
     service = GameService(InMemoryEventStore(), games={"fake": CrashingFake()})
     game_id = new_game(service)
     with pytest.raises(InvalidAction):
-        service.submit_action(game_id, 0, {"type": "play", "card": "AS", "boom": 1}, 2)
+        service.submit_action(game_id, 0, {"type": "play", "card": "AS", "boom": 1}, DEALT)
     with pytest.raises(KeyError):  # a legal action that crashes is a bug, not the caller's
-        service.submit_action(game_id, 0, {"type": "play", "card": "9H"}, 2)
+        service.submit_action(game_id, 0, {"type": "play", "card": "9H"}, DEALT)
     with pytest.raises(InvalidSetup):
         service.create_game("fake", BOTS, options={"hand_size": 5})
 
@@ -201,7 +203,7 @@ def test_a_create_retried_after_a_crash_before_its_listing_lists_and_schedules_i
     again = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
     assert [m.id for m in store.list_games()] == [again["id"]]
     assert [(c["game_id"], c["version"], c["to_act"]) for c in scheduler.calls] == [
-        (again["id"], 2, [0])
+        (again["id"], DEALT, [0])
     ]
     assert store.unsettled(before=1e12) == []
     service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
@@ -215,5 +217,5 @@ def test_a_create_whose_first_scheduling_failed_stays_unsettled_until_completed(
     assert [m.id for m in store.list_games()] == [game_id] and scheduler.calls == []
     assert store.unsettled(before=1e12) == [game_id]
     assert service.complete_create(game_id)  # what the sweeper does
-    assert [c["version"] for c in scheduler.calls] == [2]
+    assert [c["version"] for c in scheduler.calls] == [DEALT]
     assert store.unsettled(before=1e12) == [] and not service.complete_create(game_id)

@@ -33,7 +33,8 @@ def _ticket(table: Table, seat: int) -> dict[str, object]:
 def _dealt_hands(table: Table, query: str) -> object:
     text = table.client.get(f"/games/{table.id}/stream?{query}").get_data(as_text=True)
     events = [m for m in sse(text) if m.get("event") == "event"]
-    return json.loads(events[1]["data"])["event"]["hands"]
+    dealt = [json.loads(m["data"])["event"] for m in events]
+    return next(e["hands"] for e in dealt if e["type"] == "fake.CardsDealt")
 
 
 def test_a_ticket_follows_its_seats_private_stream_and_can_be_reused(table: Table) -> None:

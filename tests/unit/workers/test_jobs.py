@@ -15,6 +15,7 @@ from domain.events import canonical_json
 from replays import loads
 from replays.verify import VerificationFailed, verify
 from service.games import GameService
+from service.store.records import salt_of
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import config, jobs
 from workers.bots.base import WAIT, RandomBot, register_bot
@@ -131,6 +132,20 @@ def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> N
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
 
 
+def test_the_sweeper_expires_a_game_that_never_fills(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_WAITING_TTL", "30")
+    game_id = _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
+    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 20).tick()
+    assert stack.service.summary(game_id)["status"] == "waiting"  # not due yet
+    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 31).tick()
+    summary = stack.service.summary(game_id)
+    assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
+    stack.work()  # the replay export
+    assert verify(loads(stack.store.replay(game_id) or "")).ok
+
+
 def test_a_bot_job_plays_the_following_bot_turns_itself(
     stack: Stack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,7 +219,10 @@ def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
 def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack: Stack) -> None:
     """The attack of issue 9: bots' keys are predictable (``bot:<game>:<seat>:<version>``)."""
     seats = [{"type": "open"}, {"type": "bot", "bot": "random"}]
-    game_id = str(stack.service.create_game("sixty_six", seats, seed="attack")["id"])
+    # A fixed game id (from the creation's key) fixes the random bot's choices, so the match
+    # lasts long enough for the attack to be tried several times.
+    created = stack.service.create_game("sixty_six", seats, seed="attack", idempotency_key="a1")
+    game_id = str(created["id"])
     stack.service.join_seat(game_id, 0, "mallory")
     stack.work()
     attacks = 0
@@ -332,18 +350,18 @@ def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -
 def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
     game_id = _create(stack)
     stack.work(config.BOTS)
-    # History rewritten with a consistent chain (as by someone with access to Redis): another
-    # seed in event 1. The chain holds, the deck commitment does not.
+    # History rewritten with a consistent (salted) chain, as by someone with access to Redis:
+    # another commitment in event 1. The chain holds, the revealed secret does not match it.
     key = stack.store.key(game_id, "events")
     entries = stack.client.xrange(key)
     stack.client.delete(key)
-    prev = GENESIS
+    prev, salt = GENESIS, salt_of(stack.store.meta(game_id))
     for entry_id, fields in entries:
         event = json.loads(fields["event"])
         if entry_id.startswith("1-"):
-            event["seed"] = "forged"
+            event["commitment"] = "f" * 64
         text = canonical_json(event)
-        digest = link_hash_text(prev, text)
+        digest = link_hash_text(prev, text, salt)
         stack.client.xadd(key, {**fields, "event": text, "prev_hash": prev, "hash": digest},
                           id=entry_id)
         prev = digest

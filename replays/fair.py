@@ -1,0 +1,181 @@
+"""The audit of a format 2 replay: commit-reveal dealing, the salted chain, the lifecycle.
+
+In order: event 1 is ``lifecycle.GameCreated`` and the revealed secret matches its commitment
+(a server that changed its secret after the commitment fails here); the hash chain walks with
+``chain_salt(secret)``; the head; the header's facts are event 1's and the reveal's; every batch
+is re-run through ``domain.lifecycle`` (create, join, action), which re-derives the seed from the
+secret and every seat's entropy and appends the reveal to the batch that ends the game; the
+outcome.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import DomainError
+from domain.events import Event, canonical_json
+from domain.fairness import chain_salt, commitment, deal_seed, is_hex32
+from domain.lifecycle import GameCreated, Keys, Lifecycle, SecretRevealed, lifecycle
+from domain.protocol import Game, fold
+from replays.format import Batch, Replay, ReplayFormatError
+from replays.verify import _Bad, _check_head, _compare, check_chain
+
+
+def check_lifecycle(game: Game[Any], replay: Replay) -> None:
+    """Raise _Bad at the first thing in a format 2 replay that is not what it should be."""
+    rules = lifecycle(game)
+    secret = _secret(replay)
+    check_chain(replay.events, chain_salt(secret))
+    _check_head(replay)
+    keys = _keys(replay, secret)
+    _check_header(rules, replay)
+    state = rules.initial_state()
+    for batch in replay.batches:
+        state = _rerun(rules, state, batch, keys)
+    produced = rules.outcome(state)
+    if canonical_json(produced) != canonical_json(replay.outcome):
+        raise _Bad(
+            replay.header.head_version,
+            f"the recorded outcome {canonical_json(replay.outcome)} is not the outcome of the "
+            f"events {canonical_json(produced)}",
+        )
+
+
+def dealing(replay: Replay) -> str:
+    """What the audit proved about the deal, for the OK line."""
+    seats = replay.header.players
+    if replay.header.prearranged:
+        return "PREARRANGED (chosen seed or explicit deal); secret matches its commitment"
+    return f"secret matches its commitment; seed derived from the secret and {seats} seats' entropy"
+
+
+def _secret(replay: Replay) -> str:
+    events = replay.events
+    first = events[0].event if events else {}
+    if first.get("type") != GameCreated.TYPE:
+        raise _Bad(1, "a format 2 replay starts with lifecycle.GameCreated")
+    secret = replay.header.secret
+    if secret is None or not is_hex32(secret):
+        raise _Bad(None, "the server's secret was never revealed (the game is not over)")
+    if commitment(secret) != first.get("commitment"):
+        raise _Bad(
+            1, "the revealed secret does not match the commitment published at creation (event 1)"
+        )
+    return secret
+
+
+def _keys(replay: Replay, secret: str) -> Keys:
+    """The server's keys as revealed: a chosen seed is one that is not the derived seed."""
+    revealed = [e for e in replay.events if e.event.get("type") == SecretRevealed.TYPE]
+    if not revealed:
+        raise _Bad(replay.header.head_version, "no lifecycle.SecretRevealed event")
+    event = revealed[-1].event
+    if event.get("secret") != secret:
+        raise _Bad(revealed[-1].version, "the header's secret is not the revealed one")
+    entropy = _entropy(replay)
+    derived = deal_seed(secret, entropy) if len(entropy) == replay.header.players else None
+    seed = event.get("seed")
+    chosen = seed if isinstance(seed, str) and seed and seed != derived else None
+    deal = event.get("deal")
+    return Keys(secret=secret, seed=chosen, deal=deal if isinstance(deal, Mapping) else None)
+
+
+def _entropy(replay: Replay) -> list[str]:
+    by_seat = {
+        e.event.get("seat"): str(e.event.get("entropy"))
+        for e in replay.events
+        if e.event.get("type") == "lifecycle.SeatFilled"
+    }
+    return [by_seat[s] for s in sorted(k for k in by_seat if isinstance(k, int))]
+
+
+def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
+    header = replay.header
+    created = replay.events[0].event
+    pairs = {
+        "players": created.get("players"),
+        "options": created.get("options"),
+        "dealer": created.get("dealer"),
+        "commitment": created.get("commitment"),
+        "prearranged": created.get("prearranged"),
+    }
+    data = header.to_dict()
+    for name, value in pairs.items():
+        if canonical_json(data[name]) != canonical_json(value):
+            raise _Bad(1, f"the header's {name} differs from the one recorded in event 1")
+    if header.game != rules.name:
+        raise _Bad(1, f"the header names game {header.game!r}, the events are {rules.name}")
+
+
+def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
+    command = batch.command
+    first = batch.events[0].version
+    try:
+        events = _produce(rules, state, command, keys)
+    except _Bad as bad:
+        raise _Bad(first, bad.reason) from None
+    except DomainError as err:
+        reason = f"the rules refuse this {command.get('kind')} command: {err.message}"
+        raise _Bad(first, reason) from None
+    except (KeyError, TypeError, ValueError) as err:
+        raise _Bad(first, f"malformed {command.get('kind')} command: {err!r}") from None
+    _compare(rules, batch, events)
+    return fold(rules, events, state)
+
+
+def _produce(
+    rules: Lifecycle[Any], state: Any, command: Mapping[str, Any], keys: Keys
+) -> list[Event]:
+    kind = command.get("kind")
+    if kind == "create":
+        if state.created is not None:
+            raise _Bad(None, "a second create command")
+        filled = [(int(s), str(e)) for s, e in command.get("filled", [])]
+        return rules.create(
+            players=command["players"],
+            options=command.get("options") or {},
+            dealer=command.get("dealer"),
+            keys=keys,
+            filled=filled,
+        )
+    if state.created is None:
+        raise _Bad(None, "the first batch is not a create command")
+    if kind == "join":
+        return rules.join(state, command["seat"], command["entropy"], keys, command["source"])
+    if kind == "expire":
+        return rules.expire(state, keys)
+    if kind == "action":
+        seat = command.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
+        return rules.act(state, seat, command["action"], keys)
+    raise _Bad(None, f"unknown command kind {kind!r}")
+
+
+def parse_receipts(text: str) -> list[tuple[int, str]]:
+    """Receipts from JSON: a list of ``[version, head_hash]`` pairs or of objects with
+    ``version`` and ``head_hash`` (as the API returns them); ReplayFormatError says what is wrong.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise ReplayFormatError(f"receipts are not valid JSON: {err}") from None
+    if not isinstance(data, list):
+        raise ReplayFormatError("receipts are a JSON list of [version, head_hash] pairs")
+    return [_receipt(item, i) for i, item in enumerate(data)]
+
+
+def _receipt(item: Any, index: int) -> tuple[int, str]:
+    if isinstance(item, Mapping):
+        item = [item.get("version"), item.get("head_hash")]
+    if (
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], int)
+        and not isinstance(item[0], bool)
+        and is_hex32(item[1])
+    ):
+        return item[0], item[1]
+    raise ReplayFormatError(f"receipt {index} is not a [version, 64-hex head hash] pair: {item!r}")
