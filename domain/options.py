@@ -9,6 +9,7 @@ from typing import Any
 from domain.errors import InvalidOptions
 
 DEFAULT_ACTION_LIMIT = 5000
+MAX_ACTION_LIMIT = 100_000  # a bound on every game's length (and on its stored history)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +75,7 @@ def action_limit_option(default: int = DEFAULT_ACTION_LIMIT) -> Option:
         kind="int",
         default=default,
         minimum=1,
+        maximum=MAX_ACTION_LIMIT,
         doc="accepted actions after which the game ends administratively (no loser)",
     )
 

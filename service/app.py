@@ -65,7 +65,11 @@ def create_app(
     if store is None:
         from service.store.redis import RedisEventStore
 
-        store = RedisEventStore.from_url(app.config["REDIS_URL"], app.config["CARDROOM_NAMESPACE"])
+        store = RedisEventStore.from_url(
+            app.config["REDIS_URL"],
+            app.config["CARDROOM_NAMESPACE"],
+            float(app.config["CARDROOM_IDEMPOTENCY_TTL"]),
+        )
     app.extensions[EXTENSION] = GameService(
         store,
         scheduler or _load_scheduler(app.config),

@@ -15,6 +15,8 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_SSE_HEARTBEAT": 10.0,
     "CARDROOM_SCHEDULER": "",  # "package.module:factory"; factory(config) -> Scheduler
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
+    # outlive its end (0: forever)
 }
 
 

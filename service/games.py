@@ -149,11 +149,26 @@ class GameService:
             record = IdempotencyRecord(key, request, len(encoded), response)
         created = self.store.create(meta, encoded, start_command(setup), record)
         if created.replayed is not None:
+            self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
-        self._notify(loaded)
+        if self._notify(loaded):
+            self.store.settle_create(meta.id)
         return dict(response)
+
+    def complete_create(self, game_id: str) -> bool:
+        """Finish a creation that stopped after the game was written (a crash, a store error):
+        list it and schedule its first turns. True when there was something to finish; called
+        by an idempotent retry of the create and by the sweeper."""
+        meta = self.store.finish_create(game_id)
+        if meta is None:
+            return False
+        loaded = self.load(game_id)
+        if self._notify(loaded):
+            self.store.settle_create(game_id)
+        log.warning("completed the half-done creation of game %s", game_id)
+        return True
 
     def join_seat(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Take an open seat; the token in the result is shown this once only."""
@@ -275,11 +290,32 @@ class GameService:
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
         }
 
-    def events_after(self, game_id: str, after: int, seat: int | None) -> dict[str, Any]:
-        """The seat's redacted events after ``after``; every stored field once the game is over."""
+    def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The seat's redacted events after ``after``; every stored field once the game is over.
+
+        With ``limit``, at most that many events (read as one bounded range) and ``next_after``:
+        the ``after`` of the next page, None once this page reaches the game's version.
+        """
         after = max(0, after)
-        loaded, stored, _ = self._load(game_id, read_from=after)
-        newer = [s for s in stored if s.version > after]
+        if limit is None:
+            loaded, stored, _ = self._load(game_id, read_from=after)
+            newer = [s for s in stored if s.version > after]
+            page_end = None
+        else:
+            loaded = self.load(game_id)
+            upto = min(after + max(1, limit), loaded.version)
+            newer = self.store.read(game_id, after, upto) if upto > after else []
+            page_end = upto if upto < loaded.version else None
+        out = self._events_out(game_id, loaded, newer, seat)
+        if limit is not None:
+            out["next_after"] = page_end
+        return out
+
+    def _events_out(
+        self, game_id: str, loaded: Loaded, newer: Sequence[StoredEvent], seat: int | None
+    ) -> dict[str, Any]:
         if loaded.over:
             items = [shapes.full_event(s) for s in newer]
         else:
@@ -373,7 +409,7 @@ class GameService:
             loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
         )
 
-    def _notify(self, loaded: Loaded) -> None:
+    def _notify(self, loaded: Loaded) -> bool:
         try:
             self.scheduler.after_append(
                 loaded.meta.id,
@@ -387,3 +423,5 @@ class GameService:
             log.exception(
                 "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
             )
+            return False
+        return True

@@ -44,6 +44,12 @@ def default_queues(ns: str | None = None) -> list[str]:
     return [queue_name(BOTS, ns), queue_name(REPLAYS, ns)]
 
 
+def idempotency_ttl() -> float | None:
+    """Seconds a game's idempotency records outlive its end (``CARDROOM_IDEMPOTENCY_TTL``)."""
+    raw = os.environ.get("CARDROOM_IDEMPOTENCY_TTL")
+    return float(raw) if raw else None
+
+
 def replay_dir() -> str | None:
     """Where exported replays are also written as files (``CARDROOM_REPLAY_DIR``), if anywhere."""
     return os.environ.get("CARDROOM_REPLAY_DIR") or None

@@ -38,7 +38,8 @@ def service() -> GameService:
     if _service is None:
         url, namespace = config.redis_url(), config.namespace()
         _service = GameService(
-            RedisEventStore.from_url(url, namespace), RQScheduler.from_url(url, namespace)
+            RedisEventStore.from_url(url, namespace, config.idempotency_ttl()),
+            RQScheduler.from_url(url, namespace),
         )
     return _service
 

@@ -2,7 +2,7 @@
 
 A forking RQ worker costs ~10 ms per job; ``SimpleWorker`` runs each job in its own process in
 ~3 ms. A crashed job is retried (the jobs are idempotent); a killed worker's job is re-run by
-the sweeper thread (see ``workers.sweeper``) and, later, by RQ's own StartedJobRegistry cleanup.
+the sweeper thread (see ``workers.sweeper``), which also keeps this worker marked alive.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def run_worker(
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 
-        thread = threading.Thread(target=sweep_forever, args=(stop,), daemon=True)
+        thread = threading.Thread(target=sweep_forever, args=(stop, worker.name), daemon=True)
         thread.start()
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:

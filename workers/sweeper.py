@@ -1,10 +1,20 @@
-"""Re-run bot turns that were lost: a killed worker, a crash between an append and its hook.
+"""Bot turns never stall: the sweeper judges by the game, not by what RQ says about a job.
 
-Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers) lists the live
-games. A game whose version has not moved since the previous sweep and whose seat to act is a
-bot gets that turn enqueued again under a new job id (attempt 1, 2, 3), unless the turn is
-still waiting in its queue (say, a user's bot worker is not running). Duplicates are harmless:
-the turn job checks the version and submits with an idempotency key.
+Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers):
+
+1. finishes creations that stopped half-way (``GameService.complete_create``);
+2. repairs the listing of a game whose status moved without its index (a crash between an
+   append and its index update), and queues the replay export of a game found over that way;
+3. for every live game, remembers since when its version has not moved (in Redis, so any
+   worker's sweeper judges by the same record). A game awaiting a bot whose version has not
+   moved for ``CARDROOM_STALL_SECONDS`` gets that turn queued again under a fresh job id,
+   unless a job of that turn is really under way: waiting *in* its queue (RQ may say
+   ``queued`` for a job popped by a worker killed before it started), started by a worker that
+   is alive (each worker refreshes a short-lived key), or finished with the bot choosing to
+   wait. Re-runs back off (``stall``, ``2 stall``, ... up to a minute apart) and never give up.
+
+Duplicates are harmless: a turn job checks the version, submits with the seat's idempotency key
+and the append is version-checked, so a turn never plays twice.
 """
 
 from __future__ import annotations
@@ -12,17 +22,22 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
+from collections.abc import Callable, Iterator
 
 from rq.job import Job, JobStatus
 
 from service.games import GameService
+from service.store.port import GameMeta
 from workers import config
 from workers.scheduler import RQScheduler, bot_of, turn_job_id
 
 log = logging.getLogger("cardroom.sweeper")
 
-MAX_ATTEMPTS = 3
+SETTLE_GRACE = 5.0  # seconds a create may take before the sweeper finishes it
 LIVE = ("playing", "waiting")
+PAGE = 500
+MAX_BACKOFF = 60.0
 WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
 
 
@@ -31,35 +46,88 @@ def interval() -> float:
     return float(os.environ.get("CARDROOM_SWEEP_INTERVAL") or 2.0)
 
 
-class Sweeper:
-    """Finds live games stalled on a bot's turn and re-enqueues that turn."""
+def stall_seconds() -> float:
+    """How long a game may await a bot without moving (``CARDROOM_STALL_SECONDS``, default 3)."""
+    return float(os.environ.get("CARDROOM_STALL_SECONDS") or 3.0)
 
-    def __init__(self, service: GameService, scheduler: RQScheduler, limit: int = 1000) -> None:
+
+def alive_key(namespace: str, worker_name: str) -> str:
+    """The key a live worker keeps refreshing (it expires soon after the worker dies)."""
+    return f"{namespace}:worker-alive:{worker_name}"
+
+
+class Sweeper:
+    """Finds live games stalled on a bot's turn and queues that turn again."""
+
+    def __init__(
+        self,
+        service: GameService,
+        scheduler: RQScheduler,
+        limit: int = 100_000,
+        *,
+        stall: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.service = service
         self.scheduler = scheduler
         self.limit = limit
-        self._seen: dict[str, int] = {}
-        self._attempts: dict[tuple[str, int], int] = {}
+        self.stall = stall_seconds() if stall is None else stall
+        self.clock = clock
+
+    @property
+    def _seen_key(self) -> str:
+        return f"{self.scheduler.namespace}:sweeper:seen"
+
+    def _attempts_key(self, game_id: str) -> str:
+        return f"{self.scheduler.namespace}:game:{{{game_id}}}:sweeps"
 
     def tick(self) -> int:
-        """One sweep; returns how many turns were re-enqueued."""
+        """One sweep; returns how many turns were queued again."""
         store = self.service.store
-        live = [m.id for s in LIVE for m in store.list_games(status=s, limit=self.limit)]
-        versions = store.versions(live)
-        resumed = sum(
-            self.resume(game_id, version)
-            for game_id, version in versions.items()
-            if self._seen.get(game_id) == version
-        )
-        self._seen = versions
-        self._attempts = {k: v for k, v in self._attempts.items() if k[0] in versions}
+        for game_id in store.unsettled(before=time.time() - SETTLE_GRACE):
+            self.service.complete_create(game_id)  # a create that stopped half-way
+        now = self.clock()
+        connection = self.scheduler.connection
+        seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
+        current: dict[str, str] = {}
+        resumed = 0
+        live = [meta.id for meta in self._live()]
+        for game_id, version in store.versions(live).items():
+            before = seen.get(game_id, "").split(":")
+            if len(before) == 2 and int(before[0]) == version:
+                since = float(before[1])
+                current[game_id] = seen[game_id]
+                if now - since >= self.stall:
+                    resumed += self.resume(game_id, version, now - since)
+            else:
+                current[game_id] = f"{version}:{now}"
+        pipe = connection.pipeline(transaction=False)
+        gone = [k for k in seen if k not in current]
+        if gone:
+            pipe.hdel(self._seen_key, *gone)
+        if current:
+            pipe.hset(self._seen_key, mapping=current)
+        pipe.execute()
         return resumed
 
-    def resume(self, game_id: str, version: int) -> int:
-        """Re-enqueue the bot turns of a stalled game at ``version``."""
-        attempt = self._attempts.get((game_id, version), 0) + 1
-        if attempt > MAX_ATTEMPTS:
-            return 0
+    def _live(self) -> Iterator[GameMeta]:
+        """Every listed live game (repairing the listing of those whose status moved)."""
+        store = self.service.store
+        for status in LIVE:
+            for offset in range(0, self.limit, PAGE):
+                page = store.list_games(status=status, limit=PAGE, offset=offset)
+                for meta in page:
+                    if meta.status == status:
+                        yield meta
+                    else:  # the status moved, its index update was lost
+                        store.set_status(meta.id, meta.status)
+                        if meta.status == "over":
+                            self.scheduler.enqueue_export(meta.id)
+                if len(page) < PAGE:
+                    break
+
+    def resume(self, game_id: str, version: int, stalled_for: float) -> int:
+        """Queue again the bot turns a game stalled at ``version`` waits for."""
         loaded = self.service.load(game_id)
         if loaded.version != version or loaded.over:
             return 0
@@ -67,22 +135,52 @@ class Sweeper:
         count = 0
         for seat in loaded.game.awaited_seats(loaded.state):
             bot = bot_of(seats, seat)
-            if bot is None or self._handled(game_id, seat, version, attempt):
+            if bot is None:
                 continue
-            if self.scheduler.enqueue_turn(game_id, seat, version, bot, attempt):
+            field = f"{seat}:{version}"
+            raw = self.scheduler.connection.hget(self._attempts_key(game_id), field)
+            attempts, last = (int(raw.split(b":")[0]), float(raw.split(b":")[1])) if raw else (0, 0)
+            backoff = min(self.stall * 2 ** (attempts - 1), MAX_BACKOFF) if attempts else 0
+            if self.clock() - last < backoff:
+                continue
+            if self._under_way(game_id, seat, version, bot, attempts):
+                continue
+            attempts += 1
+            pipe = self.scheduler.connection.pipeline(transaction=True)
+            pipe.hset(self._attempts_key(game_id), field, f"{attempts}:{self.clock()}")
+            pipe.expire(self._attempts_key(game_id), 24 * 3600)
+            pipe.execute()
+            if self.scheduler.enqueue_turn(game_id, seat, version, bot, attempts):
                 log.warning(
-                    "re-enqueued %s's turn: game %s seat %s v%s", bot, game_id, seat, version
-                )
+                    "re-queued %s's turn (attempt %s, stalled %.1fs): game %s seat %s v%s",
+                    bot, attempts, stalled_for, game_id, seat, version,
+                )  # fmt: skip
                 count += 1
-        self._attempts[(game_id, version)] = attempt if count else MAX_ATTEMPTS
         return count
 
-    def _handled(self, game_id: str, seat: int, version: int, attempt: int) -> bool:
-        """The turn is still waiting in its queue, or its bot chose to wait (WAIT)."""
+    def _under_way(self, game_id: str, seat: int, version: int, bot: str, attempts: int) -> bool:
+        """A job of this turn is really waiting in its queue, running, or its bot chose to wait.
+
+        Only the first job and the newest re-run can be under way: no re-run is queued while
+        another job of the turn is."""
         namespace, connection = self.scheduler.namespace, self.scheduler.connection
-        ids = [turn_job_id(namespace, game_id, seat, version, a) for a in range(attempt)]
-        jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
-        return any(j.get_status() in WAITING or _waited(j) for j in jobs)
+        ids = [turn_job_id(namespace, game_id, seat, version, a) for a in {0, attempts}]
+        queue = self.scheduler.queue(config.bot_queue(bot, namespace))
+        for job in Job.fetch_many(ids, connection=connection):
+            if job is None:
+                continue
+            status = job.get_status()
+            if status == JobStatus.QUEUED:
+                if connection.lpos(queue.key, job.id) is not None:
+                    return True  # really in its queue (say, no worker serves it right now)
+            elif status in WAITING:
+                return True
+            elif status == JobStatus.STARTED:
+                if job.worker_name and connection.exists(alive_key(namespace, job.worker_name)):
+                    return True
+            elif _waited(job):
+                return True
+        return False
 
     def elected(self) -> bool:
         """True for the one sweeper that may sweep this interval."""
@@ -97,16 +195,22 @@ def _waited(job: Job) -> bool:
     return isinstance(result, str) and result.startswith("waits")
 
 
-def sweep_forever(stop: threading.Event) -> None:
-    """The worker's sweeper thread: sweep every interval until ``stop`` is set."""
+def sweep_forever(stop: threading.Event, worker_name: str | None = None) -> None:
+    """The worker's sweeper thread: mark the worker alive, sweep when elected, until ``stop``."""
     from service.store.redis import RedisEventStore
 
     url, namespace = config.redis_url(), config.namespace()
     scheduler = RQScheduler.from_url(url, namespace)
-    sweeper = Sweeper(GameService(RedisEventStore.from_url(url, namespace), scheduler), scheduler)
-    while not stop.wait(interval()):
+    store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
+    sweeper = Sweeper(GameService(store, scheduler), scheduler)
+    while True:
         try:
+            if worker_name:
+                key = alive_key(namespace, worker_name)
+                scheduler.connection.set(key, "1", px=int(max(interval() * 3, 1.0) * 1000))
             if sweeper.elected():
                 sweeper.tick()
         except Exception:
             log.exception("sweep failed")
+        if stop.wait(interval()):
+            return

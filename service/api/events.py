@@ -43,11 +43,17 @@ STREAM_DOC = {
 class Events(MethodView):
     @blp.doc(security=SECURITY)
     @problems(blp, 401, 404, 422, 500)
-    @blp.arguments(schemas.EventsQuerySchema(), location="query")
+    @blp.arguments(schemas.EventsPageQuerySchema(), location="query")
     @blp.response(200, schemas.EventsSchema())
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """Your redacted events after version ``after``; every stored field once it is over."""
-        return get_service().events_after(game_id, query["after"], caller_seat(game_id))
+        """Your redacted events after version ``after``; every stored field once it is over.
+
+        Paginated: at most ``limit`` events per response (default 200, at most 1000). The
+        cursor is a version: while ``next_after`` is not null, ask again with
+        ``after=<next_after>``; ``version`` is the game's current version.
+        """
+        seat = caller_seat(game_id)
+        return get_service().events_after(game_id, query["after"], seat, query["limit"])
 
 
 @blp.route("/<game_id>/stream")

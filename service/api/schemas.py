@@ -11,6 +11,8 @@ from service.shapes import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
 from service.store.port import STATUSES
 
 MAX_SEATS = 16
+EVENTS_PAGE = 200  # GET /games/{id}/events: default page size
+MAX_EVENTS_PAGE = 1000
 
 
 class SeatSpecSchema(ma.Schema):
@@ -74,6 +76,14 @@ class ActionHeadersSchema(IdempotencyHeadersSchema):
 
 class EventsQuerySchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**62))
+
+
+class EventsPageQuerySchema(EventsQuerySchema):
+    limit = fields.Integer(
+        load_default=EVENTS_PAGE,
+        validate=validate.Range(1, MAX_EVENTS_PAGE),
+        metadata={"description": f"events per page (default {EVENTS_PAGE})"},
+    )
 
 
 class ListQuerySchema(ma.Schema):
@@ -168,6 +178,10 @@ class EventsSchema(ma.Schema):
     version = fields.Integer()
     over = fields.Boolean()
     events = fields.List(fields.Nested(EventItemSchema))
+    next_after = fields.Integer(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null on the last page"},
+    )
 
 
 class OptionSchema(ma.Schema):

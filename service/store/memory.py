@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
+    DEFAULT_IDEMPOTENCY_TTL,
     Appended,
     Batch,
     ChainBroken,
@@ -32,13 +34,17 @@ class _Game:
     fields: dict[str, str]
     entries: list[Fields] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
+    keys_expire: float | None = None  # monotonic time the idempotency records expire at
 
 
 class InMemoryEventStore:
     """An EventStore in a dict. Thread-safe; ``wait`` wakes on every append."""
 
-    def __init__(self) -> None:
+    def __init__(self, idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL) -> None:
+        self.idempotency_ttl = idempotency_ttl
         self._games: dict[str, _Game] = {}
+        self._listed: set[str] = set()
+        self._notes: dict[str, float] = {}
         self._lock = threading.Condition()
         self._replays: dict[str, str] = {}
 
@@ -50,16 +56,53 @@ class InMemoryEventStore:
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
         entries = records.build_entries(events, command, GENESIS)
+        self._note_create(meta)
+        result = self._record_create(meta, entries, idempotency)
+        if result.replayed is None:
+            self._list_game(meta)
+        return result
+
+    def finish_create(self, game_id: str) -> GameMeta | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None or "due" not in game.fields:
+                self._notes.pop(game_id, None)
+                return None
+            meta = records.meta_from_fields(game.fields)
+            assert meta is not None
+        self._list_game(meta)
+        return meta
+
+    def settle_create(self, game_id: str) -> None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is not None:
+                game.fields.pop("due", None)
+            self._notes.pop(game_id, None)
+
+    def unsettled(self, before: float, limit: int = 100) -> list[str]:
+        with self._lock:
+            notes = sorted((t, i) for i, t in self._notes.items() if t <= before)
+        return [i for _, i in notes[:limit]]
+
+    # the steps of a create, as in the Redis adapter (tests inject failures between them)
+    def _note_create(self, meta: GameMeta) -> None:
+        with self._lock:
+            self._notes.setdefault(meta.id, meta.created)
+
+    def _record_create(
+        self, meta: GameMeta, entries: list[Fields], idempotency: IdempotencyRecord | None
+    ) -> Appended:
         with self._lock:
             if meta.id in self._games:
                 existing = self._games[meta.id]
                 if idempotency is not None:
-                    raw = existing.keys.get(idempotency.key)
+                    raw = self._keys(existing).get(idempotency.key)
                     earlier = records.idempotency_from_json(idempotency.key, raw)
                     if earlier is not None:
                         return records.replayed(earlier, idempotency)
                 raise GameExists(meta.id)
-            fields = {"meta": records.meta_to_json(meta), "status": meta.status}
+            fields = {"meta": records.meta_to_json(meta), "status": meta.status, "due": "1"}
             self._games[meta.id] = _Game(fields=fields, entries=entries)
             if idempotency is not None:
                 self._games[meta.id].keys[idempotency.key] = records.idempotency_to_json(
@@ -67,6 +110,10 @@ class InMemoryEventStore:
                 )
             self._lock.notify_all()
         return Appended(version=len(entries))
+
+    def _list_game(self, meta: GameMeta) -> None:
+        with self._lock:
+            self._listed.add(meta.id)
 
     def append(
         self,
@@ -84,7 +131,7 @@ class InMemoryEventStore:
             game = self._game(game_id)
             if idempotency is not None:
                 earlier = records.idempotency_from_json(
-                    idempotency.key, game.keys.get(idempotency.key)
+                    idempotency.key, self._keys(game).get(idempotency.key)
                 )
                 if earlier is not None:
                     return records.replayed(earlier, idempotency)
@@ -98,7 +145,7 @@ class InMemoryEventStore:
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
             if status is not None:
-                game.fields["status"] = status
+                self._set_status(game, status)
             self._lock.notify_all()
             return Appended(version=len(game.entries))
 
@@ -107,7 +154,7 @@ class InMemoryEventStore:
             game = self._games.get(game_id)
             if game is None:
                 return Fetched(meta=None)
-            raw_key = game.keys.get(idempotency_key) if idempotency_key else None
+            raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
             return Fetched(
                 meta=records.meta_from_fields(game.fields),
                 events=self._slice(game, after, None),
@@ -157,7 +204,7 @@ class InMemoryEventStore:
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._lock:
-            self._game(game_id).fields["status"] = status
+            self._set_status(self._game(game_id), status)
 
     def list_games(
         self,
@@ -167,7 +214,11 @@ class InMemoryEventStore:
         offset: int = 0,
     ) -> list[GameMeta]:
         with self._lock:
-            metas = [records.meta_from_fields(g.fields) for g in self._games.values()]
+            metas = [
+                records.meta_from_fields(g.fields)
+                for i, g in self._games.items()
+                if i in self._listed
+            ]
         found = [
             m
             for m in metas
@@ -202,6 +253,19 @@ class InMemoryEventStore:
         """Overwrite stored fields of one entry (for tests of the chain check)."""
         with self._lock:
             self._game(game_id).entries[version - 1].update(fields)
+
+    def _set_status(self, game: _Game, status: str) -> None:
+        game.fields["status"] = status
+        if status == "over" and self.idempotency_ttl > 0:
+            game.keys_expire = time.monotonic() + self.idempotency_ttl
+
+    @staticmethod
+    def _keys(game: _Game) -> dict[str, str]:
+        """The game's idempotency records (none once they expired)."""
+        if game.keys_expire is not None and time.monotonic() >= game.keys_expire:
+            game.keys.clear()
+            game.keys_expire = None
+        return game.keys
 
     def _length(self, game_id: str) -> int:
         game = self._games.get(game_id)

@@ -6,6 +6,10 @@ events), all or nothing, only when the caller's expected version is still curren
 event carries the hash chain (``prev_hash``, ``hash``); the first event of a batch also carries
 the ``command`` that caused it and the batch size. Beside the stream the store keeps the game's
 metadata (seats, status, ...), its idempotency records and a global index for listing.
+
+A creation is not one atomic step where the listing lives in other Redis Cluster slots than the
+game: the game's own keys record that its listing and first scheduling are due, and a note of
+unsettled creations lets a retry or the sweeper complete a half-done one (``finish_create``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Protocol
 Encoded = dict[str, Any]
 
 STATUSES = ("waiting", "playing", "over")
+DEFAULT_IDEMPOTENCY_TTL = 7 * 24 * 3600.0  # seconds idempotency records outlive their game
 
 
 REPLAY_PART = "replay"  # an adapter keeps a game's exported replay file under this name
@@ -189,7 +194,28 @@ class EventStore(Protocol):
 
         With ``idempotency``, a key already recorded for that id returns its record
         (``replayed``, or IdempotencyKeyReused for another request) and records nothing.
+
+        Steps: a note that the creation began (``unsettled``), the game's own keys (one atomic
+        step, marked due), its listing. A crash between steps leaves either no game (the note
+        alone) or a game whose creation ``finish_create`` completes (a retry or the sweeper).
         """
+        ...
+
+    def finish_create(self, game_id: str) -> GameMeta | None:
+        """Complete a half-done create: list the game if its creation is not settled yet.
+
+        Returns the metadata when the creation was due (the caller then schedules its first
+        turns and calls ``settle_create``); None when there is nothing to finish (settled, or
+        never recorded: the note of a create that failed before it wrote anything is dropped).
+        """
+        ...
+
+    def settle_create(self, game_id: str) -> None:
+        """The creation's after-steps (listing, first scheduling) are done: forget its note."""
+        ...
+
+    def unsettled(self, before: float, limit: int = 100) -> list[str]:
+        """Ids of creations begun before ``before`` (epoch seconds) and not settled since."""
         ...
 
     def append(

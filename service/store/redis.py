@@ -3,15 +3,19 @@
 Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches one slot:
 
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
-- ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON);
-- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record (no expiry).
+- ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
+  ``due`` (present until the creation's listing and first scheduling are done);
+- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record; it expires
+  ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
 
 The index for listing lives outside the games' slots: sorted sets (score = creation time)
 ``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
-``<ns>:index:game:<game>:status:<status>``.
+``<ns>:index:game:<game>:status:<status>``; ``<ns>:creating`` notes (score = time) the
+creations begun and not settled yet.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, HGET key);
-``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 2.
+``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 3
+(note, script, listing) and 1 more to settle it once its first turns are scheduled.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import redis
 from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
+    DEFAULT_IDEMPOTENCY_TTL,
     REPLAY_PART,
     STATUSES,
     Appended,
@@ -44,7 +49,7 @@ from service.store.port import (
 APPEND_LUA = """
 -- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
 -- idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- then per entry: field count, field, value, ...
+-- idempotency TTL in ms once over (0: none), then per entry: field count, field, value, ...
 local unpack = table.unpack or unpack
 local key = ARGV[3]
 if key ~= '' then
@@ -68,8 +73,8 @@ if #last > 0 then
 end
 if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
 if head ~= ARGV[2] then return {'chain', head} end
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6]) end
-local i = 8
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
+local i = 9
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -80,6 +85,7 @@ for v = current + 1, current + n do
 end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
+if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
 return {'ok', tostring(current + n)}
 """
 
@@ -103,16 +109,28 @@ return {'ok', status}
 class RedisEventStore:
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
-    def __init__(self, client: redis.Redis, namespace: str = "cardroom") -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        namespace: str = "cardroom",
+        idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
+    ) -> None:
         self.client = client
         self.namespace = namespace
+        self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
 
     @classmethod
-    def from_url(cls, url: str, namespace: str = "cardroom") -> RedisEventStore:
+    def from_url(
+        cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
+    ) -> RedisEventStore:
         """A store on the Redis at ``url`` (responses decoded as text)."""
-        return cls(redis.Redis.from_url(url, decode_responses=True), namespace)
+        ttl = DEFAULT_IDEMPOTENCY_TTL if idempotency_ttl is None else idempotency_ttl
+        return cls(redis.Redis.from_url(url, decode_responses=True), namespace, ttl)
+
+    def _ttl_ms(self) -> int:
+        return max(0, int(self.idempotency_ttl * 1000))
 
     def key(self, game_id: str, part: str) -> str:
         """The key of one part (events, meta, idem) of a game."""
@@ -126,12 +144,52 @@ class RedisEventStore:
         idempotency: IdempotencyRecord | None = None,
     ) -> Appended:
         entries = records.build_entries(events, command, GENESIS)
-        result = self._run_append(
+        self._note_create(meta)
+        result = self._record_create(meta, entries, idempotency)
+        if result.replayed is None:
+            self._list_game(meta)
+        return result
+
+    def finish_create(self, game_id: str) -> GameMeta | None:
+        fields = self.client.hgetall(self.key(game_id, "meta"))
+        meta = records.meta_from_fields(fields)
+        if meta is None or "due" not in fields:
+            self.client.zrem(self._creating_key(), game_id)
+            return None
+        self._list_game(meta)
+        return meta
+
+    def settle_create(self, game_id: str) -> None:
+        self.client.hdel(self.key(game_id, "meta"), "due")
+        self.client.zrem(self._creating_key(), game_id)
+
+    def unsettled(self, before: float, limit: int = 100) -> list[str]:
+        ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)
+        return [str(i) for i in ids]
+
+    def _note_create(self, meta: GameMeta) -> None:
+        self.client.zadd(self._creating_key(), {meta.id: meta.created}, nx=True)
+
+    def _record_create(
+        self, meta: GameMeta, entries: list[records.Fields], idempotency: IdempotencyRecord | None
+    ) -> Appended:
+        return self._run_append(
             meta.id, 0, GENESIS, entries, idempotency, meta.status, records.meta_to_json(meta)
         )
-        if result.replayed is None:
-            self._index_add(meta)
-        return result
+
+    def _list_game(self, meta: GameMeta) -> None:
+        """Add the game to every index it belongs to (idempotent; the status from ``meta``)."""
+        pipe = self.client.pipeline(transaction=False)
+        for game in (None, meta.game):
+            pipe.zadd(self._index_key(game, None), {meta.id: meta.created})
+            for old in STATUSES:
+                if old != meta.status:
+                    pipe.zrem(self._index_key(game, old), meta.id)
+            pipe.zadd(self._index_key(game, meta.status), {meta.id: meta.created})
+        pipe.execute()
+
+    def _creating_key(self) -> str:
+        return f"{self.namespace}:creating"
 
     def append(
         self,
@@ -172,6 +230,7 @@ class RedisEventStore:
             status,
             meta_json,
             len(entries),
+            self._ttl_ms(),
         ]
         for fields in entries:
             args.append(len(fields))
@@ -248,6 +307,8 @@ class RedisEventStore:
         if meta is None:
             raise UnknownGameId(game_id)
         self.client.hset(self.key(game_id, "meta"), "status", status)
+        if status == "over" and self._ttl_ms() > 0:
+            self.client.pexpire(self.key(game_id, "idem"), self._ttl_ms())
         self._index_move(meta, status)
 
     def list_games(
@@ -297,13 +358,6 @@ class RedisEventStore:
         if game is None and status is None:
             parts.append("all")
         return ":".join(parts)
-
-    def _index_add(self, meta: GameMeta) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        for game in (None, meta.game):
-            for status in (None, meta.status):
-                pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
-        pipe.execute()
 
     def _index_move(self, meta: GameMeta, status: str) -> None:
         pipe = self.client.pipeline(transaction=False)

@@ -86,6 +86,16 @@ class Table:
         assert response.status_code == 200, response.json
         return dict(response.json)
 
+    def all_events(self, seat: int | None) -> dict[str, Any]:
+        """Every page of the events (following ``next_after``) as one response."""
+        log = self.events(seat)
+        page = log
+        while page.get("next_after") is not None:
+            page = self.events(seat, after=page["next_after"])
+            log["events"] = [*log["events"], *page["events"]]
+        log["next_after"] = None
+        return log
+
     def act(
         self, seat: int, action: Mapping[str, Any], version: int | None = None,
         key: str | None = None, **headers: str,

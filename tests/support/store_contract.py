@@ -164,6 +164,70 @@ class StoreContract:
             )
         assert store.version(meta.id) == 1
 
+    # -- atomic create: failures injected between its steps ----------------------------
+    def fail(self, monkeypatch: pytest.MonkeyPatch, store: Any, step: str) -> None:
+        """Make one step of ``create`` fail as a crash or a lost connection would."""
+
+        def crash(*args: Any, **kwargs: Any) -> Any:
+            raise ConnectionError(f"injected failure in {step}")
+
+        monkeypatch.setattr(store, step, crash)
+
+    def test_a_settled_create_is_listed_and_leaves_no_note(self, store: Any) -> None:
+        meta = self.created(store)
+        assert [m.id for m in store.list_games()] == [meta.id]
+        assert store.unsettled(before=time.time() + 1) == [meta.id]  # until its turns are due
+        store.settle_create(meta.id)
+        assert store.unsettled(before=time.time() + 1) == []
+        assert store.finish_create(meta.id) is None  # nothing left to finish
+
+    def test_a_crash_before_the_game_is_written_leaves_no_game(
+        self, store: Any, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        meta = make_meta()
+        self.fail(monkeypatch, store, "_record_create")
+        with pytest.raises(ConnectionError):
+            store.create(meta, events("GameStarted"), START)
+        monkeypatch.undo()
+        assert store.meta(meta.id) is None and store.list_games() == []
+        assert store.unsettled(before=time.time() + 1) == [meta.id]
+        assert store.finish_create(meta.id) is None  # the sweeper finds nothing to finish...
+        assert store.unsettled(before=time.time() + 1) == []  # ...and drops the note
+        assert store.create(meta, events("GameStarted"), START).version == 1  # a retry works
+        assert [m.id for m in store.list_games()] == [meta.id]
+
+    def test_a_crash_between_the_game_and_its_listing_is_finished_later(
+        self, store: Any, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        meta = make_meta(status="playing")
+        self.fail(monkeypatch, store, "_list_game")
+        with pytest.raises(ConnectionError):
+            store.create(meta, events("GameStarted", "CardsDealt"), START)
+        monkeypatch.undo()
+        assert store.version(meta.id) == 2 and store.list_games() == []  # half done
+        assert store.unsettled(before=time.time() + 1) == [meta.id]
+        assert store.unsettled(before=meta.created - 1) == []  # only creations begun before
+        finished = store.finish_create(meta.id)
+        assert finished is not None and finished.id == meta.id
+        assert [m.id for m in store.list_games(status="playing")] == [meta.id]
+        store.settle_create(meta.id)
+        assert store.unsettled(before=time.time() + 1) == []
+        assert store.finish_create(meta.id) is None
+
+    def test_a_retried_creation_key_finds_a_half_done_create_to_finish(
+        self, store: Any, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        meta = make_meta()
+        key = IdempotencyRecord("c1", "fp", 1, {"id": meta.id})
+        self.fail(monkeypatch, store, "_list_game")
+        with pytest.raises(ConnectionError):
+            store.create(meta, events("GameStarted"), START, key)
+        monkeypatch.undo()
+        again = store.create(meta, events("GameStarted"), START, key)
+        assert again.replayed == key and store.version(meta.id) == 1
+        assert store.finish_create(meta.id) is not None
+        assert [m.id for m in store.list_games()] == [meta.id]
+
     def test_appending_to_an_unknown_game_fails(self, store: Any) -> None:
         with pytest.raises(UnknownGameId):
             store.append("nope", 0, events("CardPlayed"), action(), prev_hash=GENESIS)
@@ -267,6 +331,22 @@ class StoreContract:
         )
         report = store.verify_chain(meta.id)
         assert not report.ok and report.broken_at == 4
+
+    def test_idempotency_records_expire_once_their_game_is_over(self, store: Any) -> None:
+        store.idempotency_ttl = 0.2
+        ended, live, aborted = (self.created(store, make_meta(status="playing")) for _ in "abc")
+        key = IdempotencyRecord("k", "fp", 3, {"ok": True})
+        for meta in (ended, live, aborted):
+            status = "over" if meta is ended else None
+            store.append(meta.id, 2, events("CardPlayed"), action(), idempotency=key,
+                         prev_hash=self.head(store, meta.id), status=status)  # fmt: skip
+        store.set_status(aborted.id, "over")
+        assert store.fetch(ended.id, 3, "k").idempotency == key  # kept for a while...
+        time.sleep(0.4)
+        assert store.fetch(ended.id, 3, "k").idempotency is None  # ...then gone
+        assert store.fetch(aborted.id, 3, "k").idempotency is None
+        assert store.fetch(live.id, 3, "k").idempotency == key  # a live game keeps its keys
+        assert store.version(ended.id) == 3 and store.verify_chain(ended.id).ok
 
     def test_the_chain_report_names_the_head(self, store: Any) -> None:
         meta = self.created(store)

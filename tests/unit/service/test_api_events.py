@@ -136,3 +136,30 @@ def test_the_stream_ends_with_over_when_the_game_ends(table: Table) -> None:
     messages = sse(table.client.get(f"/games/{table.id}/stream?after=5").get_data(as_text=True))
     assert [m.get("event") for m in messages[1:]] == ["event", "event", "over"]
 
+
+
+def test_the_event_log_is_paginated_by_limit_and_a_version_cursor(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    for seat, card, version in ((0, "AS", 2), (1, "KD", 3), (0, "9H", 4)):
+        table.act(seat, {"type": "play", "card": card}, version=version)
+    url = f"/games/{table.id}/events"
+    pages, after = [], 0
+    while after is not None and len(pages) < 10:
+        page = table.client.get(f"{url}?after={after}&limit=2", headers=table.headers(0)).json
+        pages.append([e["version"] for e in page["events"]])
+        assert page["version"] == 5
+        after = page["next_after"]
+    assert pages == [[1, 2], [3, 4], [5]]
+    whole = table.client.get(url, headers=table.headers(0)).json
+    assert [e["version"] for e in whole["events"]] == [1, 2, 3, 4, 5]
+    assert whole["next_after"] is None
+    problem_of(table.client.get(f"{url}?limit=0"), 422, "invalid_request")
+    problem_of(table.client.get(f"{url}?limit=1001"), 422, "invalid_request")
+
+
+def test_the_default_page_is_bounded_and_documented(client: FlaskClient) -> None:
+    spec = client.get("/openapi.json").json
+    params = spec["paths"]["/games/{game_id}/events"]["get"]["parameters"]
+    limit = next(p for p in params if p["name"] == "limit")["schema"]
+    assert limit["default"] == 200 and limit["maximum"] == 1000

@@ -260,3 +260,17 @@ def test_creations_without_a_key_are_separate_games(client: FlaskClient) -> None
     body = {"game": "fake", "seats": [{"type": "open"}] * 2}
     ids = {client.post("/games", json=body).json["id"] for _ in range(3)}
     assert len(ids) == 3
+
+
+@pytest.mark.parametrize("game", ["shithead", "sixty_six", "sheepshead"])
+@pytest.mark.parametrize("limit", [10**30, 100_001])
+def test_an_action_limit_above_the_maximum_is_refused(
+    client: FlaskClient, store: InMemoryEventStore, game: str, limit: int
+) -> None:
+    players = 4 if game == "sheepshead" else 2
+    body = {"game": game, "seats": [{"type": "open"}] * players, "options": {"action_limit": limit}}
+    problem = problem_of(client.post("/games", json=body), 422, "invalid_options")
+    assert "action_limit" in problem["detail"] and "100000" in problem["detail"]
+    assert store.list_games() == []
+    body["options"] = {"action_limit": 100_000}
+    assert client.post("/games", json=body).status_code == 201

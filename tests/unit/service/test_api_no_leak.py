@@ -135,7 +135,7 @@ def finished(table: Table, store: InMemoryEventStore, name: str, seed: str) -> N
     summary = table.summary()
     assert summary["status"] == "over" and summary["outcome"] is not None
     assert summary["seed"] == seed
-    log = table.events(None)
+    log = table.all_events(None)
     assert log["over"] is True and log["version"] == summary["version"]
     entries = store.entries(table.id)
     assert [e["version"] for e in log["events"]] == [v for v, _ in entries]

@@ -172,3 +172,48 @@ def test_bots_are_asked_only_for_the_seat_the_game_waits_on_not_for_optional_mov
     assert scheduler.calls[-1]["to_act"] == [1]  # the non-dealer leads
     assert created["to_act"] == [1]
     assert service.summary(created["id"])["to_act"] == [1]
+
+
+class FlakyScheduler(RecordingScheduler):
+    """Fails its first ``failures`` calls, as a Redis outage would."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+
+    def after_append(self, game_id: str, version: int, **kwargs: Any) -> None:
+        if self.failures > 0:
+            self.failures -= 1
+            raise ConnectionError("injected: the queue is unreachable")
+        super().after_append(game_id, version, **kwargs)
+
+
+def test_a_create_retried_after_a_crash_before_its_listing_lists_and_schedules_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store, scheduler = InMemoryEventStore(), RecordingScheduler()
+    service = GameService(store, scheduler, games=GAMES)
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "_list_game", lambda meta: (_ for _ in ()).throw(OSError("crash")))
+        with pytest.raises(OSError):
+            service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
+    assert store.list_games() == [] and scheduler.calls == []  # half done: unlisted, idle
+    again = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
+    assert [m.id for m in store.list_games()] == [again["id"]]
+    assert [(c["game_id"], c["version"], c["to_act"]) for c in scheduler.calls] == [
+        (again["id"], 2, [0])
+    ]
+    assert store.unsettled(before=1e12) == []
+    service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s", idempotency_key="k")
+    assert len(scheduler.calls) == 1  # a settled create is not scheduled again
+
+
+def test_a_create_whose_first_scheduling_failed_stays_unsettled_until_completed() -> None:
+    store, scheduler = InMemoryEventStore(), FlakyScheduler(failures=1)
+    service = GameService(store, scheduler, games=GAMES)
+    game_id = new_game(service)  # listed, but its first bot turn was never queued
+    assert [m.id for m in store.list_games()] == [game_id] and scheduler.calls == []
+    assert store.unsettled(before=1e12) == [game_id]
+    assert service.complete_create(game_id)  # what the sweeper does
+    assert [c["version"] for c in scheduler.calls] == [2]
+    assert store.unsettled(before=1e12) == [] and not service.complete_create(game_id)

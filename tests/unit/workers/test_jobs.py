@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from domain.events import canonical_json
 from replays import loads
 from replays.verify import VerificationFailed, verify
 from service.games import GameService
-from tests.unit.workers.conftest import Stack
+from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import config, jobs
 from workers.bots.base import WAIT, RandomBot, register_bot
 from workers.jobs import export_replay, play_bot_turn
@@ -115,7 +116,7 @@ def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
     stack.queue("bots").empty()  # the turn job is lost (say, its worker was killed)
     loaded = stack.service.load(game_id)
     to_act = len(loaded.game.awaited_seats(loaded.state))
-    sweeper = Sweeper(stack.service, stack.scheduler)
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
     assert sweeper.tick() == 0  # first sight of the game
     assert sweeper.tick() == to_act  # no progress since: the turns are queued again
     assert sweeper.tick() == 0  # still waiting in its queue: not queued twice
@@ -126,7 +127,7 @@ def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
 def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> None:
     _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
     stack.work()
-    sweeper = Sweeper(stack.service, stack.scheduler)
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
 
 
@@ -189,14 +190,14 @@ def test_a_bot_that_waits_plays_nothing(stack: Stack) -> None:
 def test_the_sweeper_does_not_rerun_a_bot_that_chose_to_wait(stack: Stack) -> None:
     game_id = _create(stack, [{"type": "bot", "bot": "waiter"}] * 2)
     stack.work()  # both turns run and wait
-    sweeper = Sweeper(stack.service, stack.scheduler)
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
     assert stack.service.summary(game_id)["status"] == "playing"
 
 
 def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
-    first = Sweeper(stack.service, stack.scheduler)
-    second = Sweeper(stack.service, stack.scheduler)
+    first = Sweeper(stack.service, stack.scheduler, stall=0)
+    second = Sweeper(stack.service, stack.scheduler, stall=0)
     assert first.elected() and not second.elected()
 
 
@@ -222,6 +223,112 @@ def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack:
     assert stack.service.summary(game_id)["status"] == "over"
 
 
+def test_the_sweeper_finishes_a_create_that_crashed_before_its_listing(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(stack.store, "_list_game", lambda meta: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            _create(stack)
+    (game_id,) = stack.store.unsettled(before=time.time() + 1)
+    assert stack.store.list_games() == [] and stack.queue("bots").count == 0
+    monkeypatch.setattr("workers.sweeper.SETTLE_GRACE", 0.0)
+    Sweeper(stack.service, stack.scheduler, stall=0).tick()
+    assert [m.id for m in stack.store.list_games()] == [game_id]
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert stack.store.unsettled(before=time.time() + 1) == []
+
+
+def _lose_from_queue(stack: Stack, game_id: str) -> list[str]:
+    """Take the game's turn jobs out of the queue, leaving them marked ``queued`` (as a
+    worker killed right after popping a job leaves it)."""
+    queue = stack.queue("bots")
+    lost = [j for j in queue.get_job_ids() if game_id in j]
+    for job_id in lost:
+        stack.rq.lrem(queue.key, 0, job_id)
+    return lost
+
+
+def test_a_job_popped_by_a_killed_worker_is_queued_again(stack: Stack) -> None:
+    from rq.job import Job, JobStatus
+
+    game_id = _create(stack)
+    lost = _lose_from_queue(stack, game_id)
+    assert lost and all(
+        Job.fetch(j, connection=stack.rq).get_status() == JobStatus.QUEUED for j in lost
+    )  # RQ still says queued: the sweeper must not trust it
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    assert sweeper.tick() == 0  # first sight
+    assert sweeper.tick() == len(lost)
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_the_stall_record_is_shared_by_every_worker_s_sweeper(stack: Stack) -> None:
+    game_id = _create(stack)
+    lost = _lose_from_queue(stack, game_id)
+    assert Sweeper(stack.service, stack.scheduler, stall=0).tick() == 0  # one worker saw it
+    assert Sweeper(stack.service, stack.scheduler, stall=0).tick() == len(lost)  # another acts
+
+
+def test_the_sweeper_never_gives_up_and_backs_off(stack: Stack) -> None:
+    now = [1000.0]
+    game_id = _create(stack)
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=1.0, clock=lambda: now[0])
+    lost = len(_lose_from_queue(stack, game_id))
+    sweeper.tick()
+    requeued = []
+    for _ in range(8):  # every re-run is lost again (a worker killed each time)
+        now[0] += 0.5
+        early = sweeper.tick()
+        now[0] += 200
+        requeued.append((early, sweeper.tick()))
+        assert len(_lose_from_queue(stack, game_id)) == lost
+    assert requeued[0] == (0, lost)  # not before the game stalled for 1 s
+    assert all(late == lost for _, late in requeued)  # the 8th re-run as the first
+    assert all(early == 0 for early, _ in requeued[1:])  # backing off between re-runs
+    sweeper.tick()
+    now[0] += 200
+    assert sweeper.tick() == lost
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_a_turn_started_by_a_dead_worker_is_queued_again_not_by_a_live_one(
+    stack: Stack,
+) -> None:
+    from rq.job import Job, JobStatus
+
+    from workers.sweeper import alive_key
+
+    game_id = _create(stack)
+    (job_id,) = _lose_from_queue(stack, game_id)
+    job = Job.fetch(job_id, connection=stack.rq)
+    job.worker_name = "w-1"
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    stack.rq.set(alive_key(NAMESPACE, "w-1"), "1")
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    assert sweeper.tick() + sweeper.tick() == 0  # its worker is alive: the bot is thinking
+    stack.rq.delete(alive_key(NAMESPACE, "w-1"))  # the worker died (its key expired)
+    assert sweeper.tick() == 1
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+
+
+def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -> None:
+    game_id = _create(stack)
+    stack.work()
+    stack.store._list_game(stack.store.meta(game_id).with_status("playing"))  # type: ignore[union-attr]
+    assert [m.id for m in stack.store.list_games(status="playing")] == [game_id]
+    stack.client.delete(f"{NAMESPACE}:game:{{{game_id}}}:replay")
+    stack.rq.delete(*stack.rq.keys("rq:job:*export*"))
+    Sweeper(stack.service, stack.scheduler, stall=0).tick()
+    assert stack.store.list_games(status="playing") == []
+    assert [m.id for m in stack.store.list_games(status="over")] == [game_id]
+    stack.work()
+    assert stack.store.replay(game_id) is not None
 def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
     game_id = _create(stack)
     stack.work(config.BOTS)

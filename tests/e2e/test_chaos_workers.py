@@ -1,0 +1,141 @@
+"""Chaos: RQ workers SIGKILLed at random, again and again, while bots-only games play.
+
+Real processes: the test Redis, three ``cardroom worker`` processes (each with its sweeper
+thread); games are created through the service layer in this process. A worker is killed at a
+random instant (popping, running, chaining or enqueuing a turn) and a fresh one started in its
+place, at least ``KILLS`` times across at least ``GAMES`` games. Every game must finish, with
+versions 1..n and no gap, its hash chain intact and its replay verifying. Bounded in time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from replays.format import build_replay
+from replays.verify import verify
+from service.games import GameService
+from service.store.redis import RedisEventStore
+from tests.e2e.conftest import ROOT
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from workers.scheduler import RQScheduler
+
+pytestmark = pytest.mark.e2e
+
+GAMES = 32
+KILLS = 50
+WORKERS = 3
+DEADLINE = 50.0  # seconds for the whole run; every game must be over by then
+SEATS = [{"type": "bot", "bot": "random"}] * 2
+OPTIONS = {"action_limit": 40}  # small games: random play ends or is cut off
+
+
+class Workers:
+    def __init__(self, env: dict[str, str], logs: Path) -> None:
+        self.env, self.logs = env, logs
+        self.processes = [self.spawn(i) for i in range(WORKERS)]
+        self.started = len(self.processes)
+
+    def spawn(self, index: int) -> subprocess.Popen[bytes]:
+        log = open(self.logs / f"worker-{index}-{time.monotonic_ns()}.log", "wb")  # noqa: SIM115
+        command = [sys.executable, "-m", "service.cli", "worker"]
+        return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+
+    def kill_one(self, rng: random.Random) -> None:
+        index = rng.randrange(len(self.processes))
+        self.processes[index].kill()  # SIGKILL
+        self.processes[index].wait(10)
+        self.processes[index] = self.spawn(index)
+        self.started += 1
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.kill()
+            process.wait(10)
+
+
+@pytest.fixture
+def chaos(tmp_path: Path) -> Iterator[tuple[GameService, Workers]]:
+    url, namespace = redis_url(), unique_namespace("chaos")
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "CARDROOM_NAMESPACE": namespace,
+        "CARDROOM_SWEEP_INTERVAL": "0.2",
+        "CARDROOM_STALL_SECONDS": "0.5",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("CARDROOM_REPLAY_DIR", None)
+    client = redis.Redis.from_url(url, decode_responses=True)
+    service = GameService(RedisEventStore(client, namespace), RQScheduler.from_url(url, namespace))
+    workers = Workers(env, tmp_path)
+    try:
+        yield service, workers
+    finally:
+        workers.stop()
+        delete_namespace(client, namespace)
+        rq_keys = list(client.scan_iter(match=f"rq:*{namespace}*", count=1000))
+        if rq_keys:
+            client.unlink(*rq_keys)
+        client.close()
+
+
+def test_bots_only_games_finish_whatever_happens_to_their_workers(
+    chaos: tuple[GameService, Workers],
+) -> None:
+    service, workers = chaos
+    rng = random.Random(2026)
+    start = time.monotonic()
+    deadline = start + DEADLINE
+    games: list[str] = []
+    kills = 0
+    while (kills < KILLS or len(games) < GAMES) and time.monotonic() < deadline:
+        if len(games) < GAMES:
+            created = service.create_game("shithead", SEATS, seed=f"chaos-{len(games)}",
+                                          options=OPTIONS)  # fmt: skip
+            games.append(str(created["id"]))
+        time.sleep(rng.uniform(0.1, 0.5))
+        workers.kill_one(rng)
+        kills += 1
+    assert kills >= KILLS and len(games) >= GAMES, "the kills did not fit in the time allowed"
+
+    last_move = {g: (service.store.version(g), time.monotonic()) for g in games}
+    longest_pause = 0.0
+    unfinished = set(games)
+    while unfinished and time.monotonic() < deadline:
+        for game_id in list(unfinished):
+            meta = service.store.meta(game_id)
+            version = service.store.version(game_id)
+            if meta is not None and meta.status == "over":
+                unfinished.discard(game_id)
+            elif version != last_move[game_id][0]:
+                last_move[game_id] = (version, time.monotonic())
+            longest_pause = max(longest_pause, time.monotonic() - last_move[game_id][1])
+        time.sleep(0.05)
+    elapsed = time.monotonic() - start
+    print(
+        f"\nchaos: {kills} SIGKILLs, {workers.started} workers started, {len(games)} games, "
+        f"{len(unfinished)} stalled, longest pause after the kills {longest_pause:.2f}s, "
+        f"{elapsed:.1f}s"
+    )
+    assert not unfinished, f"{len(unfinished)} games stalled: {sorted(unfinished)[:5]}"
+
+    for game_id in games:
+        loaded = service.load(game_id)
+        assert loaded.over
+        entries = service.store.entries(game_id)
+        assert [v for v, _ in entries] == list(range(1, loaded.version + 1))  # no gap, no dup
+        assert service.store.verify_chain(game_id).ok
+        seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
+        replay = build_replay(game_id, entries, game=loaded.meta.game, seats=seats,
+                              outcome=loaded.game.outcome(loaded.state))  # fmt: skip
+        report = verify(replay)
+        assert report.ok and report.head_hash == loaded.head_hash
