@@ -24,6 +24,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from rq.job import Job, JobStatus
 
@@ -88,8 +89,8 @@ class Sweeper:
             self.service.complete_create(game_id)  # a create that stopped half-way
         now = self.clock()
         connection = self.scheduler.connection
-        seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
-        current: dict[str, str] = {}
+        seen = {_text(k): _text(v) for k, v in connection.hgetall(self._seen_key).items()}
+        current: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
         resumed = 0
         live = [meta.id for meta in self._live()]
         for game_id, version in store.versions(live).items():
@@ -139,7 +140,8 @@ class Sweeper:
                 continue
             field = f"{seat}:{version}"
             raw = self.scheduler.connection.hget(self._attempts_key(game_id), field)
-            attempts, last = (int(raw.split(b":")[0]), float(raw.split(b":")[1])) if raw else (0, 0)
+            tries, _, when = (_text(raw) if raw else "0:0").partition(":")
+            attempts, last = int(tries), float(when)
             backoff = min(self.stall * 2 ** (attempts - 1), MAX_BACKOFF) if attempts else 0
             if self.clock() - last < backoff:
                 continue
@@ -186,6 +188,11 @@ class Sweeper:
         """True for the one sweeper that may sweep this interval."""
         key = f"{self.scheduler.namespace}:sweeper"
         return bool(self.scheduler.connection.set(key, "1", nx=True, px=int(interval() * 900)))
+
+
+def _text(value: bytes | str) -> str:
+    """A reply of the RQ connection (bytes) as text."""
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _waited(job: Job) -> bool:
