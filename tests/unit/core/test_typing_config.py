@@ -9,7 +9,8 @@ PYPROJECT = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_te
 
 
 def test_mypy_strict_checks_every_shipped_package() -> None:
-    shipped = {p.rstrip("*") for p in PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]}
+    include = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    shipped = {p.rstrip("*") for p in include}
     mypy = PYPROJECT["tool"]["mypy"]
     assert mypy["strict"] is True
     assert shipped and shipped <= set(mypy["files"])
