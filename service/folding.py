@@ -1,5 +1,7 @@
 """Calling the rules from the service: fold stored events (checking the hash chain), and
-start/decide without letting a rules crash on malformed input become a 5xx."""
+decide without letting a rules crash on a malformed action become a 5xx. A crash in ``start``
+is a bug (setups are validated by the games and raise InvalidSetup/InvalidOptions/InvalidDeal):
+it stays a 500, logged at the edge."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.chain import walk
-from domain.errors import DomainError, InvalidAction, InvalidSetup
-from domain.protocol import Action, Game, Setup, action_key
+from domain.errors import DomainError, InvalidAction
+from domain.protocol import Action, Game, action_key
 from service.store.port import ChainBroken, GameMeta, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -30,17 +32,6 @@ class Loaded:
     def over(self) -> bool:
         """True once the game has an outcome."""
         return self.game.outcome(self.state) is not None
-
-
-def start(rules: Game[Any], setup: Setup) -> list[Any]:
-    """The game's start; a crash on odd input is logged and refused, never a 5xx."""
-    try:
-        return rules.start(setup)
-    except DomainError:
-        raise
-    except Exception as err:
-        log.exception("%s.start crashed on a setup", rules.name)
-        raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
 
 
 def decide(rules: Game[Any], state: Any, seat: int, action: Action) -> list[Any]:

@@ -117,7 +117,7 @@ class GameService:
             dealer=dealer,
             deal=None if deal is None else dict(deal),
         )
-        events = folding.start(rules, setup)
+        events = rules.start(setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         started = encoded[0]

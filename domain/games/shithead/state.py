@@ -156,23 +156,12 @@ _set_actions = State.__dict__["actions"].__set__
 # thousands of events per game is the service's hot path.
 def changed(
     state: State,
-    *,
-    info: Info = _KEEP,
-    phase: str = _KEEP,
-    hands: tuple[Cards, ...] = _KEEP,
-    face_up: tuple[Slots, ...] = _KEEP,
-    face_down: tuple[tuple[str | None, ...], ...] = _KEEP,
-    stock: Cards = _KEEP,
-    pile: Cards = _KEEP,
-    burned: Cards = _KEEP,
-    ready: tuple[bool, ...] = _KEEP,
-    chosen: tuple[bool, ...] = _KEEP,
-    to_act: int | None = _KEEP,
-    direction: int = _KEEP,
-    out: tuple[int, ...] = _KEEP,
-    lead_count: int = _KEEP,
-    last_revealed: str | None = _KEEP,
-    actions: int = _KEEP,
+    *, info: Info = _KEEP, phase: str = _KEEP, hands: tuple[Cards, ...] = _KEEP,
+    face_up: tuple[Slots, ...] = _KEEP, face_down: tuple[tuple[str | None, ...], ...] = _KEEP,
+    stock: Cards = _KEEP, pile: Cards = _KEEP, burned: Cards = _KEEP,
+    ready: tuple[bool, ...] = _KEEP, chosen: tuple[bool, ...] = _KEEP, to_act: int | None = _KEEP,
+    direction: int = _KEEP, out: tuple[int, ...] = _KEEP, lead_count: int = _KEEP,
+    last_revealed: str | None = _KEEP, actions: int = _KEEP,
 ) -> State:
     """A copy of the state with some fields changed (every name checked by mypy)."""
     new = _new(State)
