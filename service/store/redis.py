@@ -29,7 +29,6 @@ from domain.chain import GENESIS
 from service.store import records
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
-    REPLAY_PART,
     STATUSES,
     Appended,
     Batch,
@@ -45,6 +44,8 @@ from service.store.port import (
     UnknownGameId,
     VersionConflict,
 )
+
+REPLAY_PART = "replay"  # a game's exported replay file: <ns>:game:{<id>}:replay
 
 APPEND_LUA = """
 -- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
