@@ -273,7 +273,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     namespace = f"bench-{uuid.uuid4().hex[:8]}"
-    env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
+    env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": "",
+           "CARDROOM_RATE_LIMITS": "0"}  # fmt: skip
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     print(f"bench_api: {args.workers} sync gunicorn workers, {os.cpu_count()} CPUs, "
           f"{args.seconds:.0f} s per phase, game {args.game}, Redis {url}")

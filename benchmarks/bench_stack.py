@@ -72,7 +72,8 @@ def stack(url: str, web_workers: int, bot_workers: int, bot: str) -> Iterator[tu
     """`cardroom serve` under a fresh namespace; yields (base URL, namespace)."""
     namespace = f"bench-{uuid.uuid4().hex[:8]}"
     port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "CARDROOM_NAMESPACE": namespace}
+    env = {**os.environ, "REDIS_URL": url, "CARDROOM_NAMESPACE": namespace,
+           "CARDROOM_RATE_LIMITS": "0"}  # fmt: skip
     command = [
         sys.executable, "-m", "service.cli", "serve", "--port", str(port),
         "--web-workers", str(web_workers), "--bot-workers", str(bot_workers),

@@ -2,7 +2,7 @@
 
 With no ``store`` it builds the Redis store from REDIS_URL and CARDROOM_NAMESPACE. With no
 ``scheduler`` it loads CARDROOM_SCHEDULER (``"module:factory"``, called with the app config)
-or uses the no-op scheduler. OpenAPI at /openapi.json, docs at /docs.
+or uses the no-op scheduler. OpenAPI at /openapi.json, docs at /docs, the browser table at /.
 """
 
 from __future__ import annotations
@@ -16,12 +16,15 @@ from flask_smorest import Api
 
 from domain.protocol import Game
 from service import config as settings
-from service.api import all_blueprints, bodies, problems
+from service import ops, web
+from service.api import all_blueprints, bodies, limits, problems
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
+from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
 from service.cache import StateCache
 from service.games import GameService, Scheduler
 from service.store.port import EventStore
+from service.store.redis import RedisEventStore as RedisStore
 
 API_CONFIG: dict[str, Any] = {
     "API_TITLE": "cardroom",
@@ -30,7 +33,8 @@ API_CONFIG: dict[str, Any] = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "OPENAPI_SWAGGER_UI_URL": web.SWAGGER_UI_URL,  # packaged files: /docs works offline
+    "OPENAPI_SWAGGER_UI_CONFIG": web.SWAGGER_UI_CONFIG,
 }
 
 
@@ -63,25 +67,30 @@ def create_app(
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if store is None:
-        from service.store.redis import RedisEventStore
-
-        store = RedisEventStore.from_url(
+        store = RedisStore.from_url(
             app.config["REDIS_URL"],
             app.config["CARDROOM_NAMESPACE"],
             float(app.config["CARDROOM_IDEMPOTENCY_TTL"]),
         )
+    registry: BotRegistry = MemoryBotRegistry()
+    if isinstance(store, RedisStore):
+        registry = RedisBotRegistry(store.client, store.namespace)
     app.extensions[EXTENSION] = GameService(
         store,
         scheduler or _load_scheduler(app.config),
         games=games,
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
+        bots=BotDirectory(registry),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
+    web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
     problems.register(app)
+    ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
+    limits.install(app)
     return app
 
 

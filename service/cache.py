@@ -49,6 +49,11 @@ class StateCache:
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
 
+    def discard(self, game_id: str) -> None:
+        """Forget one game (its fold is ahead of its stream: Redis was restored)."""
+        with self._lock:
+            self._items.pop(game_id, None)
+
     def clear(self) -> None:
         """Forget everything."""
         with self._lock:

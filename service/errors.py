@@ -47,3 +47,15 @@ class SeatNotOpen(ServiceError):
     """The seat was joined already or belongs to a bot."""
 
     code = "seat_taken"
+
+
+class UnknownBot(ServiceError):
+    """A bot seat names a bot no worker has registered (``known`` lists the names that exist)."""
+
+    code = "unknown_bot"
+
+
+class BotExists(ServiceError):
+    """A bot account's name is taken (a built-in bot, a worker's bot, another account)."""
+
+    code = "bot_exists"

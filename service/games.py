@@ -23,13 +23,22 @@ from domain.chain import GENESIS
 from domain.errors import GameOver, InvalidAction
 from domain.protocol import Game, Setup, action_command, fold, start_command
 from domain.registry import all_games, get_game
-from service import folding, shapes
+from service import folding, metrics, shapes, tickets
+from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
-from service.errors import NotFound, SeatNotOpen, Unauthorized
+from service.errors import (
+    BotExists,
+    InvalidRequest,
+    NotFound,
+    SeatNotOpen,
+    Unauthorized,
+    UnknownBot,
+)
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID, fingerprint, token_hash
 from service.store.port import (
+    ChainBroken,
     EventStore,
     GameMeta,
     IdempotencyKeyReused,
@@ -61,8 +70,10 @@ class GameService:
         games: Mapping[str, Game[Any]] | None = None,
         cache: StateCache | None = None,
         clock: Callable[[], float] = time.time,
+        bots: BotDirectory | None = None,
     ) -> None:
         self.store = store
+        self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
         self._games = games
@@ -109,6 +120,7 @@ class GameService:
         request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal)
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
+        self._check_bots(rules.name, records)
         seed = shapes.check_seed(seed)
         setup = Setup(
             players=len(records),
@@ -151,11 +163,40 @@ class GameService:
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
+        self._index_bot_accounts(meta)
         loaded = Loaded(meta, rules, state, len(encoded), shapes.head(encoded))
         self._remember(loaded)
         if self._notify(loaded):
             self.store.settle_create(meta.id)
         return dict(response)
+
+    def _check_bots(self, game: str, records: Sequence[Any]) -> None:
+        if self.bots is None:
+            return
+        names = {str(r.bot) for r in records if r.type == "bot"}
+        known = self.bots.known(game) if names else []
+        unknown = sorted(names - set(known))
+        if unknown:
+            raise UnknownBot(
+                f"no bot named {', '.join(map(repr, unknown))} plays {game}; "
+                f"known: {', '.join(known)}",
+                known=known,
+            )
+
+    def _index_bot_accounts(self, meta: GameMeta) -> None:
+        if self.bots is None:
+            return
+        for name in {str(s.bot) for s in meta.seats if s.type == "bot"} - set(BUILTIN_BOTS):
+            if self.bots.registry.is_account(name):
+                self.bots.registry.add_game(name, meta.id)
+
+    def bots_missing(self, meta: GameMeta) -> list[dict[str, Any]]:
+        """The bot seats whose (user) bot has no live worker, while the game is not over."""
+        if self.bots is None or meta.status == "over":
+            return []
+        return self.bots.missing(
+            (i, str(s.bot)) for i, s in enumerate(meta.seats) if s.type == "bot"
+        )
 
     def complete_create(self, game_id: str) -> bool:
         """Finish a creation that stopped after the game was written (a crash, a store error):
@@ -193,16 +234,58 @@ class GameService:
             "seats": shapes.public_seats(meta),
         }
 
-    def seat_for_token(self, game_id: str, token: str) -> int:
-        """The seat a token holds in that game (Unauthorized when none)."""
+    def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
+        """The seat a token holds in that game (Unauthorized when none).
+
+        An HTTP bot account's token holds the seats that name its bot: ``wanted`` picks one
+        of them, else the one the game waits on, else the first.
+        """
         digest = token_hash(token)
         cached = self.cache.get(game_id)
         seat = cached.meta.seat_of_token_hash(digest) if cached else None
         if seat is None:
             seat = self._meta(game_id).seat_of_token_hash(digest)
         if seat is None:
+            seat = self._bot_account_seat(game_id, digest, wanted)
+        if seat is None:
             raise Unauthorized("the token does not hold a seat in this game")
         return seat
+
+    def stream_ticket(self, game_id: str, seat: int, seconds: int) -> dict[str, Any]:
+        """A ticket to follow ``seat``'s private stream without its token (``service.tickets``)."""
+        ticket = tickets.issue(self._meta(game_id), seat, time.time(), seconds)
+        return {"ticket": ticket, "expires_in": seconds}
+
+    def seat_for_ticket(self, game_id: str, ticket: str) -> int:
+        """The seat a stream ticket is for (Unauthorized if unknown or expired)."""
+        return tickets.check(self._meta(game_id), ticket, time.time())
+
+    def _bot_account_seat(self, game_id: str, digest: str, wanted: object) -> int | None:
+        name = self.bots.registry.account_of(digest) if self.bots is not None else None
+        if name is None:
+            return None
+        loaded = self.load(game_id)
+        seats = [i for i, s in enumerate(loaded.meta.seats) if s.type == "bot" and s.bot == name]
+        if not seats:
+            return None
+        if wanted in seats:
+            return int(wanted)
+        awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s in seats]
+        return (awaited or seats)[0]
+
+    def create_bot_account(self, name: str) -> dict[str, Any]:
+        """An HTTP bot account: its name may then be seated; the token is shown this once."""
+        if self.bots is None:
+            raise NotFound("this service keeps no bot accounts")
+        if not shapes.BOT_NAME.match(name):
+            raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
+        if name in BUILTIN_BOTS or name in self.bots.registry.registered():
+            raise BotExists(f"the bot name {name!r} is taken")
+        token = secrets.token_urlsafe(32)
+        if not self.bots.registry.create_account(name, token_hash(token)):
+            raise BotExists(f"the bot name {name!r} is taken")
+        self.bots.registry.heartbeat(name, (), self._clock())
+        return {"name": name, "token": token}
 
     # -- actions -------------------------------------------------------------------------
     def submit_action(
@@ -248,17 +331,27 @@ class GameService:
         if key:
             record = IdempotencyRecord(key, request, response["version"], response)
         over = rules.outcome(state) is not None
-        appended = self.store.append(
-            game_id,
-            version,
-            encoded,
-            action_command(seat, action),
-            prev_hash=loaded.head_hash,
-            idempotency=record,
-            status="over" if over else None,
-        )
+        try:
+            appended = self.store.append(
+                game_id,
+                version,
+                encoded,
+                action_command(seat, action),
+                prev_hash=loaded.head_hash,
+                idempotency=record,
+                status="over" if over else None,
+            )
+        except ChainBroken:
+            # The stream was rewound and rewritten under our cached fold (Redis restored from
+            # an older state, then played on): refold, and let the caller retry on the truth.
+            self.cache.discard(game_id)
+            fresh = self.load(game_id)
+            if fresh.head_hash == loaded.head_hash:
+                raise
+            raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
+        metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
         after = Loaded(
             loaded.meta, rules, state, appended.version, shapes.head(encoded, loaded.head_hash)
         )
@@ -288,6 +381,7 @@ class GameService:
             "version": loaded.version,
             "seat": seat,
             "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
+            "bots_missing": self.bots_missing(loaded.meta),
         }
 
     def events_after(
@@ -346,6 +440,7 @@ class GameService:
             "commitment": meta.commitment,
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
+            "bots_missing": [] if outcome is not None else self.bots_missing(meta),
         }
         if outcome is not None:
             # Both only once over: with two consecutive head hashes a player could brute-force
@@ -388,11 +483,33 @@ class GameService:
         if not GAME_ID.match(game_id):
             raise NotFound(f"no game {game_id!r}")
         cached = self.cache.get(game_id)
+        try:
+            return self._load_on(game_id, cached, read_from, idempotency_key)
+        except _StaleCache:
+            pass
+        except ChainBroken:
+            if cached is None:
+                raise
+        # The stream is behind or beside the cached fold (Redis restored from an older state):
+        # forget the fold and fold the stream as it is.
+        log.warning("game %s: the cached state is ahead of the stream; refolding", game_id)
+        self.cache.discard(game_id)
+        return self._load_on(game_id, None, read_from, idempotency_key)
+
+    def _load_on(
+        self,
+        game_id: str,
+        cached: Folded | None,
+        read_from: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
         base = cached.version if cached else 0
         start = base if read_from is None else min(base, read_from)
         fetched = self.store.fetch(game_id, start, idempotency_key)
         if fetched.meta is None:
             raise NotFound(f"no game {game_id!r}")
+        if cached is not None and fetched.head is not None and fetched.head < cached.version:
+            raise _StaleCache(game_id)
         rules = self.rules(fetched.meta.game)
         newer = [s for s in fetched.events if s.version > base]
         if cached is None:
@@ -425,3 +542,7 @@ class GameService:
             )
             return False
         return True
+
+
+class _StaleCache(Exception):
+    """The cached fold is newer than the stream it came from."""

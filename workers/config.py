@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 
+from service.bots import BUILTIN_BOTS as BUILTIN
+
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_NAMESPACE = "cardroom"
-BUILTIN_BOTS = frozenset({"random", "heuristic"})
+BUILTIN_BOTS = frozenset(BUILTIN)
 BOTS = "bots"
 REPLAYS = "replays"
 

@@ -20,6 +20,7 @@ from domain.errors import DomainError
 from domain.events import canonical_json
 from replays.format import build_replay, dumps
 from replays.verify import VerificationFailed, check
+from service import metrics
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
@@ -50,6 +51,7 @@ def use_service(svc: GameService | None) -> None:
     _service = svc
 
 
+@metrics.timed_bot_turn
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
     """Play the bot's turn at that version; quietly nothing when the game moved on.
 
@@ -103,6 +105,8 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
     key = f"bot:{game_id}:{seat}:{expected_version}"
+    if getattr(_strategy(bot, loaded.meta.game), "wants_history", False):
+        view["history"] = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
     action = _choose(bot, loaded.meta.game, view, rng)
     if is_wait(action):
         return "waits: the bot wants no action now"
@@ -129,6 +133,10 @@ def _why_not_to_play(loaded: Loaded, seat: int, expected_version: int) -> str:
     if seat not in loaded.game.awaited_seats(loaded.state):
         return f"seat {seat} is not awaited"
     return ""
+
+
+def _strategy(bot: str, game: str) -> Any:
+    return get_bot(bot, game)  # UnknownBot fails the job: this worker lacks the bot
 
 
 def _choose(bot: str, game: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

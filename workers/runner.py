@@ -3,19 +3,27 @@
 A forking RQ worker costs ~10 ms per job; ``SimpleWorker`` runs each job in its own process in
 ~3 ms. A crashed job is retried (the jobs are idempotent); a killed worker's job is re-run by
 the sweeper thread (see ``workers.sweeper``), which also keeps this worker marked alive.
+A Redis outage does not end the worker: it waits for Redis and serves again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import os
 import threading
+import time
+import uuid
 from collections.abc import Sequence
 
 import redis
 from rq import Queue, SimpleWorker
 
+from service import telemetry
+from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
 from workers import config
+from workers.bots.base import games_of
 
 log = logging.getLogger("cardroom.worker")
 
@@ -27,26 +35,90 @@ def run_worker(
     sweep: bool = True,
     imports: Sequence[str] = (),
     url: str | None = None,
+    bots: Sequence[str] = (),
 ) -> int:
-    """Serve the queues until stopped (or until empty with ``burst``)."""
+    """Serve the queues until stopped (or until empty with ``burst``).
+
+    ``bots`` are user bots this worker serves: their names are registered (with a heartbeat)
+    in the service's bot registry, so games may seat them and see whether they are alive.
+    """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
+        telemetry.use_json_logs()
     for module in imports:
         importlib.import_module(module)
     connection = redis.Redis.from_url(url or config.redis_url())
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
-    worker = SimpleWorker([Queue(n, connection=connection) for n in names], connection=connection)
+    name = uuid.uuid4().hex  # kept across reconnects: the sweeper knows the worker by it
     stop = threading.Event()
+    threading.Thread(
+        target=telemetry.heartbeat_forever,
+        args=(connection, config.namespace(), stop),
+        name="heartbeat",
+        daemon=True,
+    ).start()
+    if bots:
+        registry = RedisBotRegistry(connection, config.namespace())
+        beat = threading.Thread(target=heartbeat, args=(registry, bots, stop), daemon=True)
+        _beat_once(registry, bots)
+        beat.start()
     if sweep and not burst:
         from workers.sweeper import sweep_forever
 
-        thread = threading.Thread(target=sweep_forever, args=(stop, worker.name), daemon=True)
+        thread = threading.Thread(target=sweep_forever, args=(stop, name), daemon=True)
         thread.start()
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:
-        worker.work(burst=burst, logging_level="WARNING")
+        while True:
+            worker = SimpleWorker(
+                [Queue(n, connection=connection) for n in names], connection=connection, name=name
+            )
+            try:
+                worker.work(burst=burst, logging_level="WARNING")
+                return 0
+            except OUTAGES as err:
+                # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs
+                # its turn): wait for it, drop the half-kept registration, serve again.
+                log.warning("Redis is unreachable (%s); reconnecting", err)
+                _wait_for(connection)
+                with contextlib.suppress(*OUTAGES):
+                    worker.register_death()  # type: ignore[no-untyped-call]  # untyped in rq
+                log.info("Redis is back: serving %s again", ", ".join(names))
     finally:
         stop.set()
-    return 0
+
+
+OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
+
+
+def _wait_for(connection: redis.Redis, longest: float = 5.0) -> None:
+    """Until Redis answers PING, backing off up to ``longest`` seconds between tries."""
+    pause = 0.2
+    while True:
+        try:
+            connection.ping()
+            return
+        except OUTAGES:
+            time.sleep(pause)
+            pause = min(pause * 2, longest)
+
+
+def heartbeat(registry: BotRegistry, bots: Sequence[str], stop: threading.Event) -> None:
+    """Refresh the bots' registrations every ``heartbeat_seconds()`` until ``stop``."""
+    while not stop.wait(heartbeat_seconds()):
+        try:
+            _beat_once(registry, bots)
+        except redis.exceptions.RedisError:
+            log.warning("could not refresh the registration of %s", ", ".join(bots))
+
+
+def _beat_once(registry: BotRegistry, bots: Sequence[str]) -> None:
+    for name in bots:
+        games = games_of(name)
+        if games is None:
+            log.warning("bot %r is not registered in this process (missing --import?)", name)
+            games = ()
+        registry.heartbeat(name, games, time.time())
 
 
 def _qualified(queue: str) -> str:

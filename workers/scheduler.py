@@ -54,6 +54,7 @@ class RQScheduler:
         self.namespace = namespace or config.namespace()
         self._queues: dict[str, Queue] = {}
         self._held = threading.local()
+        self._http_bots: dict[str, bool] = {}
 
     @classmethod
     def from_url(cls, url: str | None = None, namespace: str | None = None) -> RQScheduler:
@@ -113,7 +114,10 @@ class RQScheduler:
         *,
         front: bool = False,
     ) -> bool:
-        """Queue one bot turn (``front``: ahead of the queue); False when queued already."""
+        """Queue one bot turn (``front``: ahead of the queue); False when queued already, or
+        when the bot is an HTTP bot account (it hears of its turn on its own event stream)."""
+        if self.is_http_bot(bot):
+            return False
         job_id = turn_job_id(self.namespace, game_id, seat, version, attempt)
         return self._enqueue(
             config.bot_queue(bot, self.namespace),
@@ -123,6 +127,16 @@ class RQScheduler:
             f"{bot} plays seat {seat} of game {game_id} at version {version}",
             front=front,
         )
+
+    def is_http_bot(self, bot: str) -> bool:
+        """True for an HTTP bot account (never a queue's); remembered, as names never change
+        kind: an account's name cannot be a worker's bot, and seats name only known bots."""
+        if bot in config.BUILTIN_BOTS:
+            return False
+        if bot not in self._http_bots:
+            key = f"{self.namespace}:bot-accounts"
+            self._http_bots[bot] = bool(self.connection.hexists(key, bot))
+        return self._http_bots[bot]
 
     def enqueue_export(self, game_id: str) -> bool:
         """Queue a finished game's replay export; False when queued already."""

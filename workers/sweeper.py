@@ -11,7 +11,8 @@ Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers
    unless a job of that turn is really under way: waiting *in* its queue (RQ may say
    ``queued`` for a job popped by a worker killed before it started), started by a worker that
    is alive (each worker refreshes a short-lived key), or finished with the bot choosing to
-   wait. Re-runs back off (``stall``, ``2 stall``, ... up to a minute apart) and never give up.
+   wait. Re-runs back off (``stall``, ``2 stall``, ... up to ``10 stall`` and at most a minute
+   apart) and never give up.
 
 Duplicates are harmless: a turn job checks the version, submits with the seat's idempotency key
 and the append is version-checked, so a turn never plays twice.
@@ -142,7 +143,8 @@ class Sweeper:
             raw = self.scheduler.connection.hget(self._attempts_key(game_id), field)
             tries, _, when = (_text(raw) if raw else "0:0").partition(":")
             attempts, last = int(tries), float(when)
-            backoff = min(self.stall * 2 ** (attempts - 1), MAX_BACKOFF) if attempts else 0
+            cap = min(MAX_BACKOFF, 10 * self.stall)
+            backoff = min(self.stall * 2 ** (attempts - 1), cap) if attempts else 0
             if self.clock() - last < backoff:
                 continue
             if self._under_way(game_id, seat, version, bot, attempts):

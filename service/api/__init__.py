@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from service.api import actions, events, games, replays, seats, views
+from service.api import actions, bots, events, games, replays, seats, verification, views
 
 BLUEPRINTS: list[Blueprint] = [
     games.blp,
@@ -18,6 +18,8 @@ BLUEPRINTS: list[Blueprint] = [
     actions.blp,
     events.blp,
     replays.blp,
+    verification.blp,
+    bots.blp,
 ]
 
 

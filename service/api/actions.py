@@ -34,7 +34,7 @@ class Actions(MethodView):
         a 409 ``version_conflict``. Retrying with the same ``Idempotency-Key`` returns the
         first response and plays nothing twice.
         """
-        seat = required_seat(game_id)
+        seat = required_seat(game_id, body.get("seat"))
         if body.get("seat", seat) != seat:
             raise Forbidden(f"your token holds seat {seat}, not seat {body['seat']}")
         expected = _expected_version(body.get("expected_version"), headers.get("if_match"))

@@ -45,15 +45,16 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def caller_seat(game_id: str) -> int | None:
-    """The seat the request's token holds; None for a spectator (no token)."""
+def caller_seat(game_id: str, wanted: object = None) -> int | None:
+    """The seat the request's token holds; None for a spectator (no token). A bot account's
+    token holds every seat naming its bot: ``wanted`` picks one."""
     token = bearer_token()
-    return None if token is None else get_service().seat_for_token(game_id, token)
+    return None if token is None else get_service().seat_for_token(game_id, token, wanted)
 
 
-def required_seat(game_id: str) -> int:
+def required_seat(game_id: str, wanted: object = None) -> int:
     """The seat the request's token holds; Unauthorized without a token."""
-    seat = caller_seat(game_id)
+    seat = caller_seat(game_id, wanted)
     if seat is None:
         raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
     return seat

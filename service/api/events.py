@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -10,11 +11,23 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import fields, validate
 
+from service import metrics
 from service.api import schemas
-from service.api.deps import SECURITY, caller_seat, get_service, problems
+from service.api.deps import (
+    SECURITY,
+    bearer_token,
+    caller_seat,
+    get_service,
+    problems,
+    required_seat,
+)
 from service.errors import InvalidRequest
 from service.games import GameService
+from service.store.redis import OUTAGES
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("events", __name__, url_prefix="/games", description="Event logs and live streams")
 
@@ -56,19 +69,53 @@ class Events(MethodView):
         return get_service().events_after(game_id, query["after"], seat, query["limit"])
 
 
+class StreamQuerySchema(schemas.EventsQuerySchema):
+    ticket = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={"description": "a stream ticket (POST .../stream-tickets): that seat's stream"},
+    )
+
+
+class StreamTicketSchema(schemas.ma.Schema):  # type: ignore[name-defined,misc]
+    ticket = fields.String(required=True)
+    expires_in = fields.Integer(required=True, metadata={"description": "seconds"})
+
+
+@blp.route("/<game_id>/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.doc(security=[{"bearerAuth": []}])
+    @problems(blp, 401, 404)
+    @blp.response(201, StreamTicketSchema())
+    def post(self, game_id: str) -> dict[str, Any]:
+        """A short-lived ticket to follow your seat's stream without your token in a URL.
+
+        ``GET /games/{id}/stream?ticket=T`` (an EventSource) then streams your seat's view;
+        reconnects may reuse the ticket until it expires (then 401: ask for a new one).
+        """
+        seat = required_seat(game_id)
+        seconds = int(current_app.config["CARDROOM_STREAM_TICKET_SECONDS"])
+        return get_service().stream_ticket(game_id, seat, seconds)
+
+
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
     @blp.doc(security=SECURITY, responses=STREAM_DOC)
     @problems(blp, 400, 401, 404, 422, 500)
-    @blp.arguments(schemas.EventsQuerySchema(), location="query")
+    @blp.arguments(StreamQuerySchema(), location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.
 
-        Each connection lasts at most CARDROOM_SSE_SECONDS; clients reconnect (``retry:``)
-        with Last-Event-ID and lose nothing.
+        A seat's own stream with its token (Authorization) or a stream ticket (``ticket``);
+        the spectators' stream with neither. Each connection lasts at most
+        CARDROOM_SSE_SECONDS; clients reconnect (``retry:``) with Last-Event-ID and lose nothing.
         """
         service = get_service()
-        seat = caller_seat(game_id)
+        if "ticket" in query:
+            if bearer_token() is not None:
+                raise InvalidRequest("send a seat token or a stream ticket, not both")
+            seat = service.seat_for_ticket(game_id, query["ticket"])
+        else:
+            seat = caller_seat(game_id)  # type: ignore[assignment]  # None: a spectator
         after = _resume_from(query["after"])
         first = service.events_after(game_id, after, seat)  # 404 before the stream opens
         config = current_app.config
@@ -82,6 +129,7 @@ class Stream(MethodView):
             config["CARDROOM_SSE_HEARTBEAT"],
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        stream = metrics.streaming(stream)
         return Response(stream, mimetype="text/event-stream", headers=headers)
 
 
@@ -103,19 +151,27 @@ def _sse(
     retry_ms: int,
     heartbeat: float,
 ) -> Iterator[str]:
+    """The stream's lines: events, a comment every ``heartbeat`` seconds while idle, ``over``.
+
+    It ends after ``seconds`` (the client reconnects with Last-Event-ID) or, quietly, when the
+    store becomes unreachable (the reconnect then gets 503 until it is back).
+    """
     deadline = time.monotonic() + seconds
     yield f"retry: {retry_ms}\n\n"
     batch = first
-    while True:
-        for item in batch["events"]:
-            yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
-        last = batch["version"]
-        if batch["over"]:
-            yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        if not service.wait(game_id, last, min(remaining, heartbeat)):
-            yield ": keep-alive\n\n"
-        batch = service.events_after(game_id, last, seat)
+    try:
+        while True:
+            for item in batch["events"]:
+                yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
+            last = batch["version"]
+            if batch["over"]:
+                yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            if not service.wait(game_id, last, min(remaining, heartbeat)):
+                yield ": keep-alive\n\n"
+            batch = service.events_after(game_id, last, seat)
+    except OUTAGES as err:
+        log.warning("stream of game %s ended: the store is unreachable (%s)", game_id, err)

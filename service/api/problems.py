@@ -24,6 +24,7 @@ from service.store.port import (
     UnknownGameId,
     VersionConflict,
 )
+from service.store.redis import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +55,15 @@ CODES: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
+    "unknown_bot": (422, "Unknown bot"),
+    "bot_exists": (409, "Bot name taken"),
+    "rate_limited": (429, "Too many requests"),
     "integrity_error": (500, "Stored history failed its integrity check"),
     "internal_error": (500, "Internal error"),
+    "store_unavailable": (503, "Store unavailable"),
 }
+
+RETRY_AFTER_SECONDS = 2  # Retry-After of store_unavailable
 
 HTTP_CODES = {
     400: "invalid_request",
@@ -68,6 +75,7 @@ HTTP_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "rate_limited",
 }
 
 STORE_CODES: dict[type[StoreError], str] = {
@@ -151,6 +159,16 @@ def from_http(err: HTTPException) -> Response:
     )
 
 
+def from_outage(err: Exception) -> Response:
+    """The event store cannot be reached: nothing was changed; retry shortly."""
+    log.warning("store unavailable: %s", err)
+    return problem(
+        "store_unavailable",
+        "the event store is unreachable; nothing was changed, retry shortly",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
 def from_unexpected(err: Exception) -> Response:
     """A bug: logged, answered as a problem (never an HTML page)."""
     log.exception("unhandled error", exc_info=err)
@@ -172,4 +190,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(ServiceError, from_service)
     app.register_error_handler(StoreError, from_store)
     app.register_error_handler(HTTPException, from_http)
+    for outage in OUTAGES:
+        app.register_error_handler(outage, from_outage)
     app.register_error_handler(Exception, from_unexpected)

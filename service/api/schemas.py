@@ -119,6 +119,14 @@ class JoinedSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema))
 
 
+class MissingBotSchema(ma.Schema):
+    seat = fields.Integer()
+    bot = fields.String()
+    last_seen = fields.Float(
+        allow_none=True, metadata={"description": "the last heartbeat of its worker, if any"}
+    )
+
+
 class SummarySchema(ma.Schema):
     id = fields.String()
     game = fields.String()
@@ -136,6 +144,10 @@ class SummarySchema(ma.Schema):
     created = fields.Float()
     outcome = fields.Dict(allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
+    bots_missing = fields.List(
+        fields.Nested(MissingBotSchema),
+        metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
+    )
 
 
 class ListedSchema(ma.Schema):
@@ -156,6 +168,10 @@ class ViewSchema(ma.Schema):
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)
     view = fields.Dict(metadata={"description": "the game's view, with legal_actions"})
+    bots_missing = fields.List(
+        fields.Nested(MissingBotSchema),
+        metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
+    )
 
 
 class EventItemSchema(ma.Schema):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -19,6 +20,9 @@ class View(MethodView):
     @problems(blp, 401, 404, 500)
     @blp.response(200, schemas.ViewSchema())
     def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """The caller's view (Bearer seat token; none = spectator) with legal_actions."""
-        view = get_service().view(game_id, caller_seat(game_id))
+        """The caller's view (Bearer seat token; none = spectator) with legal_actions.
+
+        A bot account's token holds every seat naming its bot: ``?seat=N`` picks one.
+        """
+        view = get_service().view(game_id, caller_seat(game_id, request.args.get("seat", type=int)))
         return view, 200, {"ETag": f'"{view["version"]}"'}

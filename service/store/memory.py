@@ -159,6 +159,7 @@ class InMemoryEventStore:
                 meta=records.meta_from_fields(game.fields),
                 events=self._slice(game, after, None),
                 idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
+                head=len(game.entries),
             )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:

@@ -164,6 +164,7 @@ class Fetched:
     meta: GameMeta | None
     events: list[StoredEvent] = field(default_factory=list)
     idempotency: IdempotencyRecord | None = None
+    head: int | None = None  # the stream's newest version (None: the store does not say)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,15 @@ The index for listing lives outside the games' slots: sorted sets (score = creat
 ``<ns>:index:game:<game>:status:<status>``; ``<ns>:creating`` notes (score = time) the
 creations begun and not settled yet.
 
-Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, HGET key);
+Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
+id, HGET key);
 ``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 3
 (note, script, listing) and 1 more to settle it once its first turns are scheduled.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +29,7 @@ import redis
 
 from domain.chain import GENESIS
 from service.store import records
+from service.store.fanout import Fanout
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
     STATUSES,
@@ -106,6 +109,12 @@ end
 return {'ok', status}
 """
 
+MAX_CONNECTIONS = 200  # per process (per store)
+POOL_WAIT = 5.0  # seconds a command waits for a free connection
+
+# Redis being unreachable (down, restarting, loading its data): the edge answers 503.
+OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
+
 
 class RedisEventStore:
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
@@ -121,14 +130,24 @@ class RedisEventStore:
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
+        self._fanout: Fanout | None = None
+        self._fanout_lock = threading.Lock()
 
     @classmethod
     def from_url(
         cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
     ) -> RedisEventStore:
-        """A store on the Redis at ``url`` (responses decoded as text)."""
+        """A store on the Redis at ``url`` (responses decoded as text).
+
+        Its pool waits up to POOL_WAIT seconds for a free connection when MAX_CONNECTIONS are
+        busy (a gevent web worker runs many requests at once; redis-py's default pool fails the
+        101st with "Too many connections"); still none is a store outage (503).
+        """
         ttl = DEFAULT_IDEMPOTENCY_TTL if idempotency_ttl is None else idempotency_ttl
-        return cls(redis.Redis.from_url(url, decode_responses=True), namespace, ttl)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
+        )
+        return cls(redis.Redis(connection_pool=pool), namespace, ttl)
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -161,8 +180,10 @@ class RedisEventStore:
         return meta
 
     def settle_create(self, game_id: str) -> None:
-        self.client.hdel(self.key(game_id, "meta"), "due")
-        self.client.zrem(self._creating_key(), game_id)
+        pipe = self.client.pipeline(transaction=False)  # two slots on a Cluster: no MULTI
+        pipe.hdel(self.key(game_id, "meta"), "due")
+        pipe.zrem(self._creating_key(), game_id)
+        pipe.execute()
 
     def unsettled(self, before: float, limit: int = 100) -> list[str]:
         ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)
@@ -245,6 +266,7 @@ class RedisEventStore:
         pipe = self.client.pipeline(transaction=True)
         pipe.hgetall(self.key(game_id, "meta"))
         pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0")
+        pipe.xrevrange(self.key(game_id, "events"), count=1)
         if idempotency_key:
             pipe.hget(self.key(game_id, "idem"), idempotency_key)
         replies = pipe.execute()
@@ -254,9 +276,10 @@ class RedisEventStore:
         return Fetched(
             meta=meta,
             events=_parse(replies[1]),
-            idempotency=records.idempotency_from_json(idempotency_key or "", replies[2])
+            idempotency=records.idempotency_from_json(idempotency_key or "", replies[3])
             if idempotency_key
             else None,
+            head=records.version_of(replies[2][0][0]) if replies[2] else 0,
         )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
@@ -331,9 +354,21 @@ class RedisEventStore:
         return [m for m in metas if m is not None]
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        key = self.key(game_id, "events")
-        reply = self.client.xread({key: f"{after}-0"}, count=1, block=max(1, int(timeout * 1000)))
-        return bool(reply)
+        """Through this process's one shared blocking XREAD (``service.store.fanout``)."""
+        with self._fanout_lock:
+            if self._fanout is None:
+                self._fanout = Fanout(self.client, longest_block=self._longest_block())
+        return self._fanout.wait(self.key(game_id, "events"), after, timeout)
+
+    def waiting(self) -> int:
+        """Streams waiting in this process now."""
+        return 0 if self._fanout is None else self._fanout.waiting()
+
+    def _longest_block(self) -> float:
+        """One XREAD blocks at most 1 s, and less than the client's socket timeout (redis-py's
+        default is 5 s: a longer block would end in a TimeoutError, not an empty reply)."""
+        timeout = self.client.connection_pool.connection_kwargs.get("socket_timeout")
+        return 1.0 if not timeout else min(1.0, max(0.05, float(timeout) * 0.8))
 
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         pipe = self.client.pipeline(transaction=False)

@@ -39,7 +39,13 @@ def free_port() -> int:
 class Stack:
     """A running service: web (and optionally workers) as child processes."""
 
-    def __init__(self, tmp: Path, bot_workers: int = 2) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        bot_workers: int = 2,
+        web_workers: int = 2,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.namespace = unique_namespace("e2e")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -48,8 +54,10 @@ class Stack:
             "REDIS_URL": redis_url(),
             "CARDROOM_NAMESPACE": self.namespace,
             "CARDROOM_SWEEP_INTERVAL": "0.5",
+            "CARDROOM_RATE_LIMITS": "0",  # tested in tests/unit/service/test_limits.py
             "CARDROOM_REPLAY_DIR": str(tmp / "replays"),
             "PYTHONUNBUFFERED": "1",
+            **(env or {}),
         }
         self.logs = tmp
         self.http = requests.Session()
@@ -61,7 +69,7 @@ class Stack:
             "--port",
             str(self.port),
             "--web-workers",
-            "2",
+            str(web_workers),
             "--bot-workers",
             str(bot_workers),
         )

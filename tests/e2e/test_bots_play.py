@@ -39,6 +39,12 @@ def test_a_person_plays_a_whole_game_against_three_bots_over_http(stack: Stack) 
 
 def test_the_example_user_bot_plays_when_its_own_rq_worker_runs(stack: Stack) -> None:
     lowball = {"type": "bot", "bot": "lowball"}
+    register = subprocess.run(
+        [sys.executable, "-m", "service.cli", "worker", "--burst", "--bot", "lowball",
+         "--import", "workers.examples.lowball"],
+        cwd=ROOT, env=stack.env, capture_output=True, timeout=30,
+    )  # fmt: skip  (a burst worker registers the name, finds its queue empty and exits)
+    assert register.returncode == 0, register.stderr
     created = stack.create(
         "shithead", [lowball, BOT, lowball, BOT], seed="e2e-lowball", options=SHORT
     )

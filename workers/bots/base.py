@@ -65,6 +65,15 @@ def bot_names(game: str) -> list[str]:
     return sorted({n for (n, g) in _BOTS if g in (None, game)})
 
 
+def games_of(name: str) -> tuple[str, ...] | None:
+    """The games a registered bot plays (empty: every game), None when not registered here."""
+    _load_builtin()
+    games = {g for (n, g) in _BOTS if n == name}
+    if not games:
+        return None
+    return () if None in games else tuple(sorted(g for g in games if g is not None))
+
+
 class RandomBot:
     """Picks uniformly among the legal actions (reproducible through the seeded rng)."""
 
@@ -78,7 +87,14 @@ register_bot("random")(RandomBot)
 def _load_builtin() -> None:
     import importlib
 
-    for module in ("workers.bots.shithead", "workers.bots.sixty_six", "workers.bots.sheepshead"):
+    for module in (
+        "workers.bots.shithead",
+        "workers.bots.sixty_six",
+        "workers.bots.sheepshead",
+        "workers.bots.search.sixty_six",
+        "workers.bots.search.shithead",
+        "workers.bots.search.sheepshead",
+    ):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:

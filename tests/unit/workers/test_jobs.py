@@ -369,3 +369,28 @@ def test_a_sweep_reads_every_live_game_s_version_in_one_store_call(
         monkeypatch.setattr(stack.store, name, counted)
     Sweeper(stack.service, stack.scheduler).tick()
     assert calls == ["versions"]
+
+
+SEEN: list[list[dict]] = []  # type: ignore[type-arg]
+
+
+@register_bot("historian")
+class HistorianBot:
+    wants_history = True
+
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        SEEN.append(view["history"])
+        return dict(rng.choice(view["legal_actions"]))
+
+
+def test_a_bot_that_wants_history_gets_its_seats_redacted_events(stack: Stack) -> None:
+    seats = [{"type": "bot", "bot": "historian"}] * 2
+    game_id = str(stack.service.create_game("sixty_six", seats, seed="hist")["id"])
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.awaited_seats(loaded.state)[0]
+    SEEN.clear()
+    assert play_bot_turn(game_id, seat, loaded.version).startswith("played")
+    expected = [e["event"] for e in stack.service.events_after(game_id, 0, seat)["events"]]
+    assert SEEN[0] == expected[: loaded.version]
+    dealt = {e["seat"]: e["cards"] for e in SEEN[0] if e["type"] == "sixty_six.HandDealt"}
+    assert dealt[seat] is not None and dealt[1 - seat] is None  # the other hand stays hidden

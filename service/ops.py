@@ -1,0 +1,113 @@
+"""For operators: ``/healthz``, ``/readyz``, ``/metrics``, worker heartbeats and JSON logs.
+
+- ``GET /healthz``: 200 while the process answers (no store access).
+- ``GET /readyz``: 200 when the store answers PING and, if bots are scheduled (a scheduler is
+  configured), a worker heartbeat is younger than CARDROOM_WORKER_STALE_SECONDS; else 503.
+  The body says which check failed.
+- ``GET /metrics``: Prometheus text format (see ``service.metrics``).
+- Workers write a heartbeat (``<ns>:workers:seen``, a sorted set: worker -> unix time) every
+  HEARTBEAT_SECONDS.
+- CARDROOM_LOG_FORMAT=json (or ``cardroom serve --log-json``): one JSON object per log line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+from flask import Blueprint, Flask, Response, current_app, g, request
+
+from service import metrics
+from service.api.deps import get_service
+from service.store.redis import OUTAGES
+from service.telemetry import use_json_logs, workers_key
+
+blp = Blueprint("ops", __name__)
+
+
+def _client() -> redis.Redis | None:
+    client = getattr(get_service().store, "client", None)
+    return client if isinstance(client, redis.Redis) else None
+
+
+@blp.get("/healthz")
+def healthz() -> Response:
+    return _json({"status": "ok"}, 200)
+
+
+@blp.get("/readyz")
+def readyz() -> Response:
+    checks: dict[str, Any] = {}
+    client = _client()
+    try:
+        if client is not None:
+            client.ping()
+        checks["store"] = "ok"
+    except OUTAGES as err:
+        checks["store"] = f"unreachable: {err}"
+    if current_app.config.get("CARDROOM_SCHEDULER") and client is not None and (
+        checks["store"] == "ok"
+    ):
+        namespace = current_app.config["CARDROOM_NAMESPACE"]
+        newest = client.zrevrange(workers_key(namespace), 0, 0, withscores=True)
+        age = time.time() - float(newest[0][1]) if newest else None
+        stale = float(current_app.config["CARDROOM_WORKER_STALE_SECONDS"])
+        if age is None:
+            checks["workers"] = "no worker has been seen"
+        elif age > stale:
+            checks["workers"] = f"no worker seen for {age:.0f}s"
+        else:
+            checks["workers"] = "ok"
+    ready = all(v == "ok" for v in checks.values())
+    return _json({"ready": ready, "checks": checks}, 200 if ready else 503)
+
+
+@blp.get("/metrics")
+def metrics_view() -> Response:
+    return Response(metrics.exposition(_queue_depths), mimetype=None, headers={
+        "Content-Type": metrics.CONTENT_TYPE
+    })  # fmt: skip
+
+
+def _queue_depths() -> dict[str, int]:
+    client = _client()
+    if client is None:
+        return {}
+    from workers import config as worker_config
+
+    namespace = current_app.config["CARDROOM_NAMESPACE"]
+    names = worker_config.default_queues(namespace)
+    try:
+        lengths = [int(client.llen(f"rq:queue:{name}")) for name in names]
+    except OUTAGES:
+        return {}
+    return dict(zip(names, lengths, strict=True))
+
+
+def _json(body: dict[str, Any], status: int) -> Response:
+    return Response(json.dumps(body), status=status, mimetype="application/json")
+
+
+def _started() -> None:
+    g.cardroom_started = time.perf_counter()
+
+
+def _finished(response: Response) -> Response:
+    started = getattr(g, "cardroom_started", None)
+    if started is not None:
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(
+            time.perf_counter() - started
+        )
+    return response
+
+
+def install(app: Flask) -> None:
+    """Register the endpoints and the request timing; JSON logs if the config asks."""
+    app.register_blueprint(blp)
+    app.before_request(_started)
+    app.after_request(_finished)
+    if str(app.config.get("CARDROOM_LOG_FORMAT", "")).lower() == "json":
+        use_json_logs()

@@ -1,0 +1,154 @@
+"""Helpers of the browser tests: Playwright for Python driving the system's Chromium
+(Debian's ``chromium`` package).
+
+Playwright's own browser download does not work everywhere, so the tests launch
+``/usr/bin/chromium`` (or ``CARDROOM_CHROMIUM``). Without it the tests skip with the reason
+locally and fail in CI (``CI=true``: ``.ci/run`` installs the package first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"  # git-ignored
+CHROMIUM = os.environ.get("CARDROOM_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-first-run",
+    "--metrics-recording-only",
+]
+
+
+def chromium_or_skip() -> str:
+    """The browser's path; fail in CI and skip (saying why) elsewhere when it is missing."""
+    if not Path(CHROMIUM).exists():
+        reason = f"no Chromium at {CHROMIUM}: apt-get install -y chromium"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + " (.ci/run installs it)")
+        pytest.skip(reason)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("playwright is not installed (it is in the dev extra)")
+        pytest.skip("playwright is not installed: pip install -e '.[dev]'")
+    return CHROMIUM
+
+
+@dataclass
+class Watched:
+    """A page with what it asked of other hosts and the errors it logged."""
+
+    page: Any
+    base: str
+    foreign: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def goto(self, fragment: str = "") -> None:
+        self.page.goto(f"{self.base}/{fragment}")
+
+    def assert_clean(self, *provoked: str) -> None:
+        """No request left the host and no error was logged (but the ``provoked`` ones: the
+        browser logs each 4xx answer a test asks for on purpose)."""
+        assert self.foreign == [], f"requests to other hosts: {sorted(set(self.foreign))}"
+        errors = [e for e in self.errors if not any(p in e for p in provoked)]
+        assert errors == [], f"console errors: {errors}"
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+def open_page(browser: Any, base: str, width: int = 1100, height: int = 900) -> Watched:
+    """A fresh context (own localStorage) whose requests to any other host are blocked and
+    recorded, and whose console errors and uncaught exceptions are recorded."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    watched = Watched(page, base)
+    origin = urlsplit(base).netloc
+
+    def foreign(url: str) -> bool:
+        return not url.startswith("data:") and urlsplit(url).netloc != origin
+
+    def block(route: Any) -> None:
+        watched.foreign.append(route.request.url)
+        route.abort()
+
+    # only other hosts are intercepted (intercepting the page's own event stream would cut it)
+    context.route(foreign, block)
+    page.on("request", lambda r: foreign(r.url) and watched.foreign.append(r.url))
+    page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
+    page.on("pageerror", lambda e: watched.errors.append(f"uncaught: {e}"))
+    return watched
+
+
+# What the person at the table prefers (a short game): get ready, play, pick up last.
+LAST = ("pickup", "pass", "swap", "close")
+FIRST = ("ready", "pick")
+
+
+def preference(action: dict[str, Any]) -> tuple[int, int]:
+    kind = action["type"]
+    rank = 0 if kind in FIRST else 2 if kind in LAST else 1
+    return rank, -len(action.get("cards", []))
+
+
+def play_through(watched: Watched, seconds: float = 75) -> list[dict[str, Any]]:
+    """Click legal actions on the page until its outcome shows; returns the actions clicked.
+
+    An action naming several cards is chosen by selecting those cards in the hand first."""
+    page = watched.page
+    clicks: list[dict[str, Any]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if page.locator("#outcome .outcome").count():
+            return clicks
+        buttons = page.locator("#actions button.action")
+        found = [json.loads(b) for b in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
+        if not found:
+            page.wait_for_timeout(40)
+            continue
+        # declaring out is legal at any time in Sixty-Six: the person never does
+        found = [a for a in found if a["type"] != "declare_out"]
+        if not found:
+            page.wait_for_timeout(40)
+            continue
+        action = min(found, key=preference)
+        cards = action.get("cards", [])
+        if len(cards) > 1:
+            for card in cards:
+                page.locator(f'#hand button[data-card="{card}"][aria-pressed="false"]').click()
+        before = page.locator("#version").inner_text()
+        compact = json.dumps(action, separators=(",", ":"))  # as the page's JSON.stringify
+        target = page.locator(f"#actions button.action[data-action='{compact}']")
+        if target.count() == 0:
+            continue  # redrawn in between: look again
+        target.first.click()
+        clicks.append(action)
+        page.wait_for_function(
+            "v => document.querySelector('#version')?.textContent !== v"
+            " || document.querySelector('#refusal')?.textContent",
+            arg=before,
+        )
+        refusal = page.locator("#refusal").inner_text()
+        assert refusal == "", refusal
+    raise AssertionError(f"no outcome after {len(clicks)} actions")

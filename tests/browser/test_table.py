@@ -1,0 +1,228 @@
+"""The browser table, in a real Chromium against real processes (gunicorn + RQ workers + Redis).
+
+For each game a person plays a whole game through the page against bots until the outcome
+shows; a spectator page sees live updates; a replay is stepped through to the end; /docs lists
+every operation. Every page is checked for requests to other hosts and console errors, and each
+game's table is saved as a screenshot under test-artifacts/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import Watched, play_through
+from tests.e2e.conftest import BOT, Stack
+
+pytestmark = pytest.mark.e2e
+OPEN = {"type": "open"}
+
+
+def take_seat(watched: Any, game_id: str, name: str = "alice", seat: int = 0) -> None:
+    watched.goto(f"#/game/{game_id}")
+    watched.page.fill("#join-name", name)
+    watched.page.click(f'button[data-join="{seat}"]')
+    watched.page.wait_for_selector(f'#felt .seat.me[data-seat="{seat}"]')
+
+
+def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    watched = pages()
+    page = watched.page
+    watched.goto()
+    page.select_option("#create-game", "sixty_six")
+    page.click("#create summary")  # the options are folded away by default
+    assert page.input_value("#opt-game_target") == "7"  # every option shows its default
+    assert "game points that win the match" in page.inner_text("#opt-game_target-help")
+    page.fill("#opt-game_target", "0")
+    page.fill("#create-seed", "browser-sixty-six")
+    page.click("#create button[type=submit]")
+    error = page.locator("#opt-game_target-error")
+    error.wait_for()
+    page.wait_for_function("() => document.querySelector('#opt-game_target-error').textContent")
+    assert "at least 1" in error.inner_text()  # the server's refusal, next to its field
+    watched.screenshot("lobby-refused-option")
+    page.fill("#opt-game_target", "1")  # one deal
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/#/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    assert table_stack.summary(game_id)["options"]["game_target"] == 1
+    take_seat(watched, game_id)
+    page.reload()  # the token kept in localStorage rejoins the seat
+    page.wait_for_selector('#felt .seat.me[data-seat="0"]')
+    assert "Playing seat 0" in page.inner_text("main")
+    page.wait_for_selector("#felt >> text=Trump")
+    # keyboard: a card of the hand is a toggle; selecting it narrows the actions to it
+    first = page.locator("#hand button.card").first
+    code = first.get_attribute("data-card")
+    first.focus()
+    page.keyboard.press("Space")
+    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="true"]')
+    narrowed = page.locator("#actions button.action").evaluate_all(
+        "bs => bs.map(b => JSON.parse(b.dataset.action))"
+    )
+    assert narrowed and all(a.get("card") == code for a in narrowed), narrowed
+    page.keyboard.press("Space")  # the focus stayed on the card: unselect it
+    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="false"]')
+    watched.screenshot("sixty_six-table")
+    assert play_through(watched)
+    summary = table_stack.wait_over(game_id)
+    assert summary["outcome"]["reason"] == "finished"
+    assert "Game over" in page.inner_text("#outcome")
+    watched.screenshot("sixty_six-over")
+    watched.assert_clean("status of 422")  # the refused creation above
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("shithead", [OPEN, BOT], {"action_limit": 600}),
+        ("sheepshead", [OPEN, BOT, BOT], {"rounds": 1, "first_dealer": 2}),  # seat 0 picks first
+    ],
+)
+def test_a_person_plays_a_whole_game_against_bots_through_the_page(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+    game: str,
+    seats: list[dict],
+    options: dict,
+) -> None:
+    created = table_stack.create(game, seats, seed=f"browser-{game}", options=options)
+    watched = pages()
+    take_seat(watched, created["id"])
+    watched.screenshot(f"{game}-table")
+    clicks = play_through(watched)
+    summary = table_stack.wait_over(created["id"])
+    assert clicks and summary["outcome"]["reason"] == "finished"
+    if game == "sheepshead":  # the person picked and buried a pair chosen in the hand
+        assert [a["type"] for a in clicks][:2] == ["pick", "bury"]
+    assert "Game over" in watched.page.inner_text("#outcome")
+    watched.screenshot(f"{game}-over")
+    watched.assert_clean()
+
+
+def test_a_refused_action_is_shown_in_words(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-refusal")
+    watched = pages()
+    take_seat(watched, created["id"])
+    page = watched.page
+    page.wait_for_selector("#actions button.action")
+    page.route("**/stream*", lambda route: route.abort())  # this page hears of no change
+    # another tab of the same seat plays first: this page's version is now stale
+    token = page.evaluate(
+        f"JSON.parse(localStorage.getItem('cardroom.seat.{created['id']}')).token"
+    )
+    auth = {"Authorization": f"Bearer {token}"}
+    view = table_stack.http.get(
+        f"{table_stack.base}/games/{created['id']}/view", headers=auth
+    ).json()
+    stale = page.locator("#actions button.action").first
+    played = table_stack.http.post(
+        f"{table_stack.base}/games/{created['id']}/actions",
+        json={"type": "declare_out", "expected_version": view["version"]},
+        headers=auth,
+    )
+    assert played.status_code == 200, played.text
+    stale.click()
+    refusal = page.locator("#refusal")
+    page.wait_for_function("() => document.querySelector('#refusal').textContent")
+    assert "Refused:" in refusal.inner_text()
+    assert "the table moved on" in refusal.inner_text()
+
+
+def test_a_spectator_sees_the_game_move_live(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-watch")
+    game_id = created["id"]
+    watcher = pages(390, 844)  # phone width
+    watcher.goto(f"#/watch/{game_id}")
+    page = watcher.page
+    page.wait_for_selector("#felt")
+    assert "spectator" in page.inner_text("main")
+    version = int(page.inner_text("#version"))
+    joined = table_stack.http.post(
+        f"{table_stack.base}/games/{game_id}/seats/0", json={"name": "bob"}
+    )
+    auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+    view = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view", headers=auth).json()
+    play = next(a for a in view["view"]["legal_actions"] if a["type"] == "play")
+    response = table_stack.http.post(
+        f"{table_stack.base}/games/{game_id}/actions",
+        json={**play, "expected_version": view["version"]},
+        headers=auth,
+    )
+    assert response.status_code == 200, response.text
+    # no reload: the stream brings the person's card and then the bot's answer
+    page.wait_for_function(
+        "v => Number(document.querySelector('#version').textContent) > v", arg=version
+    )
+    page.wait_for_selector(f'#felt .center [data-card="{play["card"]}"]')
+    assert page.inner_text("#last-action") != "none yet"
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 390, f"the page is {scroll_width}px wide at phone width"
+    watcher.screenshot("sixty_six-spectator-phone")
+    watcher.assert_clean()
+
+
+def test_a_finished_game_is_replayed_step_by_step_with_its_audit(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    created = table_stack.create(
+        "sixty_six", [BOT, BOT], seed="browser-replay", options={"game_target": 1}
+    )
+    summary = table_stack.wait_over(created["id"])
+    watched = pages()
+    watched.goto(f"#/replay/{created['id']}")
+    page = watched.page
+    page.wait_for_selector("#verification")
+    assert "Verified" in page.inner_text("#verification")
+    assert summary["commitment"] in page.inner_text("#audit")
+    assert summary["head_hash"] in page.inner_text("#audit")
+    link = page.locator("#download")
+    assert link.get_attribute("href") == f"/games/{created['id']}/replay"
+    page.wait_for_selector("#replay-step >> text=event 1 of")
+    steps = 1
+    while page.locator("#replay-next").is_enabled():
+        page.click("#replay-next")
+        steps += 1
+        page.wait_for_selector(f"#replay-step >> text=event {steps} of")
+    assert steps == summary["version"]
+    page.wait_for_selector("#table .outcome")
+    page.keyboard.press("Home")  # keyboard operable: back to the first event
+    page.wait_for_selector("#replay-step >> text=event 1 of")
+    page.select_option("#replay-as", "0")  # as seat 0: the other hand is face down
+    page.locator("#replay-slider").fill(str(summary["version"] // 2))
+    page.wait_for_selector(f"#replay-step >> text=event {summary['version'] // 2} of")
+    page.wait_for_selector('#felt .seat[data-seat="1"] .card.back')
+    watched.screenshot("sixty_six-replay")
+    watched.assert_clean()
+
+
+def test_docs_render_offline_and_list_every_operation(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    spec = table_stack.http.get(f"{table_stack.base}/openapi.json").json()
+    operations = sum(
+        1
+        for item in spec["paths"].values()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    )
+    watched = pages()
+    watched.page.goto(f"{table_stack.base}/docs")
+    blocks = watched.page.locator(".opblock")
+    blocks.first.wait_for()
+    watched.page.wait_for_function(
+        "n => document.querySelectorAll('.opblock').length >= n", arg=operations
+    )
+    assert blocks.count() == operations
+    watched.assert_clean()

@@ -1,0 +1,35 @@
+"""Rate limits kept in the store's Redis: shared by every web process."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from tests.support.api import make_app
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.unit.service.test_api_games import create, problem_of
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def namespace() -> Iterator[str]:
+    name = unique_namespace()
+    yield name
+    client = redis.Redis.from_url(redis_url())
+    delete_namespace(client, name)
+    for key in client.scan_iter(match=f"*{name}:limits*", count=1000):
+        client.unlink(key)
+
+
+def test_two_web_processes_share_one_create_budget(namespace: str) -> None:
+    config = {"REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": namespace,
+              "CARDROOM_RATE_LIMITS": 1, "RATELIMIT_STORAGE_URI": "",
+              "CARDROOM_LIMIT_CREATE": "3 per minute"}  # fmt: skip
+    first, second = (make_app(redis=True, **config).test_client() for _ in range(2))
+    assert [create(c).status_code for c in (first, second, first)] == [201] * 3
+    refused = create(second)
+    problem_of(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) >= 1

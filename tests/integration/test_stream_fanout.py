@@ -1,0 +1,100 @@
+"""Stream waits on a real Redis: many at once share one connection and each wakes on its game."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.store.redis import RedisEventStore
+from tests.support.redis_server import OwnRedis, delete_namespace, redis_url, unique_namespace
+
+pytestmark = pytest.mark.integration
+
+WAITERS = 150  # more than redis-py's pool of 100 connections
+
+
+@pytest.fixture
+def store() -> Iterator[RedisEventStore]:
+    namespace = unique_namespace("fanout")
+    made = RedisEventStore.from_url(redis_url(), namespace)
+    yield made
+    delete_namespace(redis.Redis.from_url(redis_url()), namespace)
+
+
+def test_many_waits_share_one_connection_and_each_wakes_on_its_own_stream(
+    store: RedisEventStore,
+) -> None:
+    results: dict[int, bool] = {}
+    errors: list[BaseException] = []
+
+    def wait(i: int) -> None:
+        try:
+            results[i] = store.wait(f"g{i}", 0, 20.0)
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=wait, args=(i,)) for i in range(WAITERS)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while store.waiting() < WAITERS and time.monotonic() < deadline and not errors:
+        time.sleep(0.01)
+    assert errors == []
+    assert store.waiting() == WAITERS, (results, errors)
+    for i in range(0, WAITERS, 2):  # the even games move
+        store.client.xadd(store.key(f"g{i}", "events"), {"x": "1"}, id="1-0")
+    deadline = time.monotonic() + 10
+    while len(results) < WAITERS // 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    woken = sorted(results)
+    assert woken == list(range(0, WAITERS, 2))
+    assert all(results.values())
+    # the store's own pool served no blocking read: the waits share the fan-out's connection
+    assert len(store.client.connection_pool._connections) <= 2
+    for i in range(1, WAITERS, 2):
+        store.client.xadd(store.key(f"g{i}", "events"), {"x": "1"}, id="1-0")
+    for thread in threads:
+        thread.join(10)
+    assert not errors
+    assert len(results) == WAITERS and all(results.values())
+
+
+def test_a_wait_on_a_quiet_stream_times_out_with_false(store: RedisEventStore) -> None:
+    started = time.monotonic()
+    assert store.wait("quiet", 0, 1.5) is False
+    assert time.monotonic() - started >= 1.5
+
+
+def test_a_wait_behind_the_stream_returns_at_once(store: RedisEventStore) -> None:
+    store.client.xadd(store.key("moved", "events"), {"x": "1"}, id="3-0")
+    assert store.wait("moved", 2, 10.0) is True
+
+
+def test_more_concurrent_commands_than_connections_wait_for_one(tmp_path: Path) -> None:
+    """A gevent worker runs hundreds of requests at once: the pool makes them wait for a
+    connection instead of failing the 101st with "Too many connections" (a 503)."""
+    own = OwnRedis(tmp_path, "--appendonly", "no")
+    try:
+        store = RedisEventStore.from_url(own.url, unique_namespace())
+        errors: list[BaseException] = []
+
+        def fetch() -> None:
+            try:
+                store.fetch("some-game", 0)
+            except BaseException as err:
+                errors.append(err)
+
+        redis.Redis.from_url(own.url).execute_command("CLIENT", "PAUSE", "400", "ALL")
+        threads = [threading.Thread(target=fetch) for _ in range(250)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert errors == []
+    finally:
+        own.stop()

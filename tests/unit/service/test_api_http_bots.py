@@ -1,0 +1,111 @@
+"""Bots over HTTP: bot accounts, seating them by name, their token's reach, their event stream."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.store import InMemoryEventStore
+from tests.support.api import bearer, make_app
+
+
+@pytest.fixture
+def client() -> FlaskClient:
+    return make_app(InMemoryEventStore()).test_client()
+
+
+def _account(client: FlaskClient, name: str = "mybot") -> str:
+    response = client.post("/bots", json={"name": name})
+    assert response.status_code == 201, response.json
+    assert response.json["name"] == name
+    return str(response.json["token"])
+
+
+def _game(client: FlaskClient, seats: list[dict[str, Any]], seed: str = "http-bots") -> str:
+    response = client.post("/games", json={"game": "sixty_six", "seats": seats, "seed": seed})
+    assert response.status_code == 201, response.json
+    return str(response.json["id"])
+
+
+def _messages(client: FlaskClient, token: str) -> list[dict[str, Any]]:
+    response = client.get("/bots/stream", headers=bearer(token))
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+ME = {"type": "bot", "bot": "mybot"}
+
+
+def test_a_bot_account_name_is_taken_once_and_never_a_built_in_one(client: FlaskClient) -> None:
+    _account(client)
+    again = client.post("/bots", json={"name": "mybot"})
+    assert again.status_code == 409 and again.json["code"] == "bot_exists"
+    builtin = client.post("/bots", json={"name": "heuristic"})
+    assert builtin.status_code == 409 and builtin.json["code"] == "bot_exists"
+    assert client.post("/bots", json={"name": "no spaces"}).status_code in (400, 422)
+
+
+def test_a_game_seats_an_http_bot_only_once_its_account_exists(client: FlaskClient) -> None:
+    refused = client.post("/games", json={"game": "sixty_six", "seats": [{"type": "open"}, ME]})
+    assert refused.status_code == 422 and refused.json["code"] == "unknown_bot"
+    _account(client)
+    _game(client, [{"type": "open"}, ME])
+
+
+def _bot_to_act(client: FlaskClient, token: str, game_id: str) -> tuple[int, dict[str, Any]]:
+    view = client.get(f"/games/{game_id}/view", headers=bearer(token)).json
+    return int(view["seat"]), view
+
+
+def test_the_bot_token_plays_its_own_seat(client: FlaskClient) -> None:
+    token = _account(client)
+    game_id = _game(client, [ME, ME])
+    seat, view = _bot_to_act(client, token, game_id)  # the seat the game waits on
+    assert seat in client.get(f"/games/{game_id}").json["to_act"]
+    action = {**view["view"]["legal_actions"][0], "expected_version": view["version"]}
+    response = client.post(f"/games/{game_id}/actions", json=action, headers=bearer(token))
+    assert response.status_code == 200, response.json
+    assert client.get(f"/games/{game_id}").json["version"] > view["version"]
+
+
+def test_a_bot_token_cannot_act_for_any_other_seat(client: FlaskClient) -> None:
+    token = _account(client)
+    _account(client, "otherbot")
+    other = {"type": "bot", "bot": "otherbot"}
+    game_id = _game(client, [{"type": "open"}, ME], seed="reach")
+    person = client.post(f"/games/{game_id}/seats/0", json={"name": "ann"}).json["token"]
+    view = client.get(f"/games/{game_id}/view", headers=bearer(person)).json
+    version = view["version"]
+    url = f"/games/{game_id}/actions"
+    for action in view["view"]["legal_actions"] or [{"type": "declare_out"}]:
+        body = {**action, "expected_version": version, "seat": 0}
+        refused = client.post(url, json=body, headers=bearer(token))
+        assert refused.status_code == 403 and refused.json["code"] == "forbidden"
+    elsewhere = _game(client, [other, {"type": "bot", "bot": "heuristic"}], seed="elsewhere")
+    for seat in (0, 1):
+        body = {"type": "declare_out", "expected_version": 1, "seat": seat}
+        refused = client.post(f"/games/{elsewhere}/actions", json=body, headers=bearer(token))
+        assert refused.status_code == 401 and refused.json["code"] == "unauthorized"
+    assert client.get(f"/games/{game_id}/view").json["version"] == version  # nothing played
+
+
+def test_the_stream_tells_the_bot_its_games_and_turns(client: FlaskClient) -> None:
+    token = _account(client)
+    game_id = _game(client, [ME, ME], seed="stream")
+    messages = _messages(client, token)
+    assert messages[0] == {"type": "gameStart", "game": game_id, "seats": [0, 1]}
+    turns = [m for m in messages if m["type"] == "yourTurn"]
+    summary = client.get(f"/games/{game_id}").json
+    assert turns == [
+        {"type": "yourTurn", "game": game_id, "seat": s, "version": summary["version"]}
+        for s in summary["to_act"]
+    ]
+
+
+def test_the_stream_needs_a_bot_token(client: FlaskClient) -> None:
+    assert client.get("/bots/stream").status_code == 401
+    assert client.get("/bots/stream", headers=bearer("nope")).status_code == 401

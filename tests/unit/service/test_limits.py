@@ -1,0 +1,81 @@
+"""Rate limits: 429 problem+json rate_limited with Retry-After; creates per client, actions per
+seat; nothing refused is stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.store import InMemoryEventStore
+from tests.support.api import Table, make_app
+from tests.unit.service.test_api_games import create, problem_of
+
+DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+
+
+@pytest.fixture
+def store() -> InMemoryEventStore:
+    return InMemoryEventStore()
+
+
+def limited(store: InMemoryEventStore, **config: Any) -> FlaskClient:
+    settings = {"CARDROOM_RATE_LIMITS": 1, "CARDROOM_LIMIT_CREATE": "3 per minute",
+                "CARDROOM_LIMIT_ACTIONS": "2 per minute", **config}  # fmt: skip
+    return make_app(store, **settings).test_client()
+
+
+def test_creates_past_the_limit_are_a_429_with_retry_after(store: InMemoryEventStore) -> None:
+    client = limited(store)
+    assert [create(client).status_code for _ in range(3)] == [201] * 3
+    refused = create(client)
+    body = problem_of(refused, 429, "rate_limited")
+    assert "3 per 1 minute" in body["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61
+    assert len(store.list_games()) == 3  # the refused create stored nothing
+    assert client.get("/games").status_code == 200  # reading is not limited
+
+
+def test_another_client_has_its_own_budget(store: InMemoryEventStore) -> None:
+    client = limited(store)
+    for _ in range(3):
+        create(client)
+    problem_of(create(client), 429, "rate_limited")
+    other = client.post("/games", json={"game": "fake", "seats": [{"type": "open"}] * 2},
+                        environ_base={"REMOTE_ADDR": "10.0.0.7"})  # fmt: skip
+    assert other.status_code == 201
+
+
+def test_actions_are_limited_per_seat(store: InMemoryEventStore) -> None:
+    client = limited(store, CARDROOM_LIMIT_ACTIONS="1 per minute")
+    table = Table(client, deal=DEAL, dealer=1)
+    assert table.act(0, {"type": "play", "card": "AS"}, version=2).status_code == 200
+    refused = table.act(0, {"type": "play", "card": "9H"}, version=4)
+    problem_of(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert table.act(1, {"type": "play", "card": "KD"}, version=3).status_code == 200  # own budget
+    assert store.version(table.id) == 4
+
+
+def test_limits_can_be_switched_off(store: InMemoryEventStore) -> None:
+    client = limited(store, CARDROOM_RATE_LIMITS=0)
+    assert all(create(client).status_code == 201 for _ in range(10))
+
+
+def test_the_limits_are_kept_in_redis_by_default() -> None:
+    from flask import Flask
+
+    from service.api import limits
+
+    app = Flask(__name__)
+    app.config.update(REDIS_URL="unix:///run/none.sock?db=3", CARDROOM_NAMESPACE="ns",
+                      CARDROOM_RATE_LIMITS=1, CARDROOM_LIMIT_CREATE="1 per minute",
+                      CARDROOM_LIMIT_ACTIONS="1 per minute")  # fmt: skip
+    app.add_url_rule("/games", "games.Games", lambda: "", methods=["POST"])
+    app.add_url_rule("/a", "actions.Actions", lambda: "", methods=["POST"])
+    limiter = limits.install(app)
+    assert type(limiter.storage).__name__ == "RedisStorage"  # a unix socket URL too
+    pool = limiter.storage.storage.connection_pool  # type: ignore[union-attr]
+    assert pool.connection_kwargs["path"] == "/run/none.sock"
+    assert pool.connection_kwargs["db"] == 3

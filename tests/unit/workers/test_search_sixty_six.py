@@ -1,0 +1,81 @@
+"""The Sixty-Six search bot rebuilds worlds from the seat's view and redacted history only."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from domain.events import canonical_json
+from domain.protocol import Setup, fold
+from domain.registry import get_game
+from workers.bots.base import get_bot
+from workers.bots.search import SearchBot
+from workers.bots.search.sixty_six import sample_world
+
+GAME = get_game("sixty_six")
+
+
+def _json(data: Any) -> Any:
+    return json.loads(canonical_json(data))
+
+
+def _decisions(seed: str) -> Any:
+    """(real state, seat, the seat's view with its redacted history) at every bot decision."""
+    state = fold(GAME, events := GAME.start(Setup(players=2, seed=seed)))
+    history = list(events)
+    bot, rng = get_bot("heuristic", "sixty_six"), random.Random(seed)
+    while GAME.outcome(state) is None:
+        seat = GAME.awaited_seats(state)[0]
+        view = _json(GAME.view(state, seat))
+        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
+        yield state, seat, view
+        new = GAME.decide(state, seat, bot.choose(view, rng))
+        state = fold(GAME, new, state)
+        history += new
+
+
+def _normal(view: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in view.items() if k != "history"}
+    out["legal_actions"] = sorted(json.dumps(a, sort_keys=True) for a in view["legal_actions"])
+    return out
+
+
+def test_every_sampled_world_looks_to_the_seat_exactly_like_the_real_game() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for seed in ("w1", "w2", "w3"):
+        for _, seat, view in _decisions(seed):
+            world = sample_world(view, rng)
+            assert _normal(_json(GAME.view(world, seat))) == _normal(view)
+            checked += 1
+    assert checked > 100
+
+
+def test_worlds_deal_only_unseen_cards_to_the_opponent_and_the_stock() -> None:
+    rng = random.Random(5)
+    for state, seat, view in _decisions("w4"):
+        starts = [i for i, e in enumerate(view["history"]) if e["type"].endswith("DealStarted")]
+        deal_events = view["history"][starts[-1] :]
+        played = {e["card"] for e in deal_events if e["type"].endswith("CardPlayed")}
+        hands = set()
+        for _ in range(5):
+            world = sample_world(view, rng)
+            deal = world.deal
+            opponent = set(deal.hands[1 - seat])
+            assert not opponent & (set(view["hand"]) | played)
+            assert set(view["opponent_known_cards"]) <= opponent
+            assert not set(deal.stock) & (opponent | set(view["hand"]) | played)
+            hands.add(frozenset(opponent))
+        real = state.deal
+        if real.stock_open and len(real.stock) > 2:
+            assert len(hands) > 1  # the hidden cards are sampled, not read from the state
+
+
+def test_the_search_bot_answers_a_legal_action_within_its_budget_of_worlds() -> None:
+    bot = get_bot("search", "sixty_six")
+    assert isinstance(bot, SearchBot)
+    bot.iterations, bot.ms = 4, 10_000.0
+    for _, _, view in list(_decisions("w5"))[:20]:
+        action = bot.choose(view, random.Random(1))
+        assert action in view["legal_actions"] or action == {"type": "wait"}
