@@ -166,7 +166,8 @@ def test_a_crash_in_start_is_a_logged_500_and_creates_nothing(
     store = InMemoryEventStore()
     app = make_app(store)
     app.extensions["cardroom"]._games = {"fake": CrashingFake()}
-    body = {"game": "fake", "seats": BOTS, "options": {"hand_size": 5}}
+    seats = [{"type": "bot", "bot": "random"}] * 2
+    body = {"game": "fake", "seats": seats, "options": {"hand_size": 5}}
     with caplog.at_level(logging.ERROR):
         response = app.test_client().post("/games", json=body)
     assert response.status_code == 500 and response.json["code"] == "internal_error"
