@@ -19,7 +19,19 @@ _ALL = _NATURAL | frozenset(JOKERS)
 
 
 def parse_card(code: object) -> Card:
-    """Return the card for a code, or raise InvalidCard naming the bad code."""
+    """Return the card for a code, or raise InvalidCard naming the bad code.
+
+    >>> parse_card("TH"), parse_card("RJ")
+    ('TH', 'RJ')
+    >>> parse_card("10H")
+    Traceback (most recent call last):
+    ...
+    domain.errors.InvalidCard: '10H' is not a card code (rank 2-9 T J Q K A + suit C D H S, ...)
+    >>> parse_card("th")
+    Traceback (most recent call last):
+    ...
+    domain.errors.InvalidCard: 'th' is not a card code (rank 2-9 T J Q K A + suit C D H S, ...)
+    """
     if not isinstance(code, str) or code not in _ALL:
         raise InvalidCard(
             f"{code!r} is not a card code (rank 2-9 T J Q K A + suit C D H S, or RJ/BJ)"
@@ -28,7 +40,15 @@ def parse_card(code: object) -> Card:
 
 
 def parse_cards(codes: object) -> tuple[Card, ...]:
-    """Parse a list of card codes, rejecting a non-list and any bad code."""
+    """Parse a list of card codes, rejecting a non-list and any bad code.
+
+    >>> parse_cards(["AS", "2C", "BJ"])
+    ('AS', '2C', 'BJ')
+    >>> parse_cards("AS")
+    Traceback (most recent call last):
+    ...
+    domain.errors.InvalidCard: expected a list of card codes, got 'AS'
+    """
     if not isinstance(codes, list | tuple):
         raise InvalidCard(f"expected a list of card codes, got {codes!r}")
     return tuple(parse_card(c) for c in codes)

@@ -1,10 +1,13 @@
 """Domain errors: game words with a stable machine ``code`` and a message a person can read.
 
 The HTTP edge maps ``code`` to a status; nothing here knows about HTTP. ``reason`` narrows
-the code (``"too_low"``, ``"must_follow_suit"``) for clients that want to react precisely.
+the code (``"too_low"``, ``"must_follow_suit"``) for clients that want to react precisely; every
+reason is registered once in ``domain.reasons`` and passed by keyword.
 """
 
 from __future__ import annotations
+
+from domain.reasons import REASONS
 
 
 class DomainError(Exception):
@@ -12,10 +15,12 @@ class DomainError(Exception):
 
     code = "domain_error"
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.reason = reason or self.code
+        if self.reason not in REASONS:
+            raise ValueError(f"reason {self.reason!r} is not registered in domain.reasons")
 
     def to_dict(self) -> dict[str, str]:
         """The error as plain data."""

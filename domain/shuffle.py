@@ -43,7 +43,11 @@ class SeededStream:
 
 
 def shuffled(items: Sequence[T], seed: str, label: str) -> list[T]:
-    """Fisher-Yates over ``items`` driven by the (seed, label) stream; index 0 is the top."""
+    """Fisher-Yates over ``items`` driven by the (seed, label) stream; index 0 is the top.
+
+    >>> shuffled(["2C", "3C", "4C", "5C", "6C"], "cardroom", "deal/0")
+    ['4C', '6C', '3C', '5C', '2C']
+    """
     out = list(items)
     stream = SeededStream(seed, label)
     for i in range(len(out) - 1, 0, -1):
@@ -63,7 +67,11 @@ def deal_label(deal_number: int) -> str:
 
 
 def deck_commitment(seed: str, deck: Sequence[str]) -> str:
-    """Hex SHA-256 of utf8(seed) || 0x00 || utf8(the deck's codes joined by ',')."""
+    """Hex SHA-256 of utf8(seed) || 0x00 || utf8(the deck's codes joined by ',').
+
+    >>> deck_commitment("cardroom", ["2C", "3C"])
+    '714fe55abad4b5a2679c8e5ad3915ded0bcabdfaa9ff40500c2f4d64cfc77fc1'
+    """
     return hashlib.sha256(seed.encode() + b"\x00" + ",".join(deck).encode()).hexdigest()
 
 

@@ -45,7 +45,7 @@ class CardroomApi(Api):  # type: ignore[misc]
 
     def _register_responses(self) -> None:
         # error responses are documented as application/problem+json, success ones as JSON
-        default = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        default = self.DEFAULT_RESPONSE_CONTENT_TYPE  # type: ignore[has-type]  # untyped base
         self.DEFAULT_RESPONSE_CONTENT_TYPE = problems.PROBLEM_TYPE
         try:
             super()._register_responses()

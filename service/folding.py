@@ -1,5 +1,7 @@
 """Calling the rules from the service: fold stored events (checking the hash chain), and
-start/decide without letting a rules crash on malformed input become a 5xx."""
+decide without letting a rules crash on a malformed action become a 5xx. A crash in ``start``
+is a bug (setups are validated by the games and raise InvalidSetup/InvalidOptions/InvalidDeal):
+it stays a 500, logged at the edge."""
 
 from __future__ import annotations
 
@@ -9,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.chain import walk
-from domain.errors import DomainError, InvalidAction, InvalidSetup
+from domain.errors import DomainError, InvalidAction
 from domain.lifecycle import Keys, Lifecycle
-from domain.protocol import Action, Game, Setup, action_key
+from domain.protocol import Action, Game, action_key
 from service.store.port import ChainBroken, GameMeta, StoredEvent
 from service.store.records import salt_of
 
@@ -34,28 +36,11 @@ class Loaded:
         return self.game.outcome(self.state) is not None
 
 
-def start(rules: Game[Any], setup: Setup) -> list[Any]:
-    """The game's start; a crash on odd input is logged and refused, never a 5xx."""
-    try:
-        return rules.start(setup)
-    except DomainError:
-        raise
-    except Exception as err:
-        log.exception("%s.start crashed on a setup", rules.name)
-        raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
-
-
 def create(rules: Game[Any], keys: Keys, **setup: Any) -> list[Any]:
-    """The lifecycle's creation batch; a crash on odd input is logged and refused, never a 5xx."""
+    """The lifecycle's creation batch (GameCreated, the bots' SeatFilled, the deal if full)."""
     if not isinstance(rules, Lifecycle):
         raise TypeError("create needs a game with its lifecycle")
-    try:
-        return rules.create(keys=keys, **setup)
-    except DomainError:
-        raise
-    except Exception as err:
-        log.exception("%s.create crashed on a setup", rules.name)
-        raise InvalidSetup(f"{rules.name} cannot start from this setup") from err
+    return rules.create(keys=keys, **setup)  # a crash here is an internal error (a logged 500)
 
 
 def join(
@@ -64,13 +49,7 @@ def join(
     """The lifecycle's join: SeatFilled, and the deal when it fills the last seat."""
     if not isinstance(rules, Lifecycle):
         raise TypeError("join needs a game with its lifecycle")
-    try:
-        return rules.join(state, seat, entropy, keys, source)
-    except DomainError:
-        raise
-    except Exception as err:
-        log.exception("%s: the deal crashed on the last join", rules.name)
-        raise InvalidSetup(f"{rules.name} cannot deal this game") from err
+    return rules.join(state, seat, entropy, keys, source)  # a crash is an internal error
 
 
 def decide(

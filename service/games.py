@@ -132,7 +132,9 @@ class GameService:
         self._check_bots(rules.name, records)
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
-        setup = {"players": len(records), "options": dict(options or {}), "dealer": dealer}
+        setup: dict[str, Any] = {
+            "players": len(records), "options": dict(options or {}), "dealer": dealer
+        }
         events = folding.create(rules, keys, filled=filled, **setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
@@ -367,7 +369,7 @@ class GameService:
         if not seats:
             return None
         if wanted in seats:
-            return int(wanted)  # type: ignore[call-overload]
+            return int(wanted)
         awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s in seats]
         return (awaited or seats)[0]
 

@@ -82,7 +82,7 @@ def run_worker(
                 log.warning("Redis is unreachable (%s); reconnecting", err)
                 _wait_for(connection)
                 with contextlib.suppress(*OUTAGES):
-                    worker.register_death()
+                    worker.register_death()  # type: ignore[no-untyped-call]  # untyped in rq
                 log.info("Redis is back: serving %s again", ", ".join(names))
     finally:
         stop.set()

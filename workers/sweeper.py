@@ -25,6 +25,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from rq.job import Job, JobStatus
 
@@ -95,8 +96,8 @@ class Sweeper:
             self.service.complete_create(game_id)  # a create that stopped half-way
         now = self.clock()
         connection = self.scheduler.connection
-        seen = {k.decode(): v.decode() for k, v in connection.hgetall(self._seen_key).items()}
-        current: dict[str, str] = {}
+        seen = {_text(k): _text(v) for k, v in connection.hgetall(self._seen_key).items()}
+        current: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
         resumed = 0
         ttl = waiting_ttl()
         live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl)]
@@ -153,7 +154,8 @@ class Sweeper:
                 continue
             field = f"{seat}:{version}"
             raw = self.scheduler.connection.hget(self._attempts_key(game_id), field)
-            attempts, last = (int(raw.split(b":")[0]), float(raw.split(b":")[1])) if raw else (0, 0)
+            tries, _, when = (_text(raw) if raw else "0:0").partition(":")
+            attempts, last = int(tries), float(when)
             cap = min(MAX_BACKOFF, 10 * self.stall)
             backoff = min(self.stall * 2 ** (attempts - 1), cap) if attempts else 0
             if self.clock() - last < backoff:
@@ -201,6 +203,11 @@ class Sweeper:
         """True for the one sweeper that may sweep this interval."""
         key = f"{self.scheduler.namespace}:sweeper"
         return bool(self.scheduler.connection.set(key, "1", nx=True, px=int(interval() * 900)))
+
+
+def _text(value: bytes | str) -> str:
+    """A reply of the RQ connection (bytes) as text."""
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _waited(job: Job) -> bool:

@@ -76,7 +76,7 @@ class StreamQuerySchema(schemas.EventsQuerySchema):
     )
 
 
-class StreamTicketSchema(schemas.ma.Schema):
+class StreamTicketSchema(schemas.ma.Schema):  # type: ignore[name-defined,misc]
     ticket = fields.String(required=True)
     expires_in = fields.Integer(required=True, metadata={"description": "seconds"})
 
@@ -115,7 +115,7 @@ class Stream(MethodView):
                 raise InvalidRequest("send a seat token or a stream ticket, not both")
             seat = service.seat_for_ticket(game_id, query["ticket"])
         else:
-            seat = caller_seat(game_id)
+            seat = caller_seat(game_id)  # type: ignore[assignment]  # None: a spectator
         after = _resume_from(query["after"])
         first = service.events_after(game_id, after, seat)  # 404 before the stream opens
         config = current_app.config

@@ -58,10 +58,10 @@ def install(app: Flask) -> Limiter:
         headers_enabled=False,
     )
     views = app.view_functions
-    views[CREATE_ENDPOINT] = limiter.limit(
+    views[CREATE_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
         lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
     )(views[CREATE_ENDPOINT])
-    views[ACTIONS_ENDPOINT] = limiter.limit(
+    views[ACTIONS_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
         lambda: str(config["CARDROOM_LIMIT_ACTIONS"]), methods=["POST"], key_func=seat_key
     )(views[ACTIONS_ENDPOINT])
 

@@ -24,9 +24,6 @@ STATUSES = ("waiting", "playing", "over")
 DEFAULT_IDEMPOTENCY_TTL = 7 * 24 * 3600.0  # seconds idempotency records outlive their game
 
 
-REPLAY_PART = "replay"  # an adapter keeps a game's exported replay file under this name
-
-
 class StoreError(Exception):
     """Base of the store's own errors."""
 

@@ -32,7 +32,6 @@ from service.store import records
 from service.store.fanout import Fanout
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
-    REPLAY_PART,
     STATUSES,
     Appended,
     Batch,
@@ -48,6 +47,8 @@ from service.store.port import (
     UnknownGameId,
     VersionConflict,
 )
+
+REPLAY_PART = "replay"  # a game's exported replay file: <ns>:game:{<id>}:replay
 
 APPEND_LUA = """
 -- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
@@ -170,7 +171,7 @@ class RedisEventStore:
         return result
 
     def finish_create(self, game_id: str) -> GameMeta | None:
-        fields = self.client.hgetall(self.key(game_id, "meta"))
+        fields = _strings(self.client.hgetall(self.key(game_id, "meta")))
         meta = records.meta_from_fields(fields)
         if meta is None or "due" not in fields:
             self.client.zrem(self._creating_key(), game_id)
@@ -286,24 +287,26 @@ class RedisEventStore:
         stop = "+" if upto is None else f"{upto}-0"
         if upto is not None and upto <= after:
             return []
-        return _parse(self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop))
+        return _parse(
+            self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop) or []
+        )
 
     def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
-        raw = self.client.xrange(self.key(game_id, "events"))
-        return [(records.version_of(entry_id), dict(fields)) for entry_id, fields in raw]
+        raw = self.client.xrange(self.key(game_id, "events")) or []
+        return [(records.version_of(_text(entry_id)), _strings(fields)) for entry_id, fields in raw]
 
     def batches(self, game_id: str) -> list[Batch]:
         return records.group_batches(self.read(game_id))
 
     def version(self, game_id: str) -> int:
         last = self.client.xrevrange(self.key(game_id, "events"), count=1)
-        return records.version_of(last[0][0]) if last else 0
+        return records.version_of(_text(last[0][0])) if last else 0
 
     def verify_chain(self, game_id: str) -> ChainReport:
         return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
-        return records.meta_from_fields(self.client.hgetall(self.key(game_id, "meta")))
+        return records.meta_from_fields(_strings(self.client.hgetall(self.key(game_id, "meta"))))
 
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
         meta = self.meta(game_id)
@@ -347,7 +350,7 @@ class RedisEventStore:
         ids = self.client.zrevrange(self._index_key(game, status), offset, offset + limit - 1)
         pipe = self.client.pipeline(transaction=False)
         for game_id in ids:
-            pipe.hgetall(self.key(game_id, "meta"))
+            pipe.hgetall(self.key(_text(game_id), "meta"))
         metas = [records.meta_from_fields(fields) for fields in pipe.execute()]
         return [m for m in metas if m is not None]
 
@@ -403,6 +406,20 @@ class RedisEventStore:
                     pipe.zrem(self._index_key(game, old), meta.id)
             pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
         pipe.execute()
+
+
+def _text(value: object) -> str:
+    """A reply item as text (the store's client decodes replies; bytes are decoded here too)."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"expected text from Redis, got {type(value).__name__}")
+
+
+def _strings(fields: Mapping[Any, Any] | None) -> dict[str, str]:
+    """A hash or stream entry reply as a str -> str dict."""
+    return {_text(k): _text(v) for k, v in (fields or {}).items()}
 
 
 def _parse(raw: list[Any]) -> list[StoredEvent]:

@@ -122,8 +122,12 @@ class Table:
             sent["Idempotency-Key"] = key
         return self.client.post(f"/games/{self.id}/actions", json=body, headers=sent)
 
-    def random_move(self, rnd: random.Random) -> tuple[int, dict[str, Any], int] | None:
-        """A random legal (seat, action, version) read from the seats' own views."""
+    def random_move(
+        self, rnd: random.Random, prefer: tuple[str, ...] = (), avoid: tuple[str, ...] = ()
+    ) -> tuple[int, dict[str, Any], int] | None:
+        """A random legal (seat, action, version) read from the seats' own views; an action
+        of a type in ``prefer`` is taken whenever one is legal, one in ``avoid`` only when
+        nothing else is."""
         choices = []
         version = 0
         for seat in range(len(self.tokens)):
@@ -132,7 +136,9 @@ class Table:
             choices += [(seat, a) for a in view["view"]["legal_actions"]]
         if not choices:
             return None
-        seat, action = rnd.choice(choices)
+        preferred = [(s, a) for s, a in choices if a.get("type") in prefer]
+        allowed = [(s, a) for s, a in choices if a.get("type") not in avoid]
+        seat, action = rnd.choice(preferred or allowed or choices)
         return seat, action, version
 
 

@@ -69,7 +69,8 @@ def _choose_face_up(legal: list[dict[str, Any]], special: frozenset[str]) -> Act
         cards = action.get("cards") or [c for slot in action["slots"] for c in slot]
         return sum(card_worth(c, special) for c in cards), len(cards)
 
-    return dict(max(legal, key=score))
+    best: dict[str, Any] = max(legal, key=score)
+    return dict(best)
 
 
 def _preplay(view: View, legal: list[dict[str, Any]], special: frozenset[str]) -> Action:
@@ -105,11 +106,15 @@ def _play(view: View, legal: list[dict[str, Any]], special: frozenset[str]) -> A
         return _lowest_set(ordinary)
     extra = [a for a in plays if a not in ordinary]
     if extra and (not pickups or len(pile) > CHEAP_PILE or _endgame(view)):
-        return dict(min(extra, key=lambda a: (_keep_order(a), len(a["cards"]))))
+        chosen: dict[str, Any] = min(extra, key=lambda a: (_keep_order(a), len(a["cards"])))
+        return dict(chosen)
     if {"type": "play_stock"} in legal and len(pile) > CHEAP_PILE:
         return {"type": "play_stock"}
     if pickups:
-        return dict(max(pickups, key=lambda a: card_worth(a.get("face_up_card", "2C"), special)))
+        best: dict[str, Any] = max(
+            pickups, key=lambda a: card_worth(a.get("face_up_card", "2C"), special)
+        )
+        return dict(best)
     return dict(legal[0])
 
 
@@ -143,7 +148,7 @@ def _completes_four(pile: list[str], cards: list[str]) -> bool:
 def _endgame(view: View) -> bool:
     me = view["seats"][view["seat"]]
     table = sum(len(slot) for slot in me["face_up"])
-    return view["stock_count"] == 0 and me["hand_count"] + table <= 3
+    return bool(view["stock_count"] == 0 and me["hand_count"] + table <= 3)
 
 
 register_bot("heuristic", game="shithead")(ShitheadHeuristic)

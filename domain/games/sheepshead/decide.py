@@ -41,16 +41,16 @@ _FIELDS["play"] = _FIELDS["bury"]
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     """The events one action causes, or the most specific DomainError."""
     if state.over:
-        raise GameOver("the match is over", "match_over")
+        raise GameOver("the match is over", reason="match_over")
     kind = action_type(action, rules.ACTION_TYPES)
     cards = _parse_shape(kind, action)
     hand = state.hand
     if not isinstance(seat, int) or not 0 <= seat < state.players or hand is None:
         raise InvalidAction(f"there is no seat {seat!r} in this match")
     if seat != hand.to_act:
-        raise NotYourTurn(f"seat {seat} may not act now", "not_your_turn")
+        raise NotYourTurn(f"seat {seat} may not act now", reason="not_your_turn")
     if kind not in rules.PHASE_ACTIONS.get(hand.phase, frozenset()):
-        raise IllegalAction(f"{kind} is not possible now", "wrong_phase")
+        raise IllegalAction(f"{kind} is not possible now", reason="wrong_phase")
     events = _HANDLERS[kind](state, hand, seat, kind, action, cards)
     return _with_action_limit(state, events)
 
@@ -157,7 +157,7 @@ def _call(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: An
 
 def _crack(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: Any) -> list[Event]:
     if kind == "crack" and seat == hand.partner:
-        raise IllegalAction("the partner may not crack", "crack_not_allowed")
+        raise IllegalAction("the partner may not crack", reason="crack_not_allowed")
     if kind in ("crack", "no_crack"):
         return [CrackDecided(seat=seat, crack=kind == "crack")]
     return [RecrackDecided(seat=seat, recrack=kind == "recrack")]

@@ -63,16 +63,17 @@ def blitz_pairs(cards: tuple[str, ...]) -> tuple[str, ...]:
 def pass_error(state: State, hand: Hand, seat: int) -> IllegalAction | None:
     """Why ``pass`` is refused: the last seat must pick under ``forced_pick``."""
     if state.options["no_pick"] == "forced_pick" and seat == hand.active[-1]:
-        return IllegalAction("the dealer must pick when everybody else passed", "dealer_must_pick")
+        return IllegalAction("the dealer must pick when everybody else passed",
+            reason="dealer_must_pick")
     return None
 
 
 def blitz_error(state: State, hand: Hand, seat: int) -> IllegalAction | None:
     """Why ``pick`` with ``blitz`` is refused."""
     if not state.options["blitzing"]:
-        return IllegalAction("blitzing is not played in this match", "wrong_phase")
+        return IllegalAction("blitzing is not played in this match", reason="wrong_phase")
     if not blitz_pairs(hand.hands[seat]):
-        return IllegalAction("a blitz needs both black or both red queens", "invalid_blitz")
+        return IllegalAction("a blitz needs both black or both red queens", reason="invalid_blitz")
     return None
 
 
@@ -99,11 +100,11 @@ def bury_error(state: State, hand: Hand, seat: int, cards: tuple[str, ...]) -> I
     size = bury_size(state)
     if len(cards) != size or len(set(cards)) != size:
         return IllegalAction(
-            f"bury exactly {size} different cards, not {list(cards)}", "invalid_bury"
+            f"bury exactly {size} different cards, not {list(cards)}", reason="invalid_bury"
         )
     missing = [c for c in cards if c not in hand.hands[seat]]
     if missing:
-        return IllegalAction(f"you do not hold {missing[0]}", "card_not_in_hand")
+        return IllegalAction(f"you do not hold {missing[0]}", reason="card_not_in_hand")
     return None
 
 
@@ -168,11 +169,12 @@ def call_error(state: State, hand: Hand, kind: str, cards: tuple[str, ...]) -> I
         if len(cards) != 1 or cards[0] not in choices.cards:
             allowed = ", ".join(choices.cards) or "nothing"
             message = f"cannot call {list(cards)}; you may call {allowed}"
-            return IllegalAction(message, "invalid_call")
+            return IllegalAction(message, reason="invalid_call")
     elif kind == "alone" and not choices.alone:
-        return IllegalAction("you must call the jack; alone is not allowed", "alone_not_allowed")
+        return IllegalAction("you must call the jack; alone is not allowed",
+            reason="alone_not_allowed")
     elif kind == "partner" and not choices.partner:
-        return IllegalAction("partner is only for a picker without JD", "invalid_call")
+        return IllegalAction("partner is only for a picker without JD", reason="invalid_call")
     return None
 
 
@@ -216,12 +218,12 @@ def play_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction 
     """Why playing ``card`` is refused: not held, R8.4's follow rule, CA6's called-card rules."""
     cards = hand.hands[seat]
     if card not in cards:
-        return IllegalAction(f"you do not hold {card}", "card_not_in_hand")
+        return IllegalAction(f"you do not hold {card}", reason="card_not_in_hand")
     if hand.trick_cards:
         led = effective_suit(hand.trick_cards[0])
         if effective_suit(card) != led and any(effective_suit(c) == led for c in cards):
             return IllegalAction(
-                f"cannot play {card}: you must follow {_suit_name(led)}", "must_follow_suit"
+                f"cannot play {card}: you must follow {_suit_name(led)}", reason="must_follow_suit"
             )
     return _called_card_error(state, hand, seat, card)
 
@@ -244,7 +246,7 @@ def _called_card_error(state: State, hand: Hand, seat: int, card: str) -> Illega
         if held == [card]:
             return IllegalAction(
                 f"cannot play {card}: keep a {_suit_name(suit)} card until that suit is led",
-                "called_suit_rule",
+                reason="called_suit_rule",
             )
     return None
 
@@ -255,15 +257,16 @@ def _partner_called_error(
     suit = called[1]
     if lead == suit and not earlier and card != called:
         return IllegalAction(
-            f"cannot play {card}: the called {called} must be played", "called_suit_rule"
+            f"cannot play {card}: the called {called} must be played", reason="called_suit_rule"
         )
     if lead is not None and lead != suit and card == called and not earlier:
         return IllegalAction(
-            f"cannot discard {card} before its suit has been led", "called_suit_rule"
+            f"cannot discard {card} before its suit has been led", reason="called_suit_rule"
         )
     if lead is None and card != called and effective_suit(card) == suit:
         return IllegalAction(
-            f"cannot lead {card}: lead {_suit_name(suit)} only with {called}", "called_suit_rule"
+            f"cannot lead {card}: lead {_suit_name(suit)} only with {called}",
+                reason="called_suit_rule"
         )
     return None
 

@@ -127,7 +127,8 @@ def checked_set(state: State, seat: int, raw: Any) -> tuple[Cards, str]:
     if not cards:
         raise InvalidAction("a play names at least one card", reason="no_cards")
     if len(set(cards)) != len(cards):
-        raise InvalidAction(f"a play names each card once: {', '.join(cards)}", "duplicate_card")
+        raise InvalidAction(f"a play names each card once: {', '.join(cards)}",
+            reason="duplicate_card")
     zone = _zone_of_play(state, seat)
     _check_zone(state, seat, cards, zone)
     ranks = {rank(c) for c in cards}
@@ -192,9 +193,9 @@ def _play(state: State, seat: int, action: Any, out_of_turn: bool) -> Batch:
 def _pickup(state: State, seat: int, action: Any) -> Batch:
     zone = tier(state, seat)
     if zone == FACE_DOWN:
-        raise IllegalAction("in the face-down tier you must flip, not pick up", "wrong_tier")
+        raise IllegalAction("in the face-down tier you must flip, not pick up", reason="wrong_tier")
     if not state.pile:
-        raise IllegalAction("the pile is empty: there is nothing to pick up", "empty_pile")
+        raise IllegalAction("the pile is empty: there is nothing to pick up", reason="empty_pile")
     taken = _face_up_taken(state, seat, zone, action.get("face_up_card"))
     batch = Batch(state)
     batch.emit(PilePickedUp(seat=seat, cards=state.pile, face_up_cards=taken, cause="pickup"))
@@ -212,7 +213,8 @@ def _face_up_taken(state: State, seat: int, zone: str, named: Any) -> Cards:
     if mode == "all":
         return face_up_cards(state, seat)
     if named is None:
-        raise IllegalAction("name one of your face-up cards to take with the pile", "no_face_up")
+        raise IllegalAction("name one of your face-up cards to take with the pile",
+            reason="no_face_up")
     card = parse_card(named)
     for stack in state.face_up[seat]:
         if card in stack:
@@ -229,7 +231,8 @@ def _flip(state: State, seat: int, action: Any) -> Batch:
     if not isinstance(slot, int) or isinstance(slot, bool):
         raise InvalidAction(f"flip needs a slot number, got {slot!r}", reason="bad_slot")
     if slot not in face_down_slots(state, seat):
-        raise IllegalAction(f"face-down slot {slot} is empty or does not exist", "empty_slot")
+        raise IllegalAction(f"face-down slot {slot} is empty or does not exist",
+            reason="empty_slot")
     card = state.face_down[seat][slot]
     assert card is not None
     legal = play_problem(state.r, state.pile, state.lead_count, rank(card), 1, True) is None
@@ -241,7 +244,7 @@ def _flip(state: State, seat: int, action: Any) -> Batch:
 
 def _play_stock(state: State, seat: int) -> Batch:
     if not state.r.play_from_stock:
-        raise IllegalAction("play_stock needs the play_from_stock option", "option_off")
+        raise IllegalAction("play_stock needs the play_from_stock option", reason="option_off")
     if tier(state, seat) == FACE_DOWN:
         raise IllegalAction("in the face-down tier you must flip", reason="wrong_tier")
     if not state.stock:

@@ -179,7 +179,8 @@ def _choose(batch: Batch, seat: int, action: Any) -> None:
     rows = state.r.cards_per_row
     _check_in_hand(state, seat, cards)
     if len(cards) != rows:
-        raise IllegalAction(f"choose exactly {rows} face-up cards, not {len(cards)}", "wrong_count")
+        raise IllegalAction(f"choose exactly {rows} face-up cards, not {len(cards)}",
+            reason="wrong_count")
     batch.emit(FaceUpChosen(seat=seat, slots=tuple((c,) for c in cards)))
 
 
@@ -194,7 +195,8 @@ def _check_in_hand(state: State, seat: int, cards: Cards) -> None:
 def _checked_slots(state: State, seat: int, raw: Any) -> tuple[Cards, ...]:
     rows = state.r.cards_per_row
     if not isinstance(raw, list | tuple) or len(raw) != rows:
-        raise InvalidAction(f"slots must be a list of {rows} lists of card codes", "bad_slots")
+        raise InvalidAction(f"slots must be a list of {rows} lists of card codes",
+            reason="bad_slots")
     slots = tuple(parse_cards(group) for group in raw)
     _check_in_hand(state, seat, tuple(c for g in slots for c in g))
     for group in slots:

@@ -111,16 +111,26 @@ def set_problem(
 ) -> str | None:
     """The one legality check of a set (R7, §16): count first (match_count), then rank.
 
-    ``pile``: the pile holds cards; ``t``: its pile_rank. play_problem and legal_sets both
-    derive from it.
+    ``pile``: the pile holds cards; ``t``: its pile_rank. play_problem is this check;
+    legal_sets applies its two parts (rank once per rank, count per size).
     """
     if not pile:
         return None
-    if rules.match_count and not exempt and count != lead_count:
+    return count_problem(rules, pile, lead_count, count, exempt) or rank_problem(rules, t, r)
+
+
+def count_problem(
+    rules: Rules, pile: bool, lead_count: int, count: int, exempt: bool
+) -> str | None:
+    """``wrong_count`` when match_count asks for the lead's size on a pile (R16)."""
+    if pile and rules.match_count and not exempt and count != lead_count:
         return "wrong_count"
-    if t is None:
-        return None
-    return _rank_problem(rules, r, t)
+    return None
+
+
+def rank_problem(rules: Rules, t: str | None, r: str) -> str | None:
+    """Why rank ``r`` may not go on a pile whose pile_rank is ``t`` (None: it may)."""
+    return None if t is None else _rank_problem(rules, r, t)
 
 
 def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
@@ -204,10 +214,10 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
     out: list[Cards] = []
     for r, group in rank_groups(cards).items():
-        if only_rank is not None and r != only_rank:
+        if (only_rank is not None and r != only_rank) or rank_problem(rules, t, r) is not None:
             continue
         for size in range(1, len(group) + 1):
-            if set_problem(rules, nonempty, t, lead, r, size, False) is None:
+            if count_problem(rules, nonempty, lead, size, False) is None:
                 out.extend(combinations(group, size))
     return out
 

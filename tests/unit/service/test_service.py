@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from domain.errors import InvalidAction, InvalidSetup
+from domain.errors import InvalidAction
 from domain.events import canonical_json
 from service.games import GameService, NoScheduler
 from service.store import ChainBroken, InMemoryEventStore, VersionConflict
@@ -157,8 +158,25 @@ def test_a_rules_crash_on_a_malformed_action_is_refused_as_invalid() -> None:
         service.submit_action(game_id, 0, {"type": "play", "card": "AS", "boom": 1}, DEALT)
     with pytest.raises(KeyError):  # a legal action that crashes is a bug, not the caller's
         service.submit_action(game_id, 0, {"type": "play", "card": "9H"}, DEALT)
-    with pytest.raises(InvalidSetup):
+    with pytest.raises(TypeError):  # a crash in start is a bug too: not an invalid setup
         service.create_game("fake", BOTS, options={"hand_size": 5})
+
+
+def test_a_crash_in_start_is_a_logged_500_and_creates_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = InMemoryEventStore()
+    app = make_app(store)
+    app.extensions["cardroom"]._games = {"fake": CrashingFake()}
+    seats = [{"type": "bot", "bot": "random"}] * 2
+    body = {"game": "fake", "seats": seats, "options": {"hand_size": 5}}
+    with caplog.at_level(logging.ERROR):
+        response = app.test_client().post("/games", json=body)
+    assert response.status_code == 500 and response.json["code"] == "internal_error"
+    assert any(r.exc_info and isinstance(r.exc_info[1], TypeError) for r in caplog.records)
+    assert store.list_games() == []
+    fine = app.test_client().post("/games", json={**body, "options": {"hand_size": 3}})
+    assert fine.status_code == 201, fine.json
 
 
 def test_bots_are_asked_only_for_the_seat_the_game_waits_on_not_for_optional_moves() -> None:

@@ -98,9 +98,15 @@ def test_listing_and_deciding_share_one_set_check(monkeypatch: pytest.MonkeyPatc
         and any(a["type"] == "play" for a in GAME.legal_actions(s, s.to_act))
     )
     seat = state.to_act
-    monkeypatch.setattr(shithead_rules, "set_problem", lambda *args: "too_low")
+    monkeypatch.setattr(shithead_rules, "rank_problem", lambda *args: "too_low")
     assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
     assert shithead_rules.play_problem(state.r, state.pile, state.lead_count, "A", 1) == "too_low"
+    monkeypatch.undo()
+    monkeypatch.setattr(shithead_rules, "count_problem", lambda *args: "wrong_count")
+    assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
+    assert shithead_rules.play_problem(state.r, state.pile, state.lead_count, "A", 1) == (
+        "wrong_count"
+    )
 
 
 def test_the_action_limit_option_is_validated() -> None:

@@ -121,6 +121,8 @@ def test_option_must_head_trick_false_only_follow_suit() -> None:
     state, _ = start("AC 9C KD 9H KH QD", "QC AS KS AD QH JS", "TH", must_head_trick=False)
     state = moves(state, (1, "close"), (1, "play QC"))
     act(state, 0, "play 9C")
+    rejected(state, 0, "play KD", "must_follow_suit")  # following suit is still the rule
+    rejected(state, 0, "play 9H", "must_follow_suit")  # and so is not trumping instead
 
 
 def test_option_must_trump_when_void_false_lets_a_void_follower_discard() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored, DealStarted, HandDealt, MatchEnded, TrickWon
+from domain.games.sixty_six.scoring import judge_declaration
+from domain.games.sixty_six.state import copy_deal
 from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK24,
@@ -215,3 +219,27 @@ def test_R14_4_the_next_deal_is_dealt_by_the_other_seat_from_the_seed() -> None:
     hands = {e.seat: list(e.cards) for e in of_type(events, HandDealt)}
     assert hands[0] == order[0:3] + order[6:9] and hands[1] == order[3:6] + order[9:12]
     assert deal(state).trump_card == order[12] and deal(state).turn == 0
+
+
+def _at(card_points: tuple[int, int], won: tuple[int, int]) -> tuple[Any, Any]:
+    state = table()
+    return copy_deal(deal(state), card_points=card_points, won=won), state.rules
+
+
+def test_R12_3_exactly_66_may_declare_and_an_opponent_at_exactly_33_is_not_under_33() -> None:
+    at_66, rules = _at((66, 33), (3, 2))
+    assert judge_declaration(at_66, rules, 0) == (0, "declared_out", 1)
+    under, rules = _at((66, 32), (3, 2))
+    assert judge_declaration(under, rules, 0) == (0, "declared_out", 2)
+    short, rules = _at((65, 33), (3, 2))
+    assert judge_declaration(short, rules, 0)[1] == "false_declaration"
+
+
+def test_R11_a_trick_of_two_nines_scores_nothing_but_is_a_trick() -> None:
+    state, _ = start("9D TC TD QS KS 9C", "9S AC AD KH QH JS", "TH")
+    state = moves(state, (1, "play 9S"), (0, "play 9D"))
+    assert deal(state).won == (0, 1) and deal(state).card_points == (0, 0)
+    # Seat 0 reaches 66 later: the opponent's only trick is worth nothing yet is a trick,
+    # so the declaration is worth 2 (under 33 points), not 3 (no trick at all).
+    reached = copy_deal(deal(state), card_points=(66, 0), won=(5, 1))
+    assert judge_declaration(reached, state.rules, 0) == (0, "declared_out", 2)

@@ -204,7 +204,7 @@ def rollout(world: State, seat: int, action: Action, rng: random.Random) -> floa
     move: dict[str, Any] = dict(action)
     for _ in range(200):
         for event in _GAME.decide(state, mover, move):
-            state = evolve(state, event)
+            state = evolve(state, event)  # type: ignore[arg-type]  # a Sixty-Six event
         if state.ended is not None or state.deals_scored != deals:
             break
         deal = state.deal
