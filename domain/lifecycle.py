@@ -332,6 +332,11 @@ class Lifecycle(Generic[S]):
             return ()
         return tuple(self.game.awaited_seats(state.inner))
 
+    def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
+        """An old stored action shape read through the game's own upcaster, if it has one."""
+        upcast = getattr(self.game, "upcast_action", None)
+        return action if upcast is None else upcast(action)
+
     def may_send(self, state: Table[S], seat: int | None) -> list[str]:
         """The lifecycle actions that seat may send now (resign while the game is played)."""
         playing = state.inner is not None and self.outcome(state) is None

@@ -150,7 +150,8 @@ def _produce(
         seat = command.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
-        return rules.act(state, seat, command["action"], keys)
+        action = rules.upcast_action(command["action"])  # an old stored shape, read as today's
+        return rules.act(state, seat, action, keys)
     raise _Bad(None, f"unknown command kind {kind!r}")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from domain.lifecycle import lifecycle
 from domain.registry import get_game
 from replays import Replay, read
 from service.cli import main
@@ -63,7 +64,9 @@ def viewers(replay: Replay) -> list[int | None]:
 
 def expected_tables(replay: Replay) -> list[dict[int | None, Any]]:
     """Per step, each viewer's table, folded once event by event (not via the code tested)."""
-    rules = get_game(replay.header.game)
+    rules: Any = get_game(replay.header.game)
+    if str(replay.events[0].event.get("type", "")).startswith("lifecycle."):
+        rules = lifecycle(rules)  # format 2: the game inside its lifecycle
     state = rules.initial_state()
     tables: list[dict[int | None, Any]] = []
     for recorded in replay.events:

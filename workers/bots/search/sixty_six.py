@@ -178,20 +178,21 @@ def _rollout_action(state: State, seat: int, rng: random.Random) -> dict[str, An
             return {"type": kind}
     marriages = [a for a in legal if a["type"] == "marriage"]
     if marriages:
-        return max(marriages, key=lambda a: (a["card"][0] == "Q", a["card"][1] == deal.trump))
-    plays = [a["card"] for a in legal if a["type"] == "play"]
+        shown = lambda a: a["cards"][0]  # noqa: E731 - the marriage's shown card
+        return max(marriages, key=lambda a: (shown(a)[0] == "Q", shown(a)[1] == deal.trump))
+    plays = [a["cards"][0] for a in legal if a["type"] == "play"]
     if not plays:
         return rng.choice(legal)
     if rng.random() < EXPLORE:
-        return {"type": "play", "card": rng.choice(plays)}
+        return {"type": "play", "cards": [rng.choice(plays)]}
     facts = {
         "trump_suit": deal.trump,
         "hand": list(deal.hands[seat]),
         "stock": "open" if deal.stock_open else "closed",
     }
     if deal.trick:
-        return {"type": "play", "card": heuristic_follow(facts, plays, deal.trick[0])}
-    return {"type": "play", "card": heuristic_lead(facts, plays)}
+        return {"type": "play", "cards": [heuristic_follow(facts, plays, deal.trick[0])]}
+    return {"type": "play", "cards": [heuristic_lead(facts, plays)]}
 
 
 def rollout(world: State, seat: int, action: Action, rng: random.Random) -> float:
