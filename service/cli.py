@@ -13,6 +13,7 @@ cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -379,6 +380,10 @@ class Child:
             if now - self.started >= self.STABLE:
                 self.delay = self.FIRST_DELAY
             self.restart_at = now + self.delay
+            # its own children (gunicorn's workers after a killed master) would still hold the
+            # port and answer with a dying process: the whole process group goes with it
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             _log(
                 f"{self.name} (pid {self.process.pid}) exited with code {code}; "
                 f"restarting in {self.delay:.1f}s"

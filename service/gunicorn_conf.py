@@ -32,6 +32,12 @@ GUNICORN_CODES = {
 }
 
 
+# Seconds a stopping worker may finish its requests. Event streams would hold it for their whole
+# lifetime (25 s); their clients reconnect anyway, so a stop (or a restart by ``cardroom serve``)
+# does not wait for them.
+graceful_timeout = 5
+
+
 def child_exit(server: Any, worker: Any) -> None:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess

@@ -178,8 +178,7 @@ def _rollout_action(state: State, seat: int, rng: random.Random) -> dict[str, An
             return {"type": kind}
     marriages = [a for a in legal if a["type"] == "marriage"]
     if marriages:
-        shown = lambda a: a["cards"][0]  # noqa: E731 - the marriage's shown card
-        return max(marriages, key=lambda a: (shown(a)[0] == "Q", shown(a)[1] == deal.trump))
+        return max(marriages, key=lambda a: _marriage_rank(a, deal.trump))
     plays = [a["cards"][0] for a in legal if a["type"] == "play"]
     if not plays:
         return rng.choice(legal)
@@ -249,3 +248,9 @@ def make_bot() -> SearchBot:
 
 
 register_bot("search", game="sixty_six")(make_bot)
+
+
+def _marriage_rank(action: dict[str, Any], trump: str) -> tuple[bool, bool]:
+    """Show the queen, and the trump marriage, first."""
+    card = str(action["cards"][0])
+    return card[0] == "Q", card[1] == trump
