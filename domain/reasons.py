@@ -18,6 +18,7 @@ CODES: dict[str, str] = {
     "invalid_setup": "a bad player count, dealer or seed",
     "invalid_deal": "an explicit deal with unknown or duplicate cards or wrong zone sizes",
     "unknown_game": "no game of that name",
+    "seat_taken": "the seat is already filled (the lifecycle's join)",
 }
 
 # Narrower reasons, by the games that raise them.
@@ -27,6 +28,7 @@ NARROW: dict[str, str] = {
     "card_not_in_hand": "the named card is not in the seat's hand",
     "must_follow_suit": "the card does not follow the led suit though the seat can",
     "wrong_phase": "the action does not belong to the current phase",
+    "not_started": "the game is waiting for its seats to fill: nothing is dealt yet",
     "deal_over": "the deal or match is over",
     "match_over": "the match is over",
     # Shithead

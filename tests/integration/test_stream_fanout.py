@@ -55,7 +55,9 @@ def test_many_waits_share_one_connection_and_each_wakes_on_its_own_stream(
     assert woken == list(range(0, WAITERS, 2))
     assert all(results.values())
     # the store's own pool served no blocking read: the waits share the fan-out's connection
-    assert len(store.client.connection_pool._connections) <= 2
+    # (a few pooled connections serve the test's XADDs and the reader's wake-up calls, which may
+    # overlap on a loaded machine; one per waiter would be WAITERS of them)
+    assert len(store.client.connection_pool._connections) <= 4 < WAITERS
     for i in range(1, WAITERS, 2):
         store.client.xadd(store.key(f"g{i}", "events"), {"x": "1"}, id="1-0")
     for thread in threads:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
+from domain.lifecycle import Table
 from tests.support.api import cards_in
 
 
@@ -85,5 +86,10 @@ MAY_SEE: dict[str, Callable[[Any, int | None], set[str]]] = {
 
 
 def may_see(name: str, state: Any, seat: int | None) -> set[str]:
-    """The cards ``seat`` may see in ``state`` by the rules of game ``name``."""
+    """The cards ``seat`` may see in ``state`` by the rules of game ``name`` (a lifecycle's
+    state holds the game's own as ``inner``: nothing is seen before the deal)."""
+    if isinstance(state, Table):
+        if state.inner is None:
+            return set()
+        state = state.inner
     return MAY_SEE[name](state, seat)

@@ -99,7 +99,7 @@ def test_the_witness_catches_a_leak_inside_the_game_s_own_view() -> None:
     client.application.extensions["cardroom"]._games = {"fake": LeakyViewFake()}
     table = Table(client, game="fake", players=2)
     witness = Witness(store, table.id, 2)
-    witness.rules = LeakyViewFake()
+    witness.rules = lifecycle(LeakyViewFake())
     with pytest.raises(AssertionError, match="never saw"):
         witness.check(0, table.view(0), "a view")
 
