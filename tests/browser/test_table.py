@@ -105,6 +105,28 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page(
     watched.assert_clean()
 
 
+def test_a_person_resigns_through_the_page_and_the_outcome_says_so(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-resign")
+    watched = pages()
+    take_seat(watched, created["id"])
+    page = watched.page
+    resign = page.locator("#actions #resign")
+    resign.wait_for()
+    assert page.locator("#actions button.action #resign").count() == 0  # not a legal action
+    resign.click()
+    assert "Click again" in resign.inner_text()  # asked twice: one stray click never resigns
+    assert table_stack.http.get(f"{table_stack.base}/games/{created['id']}").json()["status"] \
+        == "playing"
+    resign.click()
+    page.wait_for_selector("#outcome .outcome")
+    assert "resigned" in page.inner_text("#outcome")
+    summary = table_stack.http.get(f"{table_stack.base}/games/{created['id']}").json()
+    assert summary["outcome"]["losers"] == [0] and summary["outcome"]["reason"] == "resigned"
+    assert page.locator("#actions #resign").count() == 0  # nothing to resign once it is over
+
+
 def test_a_refused_action_is_shown_in_words(
     table_stack: Stack, pages: Callable[..., Watched]
 ) -> None:

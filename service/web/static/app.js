@@ -378,6 +378,7 @@ async function gamePage(id, watching) {
       const cards = actionCards(action);
       return [...selected].every((c) => cards.includes(c));
     });
+    if ((view.may_send || []).includes("resign")) actionsBox.append(resignButton());
     if (legal.length === 0) {
       actionsBox.append(el("span", { class: "muted" }, view.outcome ? "the game is over" : "waiting for the others"));
       return;
@@ -393,6 +394,24 @@ async function gamePage(id, watching) {
     else if (legal.length > 12 && selected.size === 0) {
       actionsBox.append(el("span", { class: "muted" }, "Select cards in your hand to narrow the choices."));
     }
+  }
+
+  // resigning is never among the legal actions (a bot picking from them never resigns by
+  // chance): the view's may_send offers it, and the page asks twice before sending it
+  let resignArmed = false;  // kept across redraws: the table may redraw between the two clicks
+  function resignButton() {
+    const label = () => (resignArmed ? "Really resign? Click again" : "Resign");
+    const button = el("button", { type: "button", class: "resign", id: "resign" }, label());
+    button.onclick = () => {
+      if (!resignArmed) {
+        resignArmed = true;
+        button.textContent = label();
+        return;
+      }
+      resignArmed = false;
+      play({ type: "resign" });
+    };
+    return button;
   }
 
   async function play(action) {
@@ -421,7 +440,8 @@ async function gamePage(id, watching) {
   }
 
   function draw() {
-    mode.textContent = me === null ? "Watching as a spectator: live." : `Playing seat ${me} as ${seatName(summary.seats, me)}.`;
+    mode.textContent = (me === null ? "Watching as a spectator: live." : `Playing seat ${me} as ${seatName(summary.seats, me)}.`)
+      + (summary.prearranged ? " Prearranged: the seed or the deal was chosen by the creator." : "");
     drawJoin();
     if (!view) return;
     drawStatus();
