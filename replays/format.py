@@ -148,24 +148,7 @@ def build_replay(
         raise ReplayFormatError(f"game {game_id} has no events")
     first = batches[0].events[0].event
     name = game or str(first.get("type", "")).split(".")[0]
-    last = batches[-1].events[-1]
-    if first.get("type") == CREATED:
-        header = _lifecycle_header(game_id, batches, name, seats)
-        return Replay(header=header, batches=tuple(batches), outcome=_plain(outcome))
-    header = Header(
-        game=name,
-        game_id=game_id,
-        players=int(first.get("players", len(seats))),
-        options=dict(first.get("options", {})),
-        seats=[dict(s) for s in seats],
-        dealer=first.get("dealer"),
-        seed=first.get("seed"),
-        commitment=first.get("commitment"),
-        explicit_deal=bool(first.get("explicit_deal", False)),
-        head_version=last.version,
-        head_hash=last.hash,
-        version=1,
-    )
+    header = _header(game_id, batches, name, seats)
     return Replay(header=header, batches=tuple(batches), outcome=_plain(outcome))
 
 
@@ -173,14 +156,19 @@ CREATED = "lifecycle.GameCreated"
 REVEALED = "lifecycle.SecretRevealed"
 
 
-def _lifecycle_header(
+def _header(
     game_id: str, batches: list[Batch], name: str, seats: Sequence[Mapping[str, Any]]
 ) -> Header:
-    """The version 2 header: GameCreated's facts and the revealed secret and seed."""
+    """The header from the first event's facts: a version 2 header (GameCreated's facts and the
+    revealed secret and seed) for a game with its lifecycle, else a version 1 one."""
     first = batches[0].events[0].event
     last = batches[-1].events[-1]
-    revealed = next((e.event for b in batches for e in b.events if e.event.get("type") == REVEALED),
-                    {})  # fmt: skip
+    fair = first.get("type") == CREATED
+    revealed: Mapping[str, Any] = first
+    if fair:
+        revealed = next(
+            (e.event for b in batches for e in b.events if e.event.get("type") == REVEALED), {}
+        )
     return Header(
         game=name,
         game_id=game_id,
@@ -190,11 +178,14 @@ def _lifecycle_header(
         dealer=first.get("dealer"),
         seed=revealed.get("seed"),
         commitment=first.get("commitment"),
-        explicit_deal=revealed.get("deal") is not None,
+        explicit_deal=(
+            revealed.get("deal") is not None if fair else bool(first.get("explicit_deal", False))
+        ),
         head_version=last.version,
         head_hash=last.hash,
+        version=VERSION if fair else 1,
         prearranged=bool(first.get("prearranged", False)),
-        secret=revealed.get("secret"),
+        secret=revealed.get("secret") if fair else None,
     )
 
 

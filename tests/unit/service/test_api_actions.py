@@ -8,21 +8,13 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.store import InMemoryEventStore
-from tests.support.api import Table, bearer, make_app
+from tests.support.api import Table, bearer
 from tests.unit.service.test_api_games import problem_of
 
 DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
 DEALT = 5  # GameCreated, a SeatFilled per seat, then the fake game's start and deal
 
 
-@pytest.fixture
-def store() -> InMemoryEventStore:
-    return InMemoryEventStore()
-
-
-@pytest.fixture
-def client(store: InMemoryEventStore) -> FlaskClient:
-    return make_app(store).test_client()
 
 
 @pytest.fixture

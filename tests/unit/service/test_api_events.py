@@ -17,14 +17,6 @@ DEALT = 5  # GameCreated, a SeatFilled per seat, then the fake game's start and 
 PLAYS = ((0, "AS"), (1, "KD"), (0, "9H"), (1, "TC"))
 
 
-@pytest.fixture
-def store() -> InMemoryEventStore:
-    return InMemoryEventStore()
-
-
-@pytest.fixture
-def client(store: InMemoryEventStore) -> FlaskClient:
-    return make_app(store).test_client()
 
 
 @pytest.fixture

@@ -9,19 +9,11 @@ from flask.testing import FlaskClient
 
 from domain.registry import all_games
 from service.store import InMemoryEventStore
-from tests.support.api import Table, make_app
+from tests.support.api import Table
 
 PROBLEM = "application/problem+json"
 
 
-@pytest.fixture
-def store() -> InMemoryEventStore:
-    return InMemoryEventStore()
-
-
-@pytest.fixture
-def client(store: InMemoryEventStore) -> FlaskClient:
-    return make_app(store).test_client()
 
 
 def problem_of(response: Any, status: int, code: str) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 
 from domain.fairness import commitment
@@ -13,7 +12,7 @@ from replays import build_replay, loads
 from replays.verify import verify
 from service.games import GameService
 from service.store import InMemoryEventStore
-from tests.support.api import Table, bearer, make_app
+from tests.support.api import Table, bearer
 from tests.support.fakegame import GAMES
 from tests.unit.service.test_api_games import problem_of
 
@@ -21,14 +20,6 @@ ENTROPY = "ab" * 32
 OPEN2 = [{"type": "open"}, {"type": "open"}]
 
 
-@pytest.fixture
-def store() -> InMemoryEventStore:
-    return InMemoryEventStore()
-
-
-@pytest.fixture
-def client(store: InMemoryEventStore) -> FlaskClient:
-    return make_app(store).test_client()
 
 
 def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
