@@ -19,8 +19,6 @@ from typing import Any
 
 from gunicorn import util
 
-from service.api.problems import PROBLEM_TYPE, problem_body
-
 # gunicorn's status -> our problem code (service/api/problems.py)
 GUNICORN_CODES = {
     400: "invalid_request",
@@ -47,6 +45,10 @@ def child_exit(server: Any, worker: Any) -> None:
 
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's ``write_error``, answering problem+json instead of HTML."""
+    # imported here, in the worker: importing Flask in the master (before gevent patches the
+    # workers' standard library) makes gevent warn that ssl was imported too early
+    from service.api.problems import PROBLEM_TYPE, problem_body
+
     code = GUNICORN_CODES.get(status_int, "internal_error")
     detail = mesg or reason
     if code == "internal_error":
