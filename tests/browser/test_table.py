@@ -24,6 +24,10 @@ def take_seat(watched: Any, game_id: str, name: str = "alice", seat: int = 0) ->
     watched.goto(f"#/game/{game_id}")
     watched.page.fill("#join-name", name)
     watched.page.click(f'button[data-join="{seat}"]')
+    # seated, or a refusal in words (which then names the cause of the failure)
+    watched.page.wait_for_selector(f'#felt .seat.me[data-seat="{seat}"], #join-error:not(:empty)')
+    assert watched.page.locator("#join-error:not(:empty)").count() == 0, \
+        watched.page.inner_text("#join-error")
     watched.page.wait_for_selector(f'#felt .seat.me[data-seat="{seat}"]')
 
 

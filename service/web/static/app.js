@@ -31,20 +31,11 @@ function savedSeat(id) {
   try { return JSON.parse(localStorage.getItem(seatKey(id)) || "null"); } catch { return null; }
 }
 
-let openapi = null;
-async function hasOperation(path, method) {
-  if (openapi === null) {
-    const result = await api("GET", "/openapi.json");
-    openapi = result.ok ? result.data : {};
-  }
-  return Boolean(((openapi.paths || {})[path] || {})[method]);
-}
-
-/** The game's live stream: the seat's private one through a stream ticket when the server
- * offers tickets (the token never goes in a URL), else the spectator stream. */
+/** The game's live stream: the seat's private one through a stream ticket (the token never goes
+ * in a URL); the spectator stream when no ticket could be had. */
 async function openStream(id, token, onEvent, onOver, onClosed) {
   let url = `/games/${encodeURIComponent(id)}/stream`;
-  if (token && await hasOperation("/games/{game_id}/stream-tickets", "post")) {
+  if (token) {
     const ticket = await api("POST", `/games/${encodeURIComponent(id)}/stream-tickets`, { token });
     if (ticket.ok) url += `?ticket=${encodeURIComponent(ticket.data.ticket)}`;
   }
@@ -304,11 +295,12 @@ async function gamePage(id, watching) {
     const key = JSON.stringify([watching, token, summary.status === "over", open.map((s) => s.seat)]);
     if (key === joinDrawn) return; // redraw only when the open seats change (keep what is typed)
     joinDrawn = key;
+    const typed = document.getElementById("join-name")?.value;  // a redraw keeps what is typed
     joinBox.replaceChildren();
     if (watching || token) { joinBox.hidden = true; return; }
     if (open.length === 0 || summary.status === "over") { joinBox.hidden = true; return; }
     joinBox.hidden = false;
-    const name = el("input", { id: "join-name", value: localStorage.getItem("cardroom.name") || "", autocomplete: "nickname", maxlength: 40 });
+    const name = el("input", { id: "join-name", value: typed || localStorage.getItem("cardroom.name") || "", autocomplete: "nickname", maxlength: 40 });
     const error = el("div", { class: "error", id: "join-error", role: "alert" });
     joinBox.append(el("h2", {}, "Take a seat"),
       el("div", { class: "row" }, el("label", { for: "join-name" }, "Your name"), name,
