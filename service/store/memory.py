@@ -37,7 +37,7 @@ class _Game:
     keys_expire: float | None = None  # monotonic time the idempotency records expire at
 
 
-class InMemoryEventStore:
+class InMemoryEventStore(records.CreateInSteps):
     """An EventStore in a dict. Thread-safe; ``wait`` wakes on every append."""
 
     def __init__(self, idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL) -> None:
@@ -48,19 +48,6 @@ class InMemoryEventStore:
         self._lock = threading.Condition()
         self._replays: dict[str, str] = {}
 
-    def create(
-        self,
-        meta: GameMeta,
-        events: Sequence[Encoded],
-        command: Mapping[str, Any],
-        idempotency: IdempotencyRecord | None = None,
-    ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
-        self._note_create(meta)
-        result = self._record_create(meta, entries, idempotency)
-        if result.replayed is None:
-            self._list_game(meta)
-        return result
 
     def finish_create(self, game_id: str) -> GameMeta | None:
         with self._lock:

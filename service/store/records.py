@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.chain import link_hash, walk
+from domain.chain import GENESIS, link_hash, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
 from service.store.port import (
@@ -34,6 +34,37 @@ Fields = dict[str, str]
 def salt_of(meta: GameMeta | None) -> str:
     """The chain salt of a game: derived from its secret; "" (unsalted) for format 1 games."""
     return chain_salt(meta.secret) if meta is not None and meta.secret else ""
+
+
+class CreateInSteps:
+    """A create in the steps a retry or the sweeper can complete (each adapter writes the steps):
+    note the creation, write the game's own keys (marked due), then list it. No step touches
+    keys of two Redis Cluster slots."""
+
+    def create(
+        self,
+        meta: GameMeta,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        idempotency: IdempotencyRecord | None = None,
+    ) -> Appended:
+        entries = build_entries(events, command, GENESIS, salt_of(meta))
+        self._note_create(meta)
+        result = self._record_create(meta, entries, idempotency)
+        if result.replayed is None:
+            self._list_game(meta)
+        return result
+
+    def _note_create(self, meta: GameMeta) -> None:
+        raise NotImplementedError
+
+    def _record_create(
+        self, meta: GameMeta, entries: list[Fields], idempotency: IdempotencyRecord | None
+    ) -> Appended:
+        raise NotImplementedError
+
+    def _list_game(self, meta: GameMeta) -> None:
+        raise NotImplementedError
 
 
 def build_entries(

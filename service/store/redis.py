@@ -116,7 +116,7 @@ POOL_WAIT = 5.0  # seconds a command waits for a free connection
 OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
 
 
-class RedisEventStore:
+class RedisEventStore(records.CreateInSteps):
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
     def __init__(
@@ -156,19 +156,6 @@ class RedisEventStore:
         """The key of one part (events, meta, idem) of a game."""
         return f"{self.namespace}:game:{{{game_id}}}:{part}"
 
-    def create(
-        self,
-        meta: GameMeta,
-        events: Sequence[Encoded],
-        command: Mapping[str, Any],
-        idempotency: IdempotencyRecord | None = None,
-    ) -> Appended:
-        entries = records.build_entries(events, command, GENESIS, records.salt_of(meta))
-        self._note_create(meta)
-        result = self._record_create(meta, entries, idempotency)
-        if result.replayed is None:
-            self._list_game(meta)
-        return result
 
     def finish_create(self, game_id: str) -> GameMeta | None:
         fields = _strings(self.client.hgetall(self.key(game_id, "meta")))
