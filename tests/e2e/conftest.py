@@ -177,3 +177,15 @@ def play_person(stack: Stack, game_id: str, seat: int, name: str, seed: int = 0)
         assert response.status_code in (200, 201, 409), response.text
         moves += response.status_code != 409
     raise AssertionError("the person's game did not end in time")
+
+
+def start_serve(tmp: Path, port: int, **extra_env: str) -> subprocess.Popen[bytes]:
+    """``cardroom serve`` on its embedded Redis (no REDIS_URL), data under ``tmp/var``, its
+    log in ``tmp/serve.log``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
+    with (tmp / "serve.log").open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp / "var")],
+            cwd=ROOT, env={**env, **extra_env}, stdout=out, stderr=out,
+        )  # fmt: skip

@@ -6,43 +6,36 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.e2e.conftest import BOT, ROOT, free_port
+from tests.e2e.conftest import BOT, free_port, start_serve
 
 pytestmark = pytest.mark.e2e
 
 
 def test_serve_runs_everything_on_an_embedded_redis_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        serve = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-             "--data-dir", str(tmp_path / "var")],
-            cwd=ROOT, env=env, stdout=out, stderr=out,
-        )  # fmt: skip
-        try:
-            base = f"http://127.0.0.1:{port}"
-            _wait_up(base, serve)
-            created = requests.post(
-                f"{base}/games", json={"game": "shithead", "seats": [BOT] * 4}, timeout=10
-            ).json()
-            deadline = time.monotonic() + 60
-            while (
-                requests.get(f"{base}/games/{created['id']}", timeout=10).json()["status"] != "over"
-            ):
-                assert time.monotonic() < deadline, "the bots did not finish"
-                time.sleep(0.1)
-        finally:
-            serve.send_signal(signal.SIGINT)
-            assert serve.wait(30) == 0
+    serve = start_serve(tmp_path, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait_up(base, serve)
+        created = requests.post(
+            f"{base}/games", json={"game": "shithead", "seats": [BOT] * 4}, timeout=10
+        ).json()
+        deadline = time.monotonic() + 60
+        while (
+            requests.get(f"{base}/games/{created['id']}", timeout=10).json()["status"] != "over"
+        ):
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.1)
+    finally:
+        serve.send_signal(signal.SIGINT)
+        assert serve.wait(30) == 0
     text = log.read_text()
     assert "REDIS_URL is not set: started the embedded Redis" in text
     assert "stopped embedded Redis" in text
@@ -62,21 +55,15 @@ def _wait_up(base: str, serve: subprocess.Popen[bytes]) -> None:
 
 def test_a_killed_serve_leaves_no_server_or_worker_behind(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
-    with (tmp_path / "serve.log").open("wb") as out:
-        serve = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-             "--data-dir", str(tmp_path / "var")],
-            cwd=ROOT, env=env, stdout=out, stderr=out,
-        )  # fmt: skip
-        _wait_up(f"http://127.0.0.1:{port}", serve)
-        children = _children_of(serve.pid)
-        assert len(children) >= 3, "the embedded Redis, gunicorn and a worker run"
-        serve.kill()  # SIGKILL: serve cannot clean up; its children must still go
-        serve.wait(10)
-        deadline = time.monotonic() + 20
-        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-            time.sleep(0.1)
+    serve = start_serve(tmp_path, port)
+    _wait_up(f"http://127.0.0.1:{port}", serve)
+    children = _children_of(serve.pid)
+    assert len(children) >= 3, "the embedded Redis, gunicorn and a worker run"
+    serve.kill()  # SIGKILL: serve cannot clean up; its children must still go
+    serve.wait(10)
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
     left = [pid for pid in children if _alive(pid)]
     for pid in left:  # never leave strays behind, even when the test fails
         os.killpg(pid, signal.SIGKILL)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,7 +13,7 @@ import pytest
 import redis
 import requests
 
-from tests.e2e.conftest import BOT, ROOT, free_port
+from tests.e2e.conftest import BOT, free_port, start_serve
 
 pytestmark = pytest.mark.e2e
 
@@ -35,15 +33,8 @@ def _until(check: object, what: str, timeout: float = 30) -> None:
 def test_serve_restarts_a_killed_redis_worker_and_web(tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
-    env["CARDROOM_SWEEP_INTERVAL"] = "0.5"
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        serve = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-             "--data-dir", str(tmp_path / "var")],
-            cwd=ROOT, env=env, stdout=out, stderr=out,
-        )  # fmt: skip
+    serve = start_serve(tmp_path, port, CARDROOM_SWEEP_INTERVAL="0.5")
     try:
         _until(lambda: requests.get(f"{base}/games", timeout=5).status_code == 200, "it is up")
         # ready: the store answers and the worker's heartbeat is fresh
