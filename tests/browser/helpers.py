@@ -152,3 +152,11 @@ def play_through(watched: Watched, seconds: float = 75) -> list[dict[str, Any]]:
         refusal = page.locator("#refusal").inner_text()
         assert refusal == "", refusal
     raise AssertionError(f"no outcome after {len(clicks)} actions")
+
+
+def wait_for_a_play(page: Any) -> None:
+    """Until a card play is among the page's actions (the deal may give the lead to a bot)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#actions button.action')]"
+        ".some(b => JSON.parse(b.dataset.action).type === 'play')"
+    )

@@ -8,12 +8,13 @@ game's table is saved as a screenshot under test-artifacts/screenshots/ (git-ign
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.browser.helpers import Watched, play_through
+from tests.browser.helpers import Watched, play_through, wait_for_a_play
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
@@ -61,6 +62,7 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     assert "Playing seat 0" in page.inner_text("main")
     page.wait_for_selector("#felt >> text=Trump")
     # keyboard: a card of the hand is a toggle; selecting it narrows the actions to it
+    wait_for_a_play(page)
     first = page.locator("#hand button.card").first
     code = first.get_attribute("data-card")
     first.focus()
@@ -136,18 +138,24 @@ def test_a_refused_action_is_shown_in_words(
 ) -> None:
     created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-refusal")
     watched = pages()
-    take_seat(watched, created["id"])
     page = watched.page
-    page.wait_for_selector("#actions button.action")
-    page.route("**/stream*", lambda route: route.abort())  # this page hears of no change
-    # another tab of the same seat plays first: this page's version is now stale
+    # this page hears of no change: it shows the table as it last fetched it
+    page.route(lambda url: url.endswith("/stream") or "/stream?" in url, lambda r: r.abort())
+    take_seat(watched, created["id"])
     token = page.evaluate(
         f"JSON.parse(localStorage.getItem('cardroom.seat.{created['id']}')).token"
     )
     auth = {"Authorization": f"Bearer {token}"}
-    view = table_stack.http.get(
-        f"{table_stack.base}/games/{created['id']}/view", headers=auth
-    ).json()
+    view_url = f"{table_stack.base}/games/{created['id']}/view"
+    deadline = time.monotonic() + 15
+    while not any(a["type"] == "play" for a in  # the bot may lead: wait for its card
+                  table_stack.http.get(view_url, headers=auth).json()["view"]["legal_actions"]):
+        assert time.monotonic() < deadline, "the bot never played"
+        time.sleep(0.05)
+    page.reload()
+    wait_for_a_play(page)
+    # another tab of the same seat plays first: this page's version is now stale
+    view = table_stack.http.get(view_url, headers=auth).json()
     stale = page.locator("#actions button.action").first
     played = table_stack.http.post(
         f"{table_stack.base}/games/{created['id']}/actions",
@@ -177,8 +185,14 @@ def test_a_spectator_sees_the_game_move_live(
         f"{table_stack.base}/games/{game_id}/seats/0", json={"name": "bob"}
     )
     auth = {"Authorization": f"Bearer {joined.json()['token']}"}
-    view = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view", headers=auth).json()
-    play = next(a for a in view["view"]["legal_actions"] if a["type"] == "play")
+    deadline = time.monotonic() + 15
+    while True:  # the deal may give the lead to the bot: wait for its card
+        view = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view", headers=auth).json()
+        plays = [a for a in view["view"]["legal_actions"] if a["type"] == "play"]
+        if plays or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    play = plays[0]
     response = table_stack.http.post(
         f"{table_stack.base}/games/{game_id}/actions",
         json={**play, "expected_version": view["version"]},

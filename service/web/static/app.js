@@ -36,8 +36,12 @@ function savedSeat(id) {
 async function openStream(id, token, onEvent, onOver, onClosed) {
   let url = `/games/${encodeURIComponent(id)}/stream`;
   if (token) {
-    const ticket = await api("POST", `/games/${encodeURIComponent(id)}/stream-tickets`, { token });
-    if (ticket.ok) url += `?ticket=${encodeURIComponent(ticket.data.ticket)}`;
+    try {
+      const ticket = await api("POST", `/games/${encodeURIComponent(id)}/stream-tickets`, { token });
+      if (ticket.ok) url += `?ticket=${encodeURIComponent(ticket.data.ticket)}`;
+    } catch {
+      // no answer at all (the network): follow the spectator stream; the view still comes by fetch
+    }
   }
   const source = new EventSource(url);
   source.addEventListener("event", (message) => onEvent(JSON.parse(message.data)));
@@ -370,9 +374,9 @@ async function gamePage(id, watching) {
       const cards = actionCards(action);
       return [...selected].every((c) => cards.includes(c));
     });
-    if ((view.may_send || []).includes("resign")) actionsBox.append(resignButton());
     if (legal.length === 0) {
       actionsBox.append(el("span", { class: "muted" }, view.outcome ? "the game is over" : "waiting for the others"));
+      appendResign();
       return;
     }
     if (selected.size) {
@@ -386,6 +390,12 @@ async function gamePage(id, watching) {
     else if (legal.length > 12 && selected.size === 0) {
       actionsBox.append(el("span", { class: "muted" }, "Select cards in your hand to narrow the choices."));
     }
+    appendResign();
+  }
+
+  // last in the row, set apart at its right end
+  function appendResign() {
+    if ((view.may_send || []).includes("resign")) actionsBox.append(resignButton());
   }
 
   // resigning is never among the legal actions (a bot picking from them never resigns by
