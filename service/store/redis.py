@@ -26,9 +26,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
 from service.store import records
+from service.store.cluster_fanout import ClusterFanout
+from service.store.connect import Client, client_from_url, socket_timeout
 from service.store.fanout import Fanout
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
@@ -113,7 +116,11 @@ MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
 
 # Redis being unreachable (down, restarting, loading its data): the edge answers 503.
-OUTAGES: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
+OUTAGES: tuple[type[Exception], ...] = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ClusterDownError,  # a Redis Cluster without a master for some slots
+)
 
 
 class RedisEventStore(records.CreateInSteps):
@@ -121,7 +128,7 @@ class RedisEventStore(records.CreateInSteps):
 
     def __init__(
         self,
-        client: redis.Redis,
+        client: Client,
         namespace: str = "cardroom",
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
     ) -> None:
@@ -130,24 +137,26 @@ class RedisEventStore(records.CreateInSteps):
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
-        self._fanout: Fanout | None = None
+        self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
 
     @classmethod
     def from_url(
         cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
     ) -> RedisEventStore:
-        """A store on the Redis at ``url`` (responses decoded as text).
+        """A store on the Redis at ``url`` (responses decoded as text): one server, or a Redis
+        Cluster for a ``redis+cluster://host:port[,host:port...]`` URL (``service.store.connect``).
 
-        Its pool waits up to POOL_WAIT seconds for a free connection when MAX_CONNECTIONS are
-        busy (a gevent web worker runs many requests at once; redis-py's default pool fails the
-        101st with "Too many connections"); still none is a store outage (503).
+        Its pool (each node's, on a cluster) waits up to POOL_WAIT seconds for a free connection
+        when MAX_CONNECTIONS are busy (a gevent web worker runs many requests at once;
+        redis-py's default pool fails the 101st with "Too many connections"); still none is a
+        store outage (503).
         """
         ttl = DEFAULT_IDEMPOTENCY_TTL if idempotency_ttl is None else idempotency_ttl
-        pool = redis.BlockingConnectionPool.from_url(
+        client = client_from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
-        return cls(redis.Redis(connection_pool=pool), namespace, ttl)
+        return cls(client, namespace, ttl)
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -258,7 +267,7 @@ class RedisEventStore(records.CreateInSteps):
         if idempotency_key:
             pipe.hget(self.key(game_id, "idem"), idempotency_key)
         replies = pipe.execute()
-        meta = records.meta_from_fields(replies[0])
+        meta = records.meta_from_fields(_strings(replies[0]))
         if meta is None:
             return Fetched(meta=None)
         return Fetched(
@@ -342,10 +351,14 @@ class RedisEventStore(records.CreateInSteps):
         return [m for m in metas if m is not None]
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """Through this process's one shared blocking XREAD (``service.store.fanout``)."""
+        """Through this process's one shared blocking XREAD (``service.store.fanout``), or on a
+        Redis Cluster its one poller (``service.store.cluster_fanout``)."""
         with self._fanout_lock:
             if self._fanout is None:
-                self._fanout = Fanout(self.client, longest_block=self._longest_block())
+                if isinstance(self.client, RedisCluster):
+                    self._fanout = ClusterFanout(self.client)
+                else:
+                    self._fanout = Fanout(self.client, longest_block=self._longest_block())
         return self._fanout.wait(self.key(game_id, "events"), after, timeout)
 
     def waiting(self) -> int:
@@ -355,7 +368,7 @@ class RedisEventStore(records.CreateInSteps):
     def _longest_block(self) -> float:
         """One XREAD blocks at most 1 s, and less than the client's socket timeout (redis-py's
         default is 5 s: a longer block would end in a TimeoutError, not an empty reply)."""
-        timeout = self.client.connection_pool.connection_kwargs.get("socket_timeout")
+        timeout = socket_timeout(self.client)
         return 1.0 if not timeout else min(1.0, max(0.05, float(timeout) * 0.8))
 
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -404,13 +417,16 @@ def _text(value: object) -> str:
     raise TypeError(f"expected text from Redis, got {type(value).__name__}")
 
 
-def _strings(fields: Mapping[Any, Any] | None) -> dict[str, str]:
-    """A hash or stream entry reply as a str -> str dict."""
+def _strings(fields: Mapping[Any, Any] | Sequence[Any] | None) -> dict[str, str]:
+    """A hash or stream entry reply as a str -> str dict (also from the flat list of fields
+    and values redis-py leaves unparsed inside a Redis Cluster MULTI)."""
+    if isinstance(fields, Sequence):
+        return {_text(k): _text(v) for k, v in zip(fields[::2], fields[1::2], strict=True)}
     return {_text(k): _text(v) for k, v in (fields or {}).items()}
 
 
 def _parse(raw: list[Any]) -> list[StoredEvent]:
-    return [records.parse_entry(records.version_of(i), fields) for i, fields in raw]
+    return [records.parse_entry(records.version_of(_text(i)), _strings(f)) for i, f in raw]
 
 
 def _appended(

@@ -1,0 +1,127 @@
+"""The stream fan-out on a Redis Cluster: one poller per process, grouped by node.
+
+On one Redis a single blocking XREAD covers every waited stream (``service.store.fanout``). A
+Redis Cluster refuses that: one XREAD may name the streams of one hash slot only, and each game
+has a slot of its own, so a blocking read per slot would again cost a connection per stream.
+Here one thread per process looks at every waited stream at once instead: a non-transactional
+pipeline of ``XREVRANGE key + - COUNT 1`` (single-key commands), which redis-py sends as one
+batch per cluster node; it wakes the waiters whose stream passed their version, then sleeps
+``poll`` seconds (``CARDROOM_CLUSTER_POLL_SECONDS``, default 0.05) or until a new waiter
+arrives (that one is looked at right away). A stream hears of a new event within about
+``poll`` seconds; each poll costs one round trip per node.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+import redis
+from redis.cluster import RedisCluster
+
+log = logging.getLogger(__name__)
+
+DEFAULT_POLL = 0.05
+
+
+def poll_seconds() -> float:
+    """Seconds between two looks at the waited streams (``CARDROOM_CLUSTER_POLL_SECONDS``)."""
+    return max(0.001, float(os.environ.get("CARDROOM_CLUSTER_POLL_SECONDS") or DEFAULT_POLL))
+
+
+@dataclass(eq=False)
+class _Waiter:
+    key: str
+    after: int
+    moved: threading.Event = field(default_factory=threading.Event)
+
+
+class ClusterFanout:
+    """``wait(key, after, timeout)`` for many callers, by polling every node in one batch."""
+
+    def __init__(self, client: RedisCluster, poll: float | None = None) -> None:
+        self._client = client
+        self._poll = poll_seconds() if poll is None else poll
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._waiters: dict[str, list[_Waiter]] = {}
+        self._fresh = False  # a waiter arrived since the last look
+        self._thread: threading.Thread | None = None
+
+    def waiting(self) -> int:
+        """How many callers are waiting now."""
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
+
+    def wait(self, key: str, after: int, timeout: float) -> bool:
+        """True once stream ``key`` has an entry newer than ``after``; False after ``timeout``."""
+        waiter = _Waiter(key, after)
+        with self._lock:
+            self._waiters.setdefault(key, []).append(waiter)
+            self._fresh = True
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="stream-poller", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+        try:
+            return waiter.moved.wait(timeout)
+        finally:
+            with self._lock:
+                same = self._waiters.get(key, [])
+                if waiter in same:
+                    same.remove(waiter)
+                if not same:
+                    self._waiters.pop(key, None)
+
+    def _run(self) -> None:
+        pause = self._poll
+        while True:
+            with self._lock:
+                while not self._pending():
+                    self._changed.wait()
+                if not self._fresh:
+                    self._changed.wait(self._poll)  # a new waiter cuts the sleep short
+                streams = self._pending()
+                self._fresh = False
+            if not streams:
+                continue
+            try:
+                newest = self._newest(list(streams))
+                pause = self._poll
+            except redis.RedisError as err:
+                # The store is down: waiters time out and find out themselves; retry slowly.
+                log.debug("stream poller: %s", err)
+                time.sleep(pause)
+                pause = min(pause * 2, 2.0)
+                continue
+            self._wake(newest)
+
+    def _pending(self) -> dict[str, int]:
+        return {
+            key: min(w.after for w in pending)
+            for key, ws in self._waiters.items()
+            if (pending := [w for w in ws if not w.moved.is_set()])
+        }
+
+    def _newest(self, keys: list[str]) -> dict[str, int]:
+        """The newest version of each stream (0: empty), one pipelined batch per node."""
+        pipe = self._client.pipeline(transaction=False)  # type: ignore[no-untyped-call]  # untyped in redis-py
+        for key in keys:
+            pipe.xrevrange(key, count=1)
+        replies = pipe.execute()
+        return {
+            key: int(str(last[0][0]).split("-")[0]) if last else 0
+            for key, last in zip(keys, replies, strict=True)
+        }
+
+    def _wake(self, newest: dict[str, int]) -> None:
+        with self._lock:
+            for key, version in newest.items():
+                for waiter in self._waiters.get(key, []):
+                    if waiter.after < version:
+                        waiter.moved.set()

@@ -1,0 +1,143 @@
+"""A real Redis Cluster of the tests' own: three masters on free loopback ports.
+
+``OwnCluster(tmp_dir)`` starts three ``redis-server --cluster-enabled yes`` processes (each in
+its own directory, nothing saved), joins them with ``redis-cli --cluster create ...
+--cluster-replicas 0 --cluster-yes``, waits until every node says ``cluster_state:ok`` and
+knows the others, and ``stop()`` ends them. Without ``redis-server`` / ``redis-cli`` on PATH
+the cluster tests skip, except under ``CI=true``, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+MASTERS = 3
+START_SECONDS = 30.0
+BUS_OFFSET = 10000  # a cluster node also listens on port + 10000 (its cluster bus)
+PORTS = range(20000, 22768)  # bus ports 30000-32767: below Linux's ephemeral range
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_node_port() -> int:
+    """A port free on loopback whose cluster bus port (+10000) is free too."""
+    for _ in range(200):
+        port = random.choice(PORTS)
+        if _free(port) and _free(port + BUS_OFFSET):
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+def tools() -> tuple[str, str]:
+    """redis-server and redis-cli from PATH (skip, or fail under CI, when missing)."""
+    server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if server and cli:
+        return server, cli
+    missing = "redis-server" if not server else "redis-cli"
+    message = f"{missing} is not on PATH: the Redis Cluster tests need it (apt install redis)"
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+class OwnCluster:
+    """Three cluster masters on free loopback ports, created with ``redis-cli --cluster``."""
+
+    def __init__(self, data_dir: Path, masters: int = MASTERS) -> None:
+        self.server, self.cli = tools()
+        self.dir = data_dir
+        self.ports: list[int] = []
+        self.processes: list[subprocess.Popen[bytes]] = []
+        try:
+            for _ in range(masters):
+                self._start_node()
+            self._create()
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def url(self) -> str:
+        """The store's URL for this cluster (every node listed)."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
+
+    def node(self, port: int) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=port, socket_timeout=5)
+
+    def _start_node(self) -> None:
+        port = free_node_port()
+        node_dir = self.dir / str(port)
+        node_dir.mkdir(parents=True, exist_ok=True)
+        process = subprocess.Popen(
+            [self.server, "--cluster-enabled", "yes", "--port", str(port),
+             "--bind", "127.0.0.1", "--cluster-config-file", str(node_dir / "nodes.conf"),
+             "--dir", str(node_dir), "--save", "", "--appendonly", "no",
+             "--daemonize", "no"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.ports.append(port)
+        self.processes.append(process)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                if self.node(port).ping():
+                    return
+            except redis.ConnectionError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster node on port {port} did not start")
+            time.sleep(0.02)
+
+    def _create(self) -> None:
+        nodes = [f"127.0.0.1:{p}" for p in self.ports]
+        subprocess.run(
+            [self.cli, "--cluster", "create", *nodes, "--cluster-replicas", "0",
+             "--cluster-yes"],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_SECONDS
+        while not self.ready():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Redis Cluster did not reach cluster_state:ok")
+            time.sleep(0.05)
+
+    def ready(self) -> bool:
+        """Every node says ``cluster_state:ok`` and knows every master."""
+        for port in self.ports:
+            info = self.node(port).execute_command("CLUSTER", "INFO")
+            text = info.decode() if isinstance(info, bytes) else str(info)
+            fields = dict(
+                line.split(":", 1) for line in text.splitlines() if ":" in line
+            )
+            if fields.get("cluster_state") != "ok":
+                return False
+            if int(fields.get("cluster_known_nodes", 0)) < len(self.ports):
+                return False
+        return True
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
