@@ -232,6 +232,10 @@ def _run_serve(args: argparse.Namespace) -> int:
         )
         return 1
     env = dict(os.environ)
+    problem = _rq_problem(env)
+    if problem:
+        _log(problem)
+        return 2
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
     if args.log_json:
         env["CARDROOM_LOG_FORMAT"] = "json"
@@ -447,9 +451,28 @@ def _log(message: str) -> None:
     print(f"cardroom: {message}", file=sys.stderr, flush=True)
 
 
+def _rq_problem(env: dict[str, str]) -> str:
+    """Why RQ could not run with these settings ("" when it can): a Redis Cluster store needs
+    RQ_REDIS_URL naming a plain Redis for RQ's queues."""
+    from service.store.connect import NotPlainRedis
+    from workers.config import rq_redis_url
+
+    store = env.get("REDIS_URL") or ""
+    try:
+        rq_redis_url(env.get("RQ_REDIS_URL") or None, store or "redis://")
+    except NotPlainRedis as err:
+        return str(err)
+    return ""
+
+
 def _run_worker(args: argparse.Namespace) -> int:
     from workers.config import bot_queue
     from workers.runner import run_worker
+
+    problem = _rq_problem(dict(os.environ))
+    if problem:
+        _log(problem)
+        return 2
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     if args.imports and os.getcwd() not in sys.path and "" not in sys.path:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
-    "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",  # the store; redis+cluster://h:p,h:p a cluster
+    "RQ_REDIS_URL": "",  # RQ's queues, a plain Redis (default: REDIS_URL; see docs/operations)
     "CARDROOM_NAMESPACE": "cardroom",
     "CARDROOM_CACHE_SIZE": 1024,  # folded game states kept per process
     "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)

@@ -2,11 +2,13 @@
 
 - ``GET /healthz``: 200 while the process answers (no store access).
 - ``GET /readyz``: 200 when the store answers PING and, if bots are scheduled (a scheduler is
-  configured), a worker heartbeat is younger than CARDROOM_WORKER_STALE_SECONDS; else 503.
-  The body says which check failed.
+  configured), RQ's Redis answers and a worker heartbeat is younger than
+  CARDROOM_WORKER_STALE_SECONDS; else 503. The body says which check failed.
 - ``GET /metrics``: Prometheus text format (see ``service.metrics``).
 - Workers write a heartbeat (``<ns>:workers:seen``, a sorted set: worker -> unix time) every
-  HEARTBEAT_SECONDS.
+  HEARTBEAT_SECONDS, on RQ's Redis (``RQ_REDIS_URL``, default ``REDIS_URL``) beside the queues:
+  the worker checks and queue depths read the scheduler's connection, the store check the
+  store's (a Redis Cluster too).
 - CARDROOM_LOG_FORMAT=json (or ``cardroom serve --log-json``): one JSON object per log line.
 """
 
@@ -21,15 +23,23 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 
 from service import metrics
 from service.api.deps import get_service
+from service.store.connect import Client
 from service.store.redis import OUTAGES
 from service.telemetry import use_json_logs, workers_key
 
 blp = Blueprint("ops", __name__)
 
 
-def _client() -> redis.Redis | None:
+def _client() -> Client | None:
+    """The store's Redis client (one server or a cluster), if the store is on Redis."""
     client = getattr(get_service().store, "client", None)
-    return client if isinstance(client, redis.Redis) else None
+    return client if isinstance(client, Client) else None
+
+
+def _rq() -> redis.Redis | None:
+    """RQ's Redis (the scheduler's connection), if bots are scheduled through RQ."""
+    connection = getattr(get_service().scheduler, "connection", None)
+    return connection if isinstance(connection, redis.Redis) else None
 
 
 @blp.get("/healthz")
@@ -47,21 +57,26 @@ def readyz() -> Response:
         checks["store"] = "ok"
     except OUTAGES as err:
         checks["store"] = f"unreachable: {err}"
-    if current_app.config.get("CARDROOM_SCHEDULER") and client is not None and (
-        checks["store"] == "ok"
-    ):
-        namespace = current_app.config["CARDROOM_NAMESPACE"]
-        newest = client.zrevrange(workers_key(namespace), 0, 0, withscores=True)
-        age = time.time() - float(newest[0][1]) if newest else None
-        stale = float(current_app.config["CARDROOM_WORKER_STALE_SECONDS"])
-        if age is None:
-            checks["workers"] = "no worker has been seen"
-        elif age > stale:
-            checks["workers"] = f"no worker seen for {age:.0f}s"
-        else:
-            checks["workers"] = "ok"
+    rq = _rq()
+    if current_app.config.get("CARDROOM_SCHEDULER") and rq is not None:
+        checks["workers"] = _workers_check(rq)
     ready = all(v == "ok" for v in checks.values())
     return _json({"ready": ready, "checks": checks}, 200 if ready else 503)
+
+
+def _workers_check(rq: redis.Redis) -> str:
+    """"ok" when a worker's heartbeat (on RQ's Redis) is recent enough, else what is wrong."""
+    namespace = current_app.config["CARDROOM_NAMESPACE"]
+    try:
+        newest = rq.zrevrange(workers_key(namespace), 0, 0, withscores=True)
+    except OUTAGES as err:
+        return f"RQ's Redis unreachable: {err}"
+    if not newest:
+        return "no worker has been seen"
+    age = time.time() - float(newest[0][1])
+    if age > float(current_app.config["CARDROOM_WORKER_STALE_SECONDS"]):
+        return f"no worker seen for {age:.0f}s"
+    return "ok"
 
 
 @blp.get("/metrics")
@@ -72,7 +87,7 @@ def metrics_view() -> Response:
 
 
 def _queue_depths() -> dict[str, int]:
-    client = _client()
+    client = _rq()
     if client is None:
         return {}
     from workers import config as worker_config

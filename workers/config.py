@@ -1,7 +1,9 @@
 """Where the workers find Redis and which queues they serve.
 
-``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``) and ``CARDROOM_NAMESPACE`` (default
-``cardroom``) are read from the environment, as the web service reads them. Queue names:
+``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``; ``redis+cluster://...`` for a Redis
+Cluster) and ``CARDROOM_NAMESPACE`` (default ``cardroom``) are read from the environment, as the
+web service reads them. RQ's queues live on ``RQ_REDIS_URL`` (default: ``REDIS_URL``), which must
+be a plain Redis: RQ does not run on a Redis Cluster. Queue names:
 ``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``replays`` for replay
 exports. Under another namespace than the default, queue names are prefixed with it
 (``<namespace>:bots``) so several deployments (or test runs) can share one Redis.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 
 from service.bots import BUILTIN_BOTS as BUILTIN
+from service.store.connect import plain_url
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_NAMESPACE = "cardroom"
@@ -23,6 +26,14 @@ REPLAYS = "replays"
 def redis_url() -> str:
     """The Redis the service and the workers share."""
     return os.environ.get("REDIS_URL") or DEFAULT_URL
+
+
+def rq_redis_url(rq_url: str | None = None, store_url: str | None = None) -> str:
+    """The plain Redis of RQ's queues, job records, the sweeper's bookkeeping and the workers'
+    heartbeats: ``rq_url`` or ``RQ_REDIS_URL``, else the store's (``store_url`` or
+    ``REDIS_URL``). NotPlainRedis (a ValueError) when that is a Redis Cluster URL."""
+    own = rq_url or os.environ.get("RQ_REDIS_URL")
+    return plain_url(own or store_url or redis_url(), "RQ_REDIS_URL" if own else "REDIS_URL")
 
 
 def namespace() -> str:

@@ -40,7 +40,7 @@ def service() -> GameService:
         url, namespace = config.redis_url(), config.namespace()
         _service = GameService(
             RedisEventStore.from_url(url, namespace, config.idempotency_ttl()),
-            RQScheduler.from_url(url, namespace),
+            RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url),
         )
     return _service
 

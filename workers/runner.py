@@ -4,6 +4,10 @@ A forking RQ worker costs ~10 ms per job; ``SimpleWorker`` runs each job in its 
 ~3 ms. A crashed job is retried (the jobs are idempotent); a killed worker's job is re-run by
 the sweeper thread (see ``workers.sweeper``), which also keeps this worker marked alive.
 A Redis outage does not end the worker: it waits for Redis and serves again.
+
+Two Redis URLs: RQ (queues, jobs, the worker's heartbeat and alive key, the sweeper's
+bookkeeping) on ``RQ_REDIS_URL``, a plain Redis (default ``REDIS_URL``); the games and the bot
+registry on the store's ``REDIS_URL`` (a plain Redis or a Redis Cluster).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from rq import Queue, SimpleWorker
 
 from service import telemetry
 from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
+from service.store.connect import client_from_url
 from workers import config
 from workers.bots.base import games_of
 
@@ -41,13 +46,14 @@ def run_worker(
 
     ``bots`` are user bots this worker serves: their names are registered (with a heartbeat)
     in the service's bot registry, so games may seat them and see whether they are alive.
+    ``url``: RQ's Redis (default ``RQ_REDIS_URL``, else ``REDIS_URL``).
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
         telemetry.use_json_logs()
     for module in imports:
         importlib.import_module(module)
-    connection = redis.Redis.from_url(url or config.redis_url())
+    connection = redis.Redis.from_url(config.rq_redis_url(url))
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
     name = uuid.uuid4().hex  # kept across reconnects: the sweeper knows the worker by it
     stop = threading.Event()
@@ -58,7 +64,7 @@ def run_worker(
         daemon=True,
     ).start()
     if bots:
-        registry = RedisBotRegistry(connection, config.namespace())
+        registry = RedisBotRegistry(client_from_url(config.redis_url()), config.namespace())
         beat = threading.Thread(target=heartbeat, args=(registry, bots, stop), daemon=True)
         _beat_once(registry, bots)
         beat.start()

@@ -2,7 +2,9 @@
 
 Job ids make every enqueue idempotent (RQ ``unique=True``; needs Lua, so fakeredis needs its
 ``lua`` extra): one turn job per (game, seat, version), one export per game. The RQ connection
-must not decode responses (RQ stores pickles), so it is not the store's client.
+must not decode responses (RQ stores pickles), so it is not the store's client; it is a plain
+Redis (``RQ_REDIS_URL``, default ``REDIS_URL``: RQ does not run on a Redis Cluster), while the
+bot accounts it looks up live in the store (``accounts``, the store's Redis).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
+from service.store.connect import Client, client_from_url
 from workers import config
 
 log = logging.getLogger("cardroom.scheduler")
@@ -49,17 +52,31 @@ def export_job_id(namespace: str, game_id: str) -> str:
 class RQScheduler:
     """Implements ``service.games.Scheduler``: bot seats to act get a turn job on their queue."""
 
-    def __init__(self, connection: redis.Redis, namespace: str | None = None) -> None:
+    def __init__(
+        self,
+        connection: redis.Redis,
+        namespace: str | None = None,
+        *,
+        accounts: Client | redis.Redis | None = None,
+    ) -> None:
         self.connection = connection
+        self.accounts = connection if accounts is None else accounts  # the store's Redis
         self.namespace = namespace or config.namespace()
         self._queues: dict[str, Queue] = {}
         self._held = threading.local()
         self._http_bots: dict[str, bool] = {}
 
     @classmethod
-    def from_url(cls, url: str | None = None, namespace: str | None = None) -> RQScheduler:
-        """A scheduler on its own (non-decoding) connection."""
-        return cls(redis.Redis.from_url(url or config.redis_url()), namespace)
+    def from_url(
+        cls, url: str | None = None, namespace: str | None = None, *, store_url: str | None = None
+    ) -> RQScheduler:
+        """A scheduler on its own (non-decoding) connection to RQ's Redis (``url``, else
+        ``config.rq_redis_url``); bot accounts read from the store at ``store_url`` (without
+        it: ``url``'s Redis when given, else ``REDIS_URL``)."""
+        rq_url = config.rq_redis_url(url, store_url)
+        store = store_url or (None if url else config.redis_url())
+        accounts = None if store is None or store == rq_url else client_from_url(store)
+        return cls(redis.Redis.from_url(rq_url), namespace, accounts=accounts)
 
     def queue(self, name: str) -> Queue:
         """The RQ queue of that name (cached)."""
@@ -135,7 +152,7 @@ class RQScheduler:
             return False
         if bot not in self._http_bots:
             key = f"{self.namespace}:bot-accounts"
-            self._http_bots[bot] = bool(self.connection.hexists(key, bot))
+            self._http_bots[bot] = bool(self.accounts.hexists(key, bot))
         return self._http_bots[bot]
 
     def enqueue_export(self, game_id: str) -> bool:
@@ -187,8 +204,13 @@ class Turn:
 
 
 def from_config(settings: Mapping[str, Any]) -> RQScheduler:
-    """The web app's scheduler (``CARDROOM_SCHEDULER=workers.scheduler:from_config``)."""
-    return RQScheduler.from_url(settings.get("REDIS_URL"), settings.get("CARDROOM_NAMESPACE"))
+    """The web app's scheduler (``CARDROOM_SCHEDULER=workers.scheduler:from_config``): RQ on
+    ``RQ_REDIS_URL`` (default ``REDIS_URL``), bot accounts in the store at ``REDIS_URL``."""
+    return RQScheduler.from_url(
+        settings.get("RQ_REDIS_URL") or None,
+        settings.get("CARDROOM_NAMESPACE"),
+        store_url=settings.get("REDIS_URL") or None,
+    )
 
 
 def bot_of(seats: Sequence[Mapping[str, Any]], seat: int) -> str | None:

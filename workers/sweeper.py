@@ -14,6 +14,10 @@ Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers
    wait. Re-runs back off (``stall``, ``2 stall``, ... up to ``10 stall`` and at most a minute
    apart) and never give up.
 
+Its own bookkeeping (the versions seen, the re-run attempts, the election lock) and the workers'
+alive keys live beside RQ's queues on RQ's Redis (``RQ_REDIS_URL``), where the jobs are; the
+games and their listing in the store (``REDIS_URL``, a Redis Cluster too).
+
 Duplicates are harmless: a turn job checks the version, submits with the seat's idempotency key
 and the append is version-checked, so a turn never plays twice.
 """
@@ -222,7 +226,7 @@ def sweep_forever(stop: threading.Event, worker_name: str | None = None) -> None
     from service.store.redis import RedisEventStore
 
     url, namespace = config.redis_url(), config.namespace()
-    scheduler = RQScheduler.from_url(url, namespace)
+    scheduler = RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url)
     store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
     sweeper = Sweeper(GameService(store, scheduler), scheduler)
     while True:

@@ -3,7 +3,8 @@
 Settings (app config or environment): ``CARDROOM_RATE_LIMITS`` (1 on, 0 off),
 ``CARDROOM_LIMIT_CREATE`` (``POST /games`` per client address), ``CARDROOM_LIMIT_ACTIONS``
 (``POST /games/{id}/actions`` per seat token, else per address), and
-``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL``; ``memory://`` for one process). A refused
+``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL``, a Redis Cluster's ``redis+cluster://`` URL
+included; ``memory://`` for one process). A refused
 request is a 429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds). When the
 limits' storage is unreachable requests are let through (logged), not refused.
 """
@@ -21,6 +22,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from service.api import problems
+from service.store.connect import is_cluster_url
 
 CREATE_ENDPOINT = "games.Games"
 ACTIONS_ENDPOINT = "actions.Actions"
@@ -44,7 +46,9 @@ def install(app: Flask) -> Limiter:
     config = app.config
     storage_uri = config.get("RATELIMIT_STORAGE_URI") or ""
     storage_options: dict[str, Any] = {}
-    if not storage_uri:  # the store's Redis, whatever its URL scheme (unix:// included)
+    if not storage_uri and is_cluster_url(config["REDIS_URL"]):
+        storage_uri = config["REDIS_URL"]  # limits' own Redis Cluster storage reads it
+    elif not storage_uri:  # the store's Redis, whatever its URL scheme (unix:// included)
         storage_uri = "redis://"
         storage_options["connection_pool"] = redis.ConnectionPool.from_url(config["REDIS_URL"])
     limiter = Limiter(
