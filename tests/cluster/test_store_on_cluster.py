@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from redis.cluster import RedisCluster, key_slot
 
+from service.bots import RedisBotRegistry
 from service.store.connect import client_from_url, cluster_nodes, is_cluster_url
 from service.store.redis import RedisEventStore
 from tests.support.redis_cluster import OwnCluster
-from tests.support.redis_server import delete_namespace, unique_namespace
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.support.store_contract import StoreContract, make_meta, rewrite_redis_entry
+from workers.scheduler import RQScheduler
 
 pytestmark = pytest.mark.integration
 
@@ -61,3 +63,15 @@ def test_a_games_keys_share_one_slot_and_games_spread_over_the_nodes(
         assert len(slots) == 1
         nodes.add(client.get_node_from_key(cluster_store.key(meta.id, "meta")).name)
     assert len(nodes) == 3  # the games' slots spread over every master
+
+
+def test_with_rq_apart_the_scheduler_reads_bot_accounts_from_the_store(
+    cluster_store: RedisEventStore, cluster: OwnCluster
+) -> None:
+    namespace = cluster_store.namespace
+    RedisBotRegistry(cluster_store.client, namespace).create_account("mybot", "h" * 64)
+    scheduler = RQScheduler.from_url(redis_url(), namespace, store_url=cluster.url)
+    assert scheduler.connection.connection_pool.connection_kwargs["port"] != cluster.ports[0]
+    assert scheduler.is_http_bot("mybot")  # an HTTP bot account: never queued
+    assert not scheduler.is_http_bot("someone-else")
+    assert not scheduler.enqueue_turn("g1", 0, 3, "mybot")

@@ -47,5 +47,7 @@ class LowballBot:
 
 # RQ settings, for `rq worker -c workers.examples.lowball`: the worker imports this module
 # (which registers the bot) and serves the bot's own queue.
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+REDIS_URL = (  # RQ's Redis: RQ_REDIS_URL, else the store's (docs/operations.md)
+    os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+)
 QUEUES = [bot_queue("lowball")]
