@@ -100,7 +100,9 @@ class MemoryBotRegistry:
         return name in self._accounts.values()
 
     def add_game(self, name: str, game_id: str) -> None:
-        self._games.setdefault(name, []).append(game_id)
+        games = self._games.setdefault(name, [])
+        if game_id not in games:  # once (a half-done create is finished again)
+            games.append(game_id)
 
     def games(self, name: str) -> list[str]:
         return list(self._games.get(name, []))
@@ -136,7 +138,9 @@ class RedisBotRegistry:
         return bool(self.client.hexists(self.accounts_key, name))
 
     def add_game(self, name: str, game_id: str) -> None:
-        self.client.rpush(f"{self.namespace}:bot-games:{name}", game_id)
+        key = f"{self.namespace}:bot-games:{name}"
+        if self.client.lpos(key, game_id) is None:  # once (a half-done create is finished again)
+            self.client.rpush(key, game_id)
 
     def games(self, name: str) -> list[str]:
         raw = self.client.lrange(f"{self.namespace}:bot-games:{name}", 0, -1)

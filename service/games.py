@@ -217,6 +217,7 @@ class GameService:
         meta = self.store.finish_create(game_id)
         if meta is None:
             return False
+        self._index_bot_accounts(meta)
         loaded = self.load(game_id)
         if self._notify(loaded):
             self.store.settle_create(game_id)

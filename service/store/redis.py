@@ -8,10 +8,10 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record; it expires
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
 
-The index for listing lives outside the games' slots: sorted sets (score = creation time)
-``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
-``<ns>:index:game:<game>:status:<status>``; ``<ns>:creating`` notes (score = time) the
-creations begun and not settled yet.
+The listing and the create bookkeeping live outside the games' slots, written in steps of
+their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
+On a Redis Cluster (``redis+cluster://`` URL) every command, script and MULTI here still touches
+one slot; streams are waited on through a poller instead of one blocking XREAD.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
 id, HGET key);
@@ -33,9 +33,9 @@ from service.store import records
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, client_from_url, socket_timeout
 from service.store.fanout import Fanout
+from service.store.listing import RedisListing
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
-    STATUSES,
     Appended,
     Batch,
     ChainBroken,
@@ -123,7 +123,7 @@ OUTAGES: tuple[type[Exception], ...] = (
 )
 
 
-class RedisEventStore(records.CreateInSteps):
+class RedisEventStore(RedisListing, records.CreateInSteps):
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
     def __init__(
@@ -156,7 +156,9 @@ class RedisEventStore(records.CreateInSteps):
         client = client_from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
-        return cls(client, namespace, ttl)
+        store = cls(client, namespace, ttl)
+        store.adopt_legacy_index()
+        return store
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -165,49 +167,12 @@ class RedisEventStore(records.CreateInSteps):
         """The key of one part (events, meta, idem) of a game."""
         return f"{self.namespace}:game:{{{game_id}}}:{part}"
 
-
-    def finish_create(self, game_id: str) -> GameMeta | None:
-        fields = _strings(self.client.hgetall(self.key(game_id, "meta")))
-        meta = records.meta_from_fields(fields)
-        if meta is None or "due" not in fields:
-            self.client.zrem(self._creating_key(), game_id)
-            return None
-        self._list_game(meta)
-        return meta
-
-    def settle_create(self, game_id: str) -> None:
-        pipe = self.client.pipeline(transaction=False)  # two slots on a Cluster: no MULTI
-        pipe.hdel(self.key(game_id, "meta"), "due")
-        pipe.zrem(self._creating_key(), game_id)
-        pipe.execute()
-
-    def unsettled(self, before: float, limit: int = 100) -> list[str]:
-        ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)
-        return [str(i) for i in ids]
-
-    def _note_create(self, meta: GameMeta) -> None:
-        self.client.zadd(self._creating_key(), {meta.id: meta.created}, nx=True)
-
     def _record_create(
         self, meta: GameMeta, entries: list[records.Fields], idempotency: IdempotencyRecord | None
     ) -> Appended:
         return self._run_append(
             meta.id, 0, GENESIS, entries, idempotency, meta.status, records.meta_to_json(meta)
         )
-
-    def _list_game(self, meta: GameMeta) -> None:
-        """Add the game to every index it belongs to (idempotent; the status from ``meta``)."""
-        pipe = self.client.pipeline(transaction=False)
-        for game in (None, meta.game):
-            pipe.zadd(self._index_key(game, None), {meta.id: meta.created})
-            for old in STATUSES:
-                if old != meta.status:
-                    pipe.zrem(self._index_key(game, old), meta.id)
-            pipe.zadd(self._index_key(game, meta.status), {meta.id: meta.created})
-        pipe.execute()
-
-    def _creating_key(self) -> str:
-        return f"{self.namespace}:creating"
 
     def append(
         self,
@@ -334,22 +299,6 @@ class RedisEventStore(records.CreateInSteps):
             self.client.pexpire(self.key(game_id, "idem"), self._ttl_ms())
         self._index_move(meta, status)
 
-    def list_games(
-        self,
-        game: str | None = None,
-        status: str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> list[GameMeta]:
-        if limit <= 0:
-            return []
-        ids = self.client.zrevrange(self._index_key(game, status), offset, offset + limit - 1)
-        pipe = self.client.pipeline(transaction=False)
-        for game_id in ids:
-            pipe.hgetall(self.key(_text(game_id), "meta"))
-        metas = [records.meta_from_fields(fields) for fields in pipe.execute()]
-        return [m for m in metas if m is not None]
-
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Through this process's one shared blocking XREAD (``service.store.fanout``), or on a
         Redis Cluster its one poller (``service.store.cluster_fanout``)."""
@@ -387,26 +336,6 @@ class RedisEventStore(records.CreateInSteps):
     def replay(self, game_id: str) -> str | None:
         raw = self.client.get(self.key(game_id, REPLAY_PART))
         return raw.decode() if isinstance(raw, bytes) else raw
-
-    def _index_key(self, game: str | None, status: str | None) -> str:
-        parts = [self.namespace, "index"]
-        if game is not None:
-            parts += ["game", game]
-        if status is not None:
-            parts += ["status", status]
-        if game is None and status is None:
-            parts.append("all")
-        return ":".join(parts)
-
-    def _index_move(self, meta: GameMeta, status: str) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        for game in (None, meta.game):
-            for old in STATUSES:
-                if old != status:
-                    pipe.zrem(self._index_key(game, old), meta.id)
-            pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
-        pipe.execute()
-
 
 def _text(value: object) -> str:
     """A reply item as text (the store's client decodes replies; bytes are decoded here too)."""

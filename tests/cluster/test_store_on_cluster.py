@@ -14,6 +14,7 @@ from redis.cluster import RedisCluster, key_slot
 
 from service.bots import RedisBotRegistry
 from service.store.connect import client_from_url, cluster_nodes, is_cluster_url
+from service.store.port import STATUSES
 from service.store.redis import RedisEventStore
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
@@ -75,3 +76,16 @@ def test_with_rq_apart_the_scheduler_reads_bot_accounts_from_the_store(
     assert scheduler.is_http_bot("mybot")  # an HTTP bot account: never queued
     assert not scheduler.is_http_bot("someone-else")
     assert not scheduler.enqueue_turn("g1", 0, 3, "mybot")
+
+
+def test_the_listing_lives_in_one_slot_of_its_own_apart_from_the_games(
+    cluster_store: RedisEventStore,
+) -> None:
+    keys = [
+        cluster_store._index_key(game, status)
+        for game in (None, "shithead", "sixty_six")
+        for status in (None, *STATUSES)
+    ]
+    slots = {key_slot(k.encode()) for k in keys}
+    assert len(slots) == 1  # one MULTI moves a game between them
+    assert key_slot(cluster_store.key(make_meta().id, "meta").encode()) not in slots
