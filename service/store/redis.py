@@ -21,6 +21,7 @@ id, HGET key);
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -50,6 +51,8 @@ from service.store.port import (
     UnknownGameId,
     VersionConflict,
 )
+
+log = logging.getLogger(__name__)
 
 REPLAY_PART = "replay"  # a game's exported replay file: <ns>:game:{<id>}:replay
 
@@ -157,7 +160,10 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
         store = cls(client, namespace, ttl)
-        store.adopt_legacy_index()
+        try:
+            store.adopt_legacy_index()
+        except OUTAGES as err:  # a process may start before its Redis: the next start adopts
+            log.warning("could not look for old listing keys (Redis unreachable: %s)", err)
         return store
 
     def _ttl_ms(self) -> int:
