@@ -193,12 +193,13 @@ def main(argv: list[str] | None = None) -> None:
     for name, values in sorted(views.items()):
         print(f"  {name:<7} one web process, GET view (wrk -c8): req/s {spread(values)}")
     print("\nratios (same run, per round)")
-    for workers in (1, 2):
-        print(f"  cluster / single, {workers} worker(s), games/min: "
-              f"{ratio(games[('cluster', workers)], games[('single', workers)])}")  # fmt: skip
-    for name in ("single", "cluster"):
-        print(f"  2 workers / 1 worker, {name}, games/min: "
-              f"{ratio(games[(name, 2)], games[(name, 1)])}")  # fmt: skip
+    for label, figures in (("games/min", games), ("events/s", events)):
+        for workers in (1, 2):
+            both = figures[("cluster", workers)], figures[("single", workers)]
+            print(f"  cluster / single, {workers} worker(s), {label}: {ratio(*both)}")
+        for name in ("single", "cluster"):
+            print(f"  2 workers / 1 worker, {name}, {label}: "
+                  f"{ratio(figures[(name, 2)], figures[(name, 1)])}")  # fmt: skip
     if "single" in views and "cluster" in views:
         print(f"  cluster / single, one web process, view req/s: "
               f"{ratio(views['cluster'], views['single'])}")  # fmt: skip
