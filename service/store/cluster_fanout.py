@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import redis
 from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class ClusterFanout:
             try:
                 newest = self._newest(list(streams))
                 pause = self._poll
-            except redis.RedisError as err:
+            except (redis.RedisError, RedisClusterException) as err:
                 # The store is down: waiters time out and find out themselves; retry slowly.
                 log.debug("stream poller: %s", err)
                 time.sleep(pause)
