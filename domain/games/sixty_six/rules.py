@@ -24,6 +24,9 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "declare_out": (),
     "pass": (),
 }
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "marriage": ("declare",),  # declaring out in the same act (see "Optional rights")
+}
 CARD_CODES = frozenset(r + s for r in "9TJQKA" for s in "CDHS")
 
 
@@ -41,11 +44,13 @@ def parse_action(action: object) -> tuple[str, str | None]:
         raise InvalidAction(f"unknown action type {kind!r}; expected one of {known}",
                             reason="unknown_action")
     fields = ACTION_FIELDS[kind]
-    extra = sorted(set(action) - {"type", *fields})
+    extra = sorted(set(action) - {"type", *fields, *OPTIONAL_FIELDS.get(kind, ())})
     if extra:
         raise InvalidAction(
             f"{kind} takes no field(s) {', '.join(extra)}; send {action_shape(kind)}"
         )
+    if not isinstance(action.get("declare", False), bool):
+        raise InvalidAction(f"declare must be true or false, got {action.get('declare')!r}")
     if not fields:
         return kind, None
     cards = action.get("cards")
@@ -57,8 +62,15 @@ def parse_action(action: object) -> tuple[str, str | None]:
     return kind, card
 
 
+def declares(action: Mapping[str, Any]) -> bool:
+    """True for a marriage that also declares out (``"declare": true``)."""
+    return action.get("type") == "marriage" and action.get("declare") is True
+
+
 def action_shape(kind: str) -> str:
     """The payload of an action type as JSON text (for refusals that say what to send)."""
+    if kind == "marriage":
+        return '{"type": "marriage", "cards": [<card code>], "declare"?: true}'
     if ACTION_FIELDS.get(kind):
         return f'{{"type": "{kind}", "cards": [<card code>]}}'
     return f'{{"type": "{kind}"}}'
