@@ -219,7 +219,7 @@ def _marriage(state: State, seat: int, card: str | None) -> list[Event]:
 
 def _after(state: State, events: list[Event]) -> State:
     for event in events:
-        state = evolve(state, event)
+        state = evolve(state, event)  # type: ignore[arg-type]
     return state
 
 
