@@ -111,14 +111,8 @@ class SixtySix:
         return events
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Every action the seat may send now (a marriage that takes the seat to 66 also in its
-        declaring form, ``"declare": true``; see the rules file's "Optional rights")."""
-        legal = legal_actions(state, seat)
-        return legal + [
-            {**a, "declare": True}
-            for a in legal
-            if a["type"] == "marriage" and _reaches_target(state, seat, a["cards"][0])
-        ]
+        """Every action the seat may send now."""
+        return legal_actions(state, seat)
 
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """A stored command's action in today's shape (replays recorded before §15's)."""
@@ -221,13 +215,6 @@ def _after(state: State, events: list[Event]) -> State:
     for event in events:
         state = evolve(state, event)  # type: ignore[arg-type]
     return state
-
-
-def _reaches_target(state: State, seat: int, card: str) -> bool:
-    """True when this marriage's credited points take the seat to 66 (a correct declaration)."""
-    deal = _after(state, _marriage(state, seat, card)).deal
-    assert deal is not None
-    return judge_declaration(deal, state.rules, seat)[1] == "declared_out"
 
 
 def _exchange(state: State, seat: int, card: str | None) -> list[Event]:

@@ -13,7 +13,7 @@ from domain.errors import (
     InvalidCard,
     NotYourTurn,
 )
-from domain.games.sixty_six.state import RANK_ORDER, Deal, Rules, State
+from domain.games.sixty_six.state import RANK_ORDER, TARGET, Deal, Rules, State
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "play": ("cards",),
@@ -248,6 +248,16 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat != deal.turn:
         return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
     # problem()'s match and turn checks have passed; only the per-type checks remain.
-    return [a for a in candidates(state, seat)
-            if a["type"] == "declare_out"
-            or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]
+    legal = [a for a in candidates(state, seat)
+             if a["type"] == "declare_out"
+             or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]
+    return legal + [{**a, "declare": True} for a in legal
+                    if a["type"] == "marriage" and reaches_target(deal, rules, seat, a["cards"][0])]
+
+
+def reaches_target(deal: Deal, rules: Rules, seat: int, card: str) -> bool:
+    """True when this marriage's points are credited at once and take the seat to 66: its
+    declaring form (``"declare": true``) is then a correct declaration ("Optional rights")."""
+    credited = not rules.marriage_points_need_trick or deal.won[seat] > 0
+    value = 40 if card[1] == deal.trump else 20
+    return credited and deal.points(seat) + value >= TARGET

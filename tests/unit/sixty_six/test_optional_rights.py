@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from domain.errors import InvalidAction
@@ -13,6 +15,7 @@ from domain.games.sixty_six.events import (
     DeclaredOut,
     MarriageAnnounced,
 )
+from domain.protocol import Setup, fold
 from tests.unit.sixty_six.helpers import moves, start
 
 HAND0 = "TC TD 9H 9D QS KS"
@@ -64,3 +67,22 @@ def test_own_turn_declaring_still_allows_the_declaring_marriage() -> None:
 def test_declare_is_a_boolean_of_a_marriage_only(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidAction):
         GAME.decide(_before_the_marriage(), 1, bad)
+
+
+def test_the_listing_of_the_declaring_form_agrees_with_the_scoring() -> None:
+    checked = 0
+    for match in range(12):
+        rng = random.Random(match)
+        state = fold(GAME, GAME.start(Setup(players=2, seed=f"rights-{match}", dealer=0)))
+        while GAME.outcome(state) is None and checked < 400:
+            seat = GAME.awaited_seats(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            for marriage in (a for a in legal if a["type"] == "marriage" and "declare" not in a):
+                events = GAME.decide(state, seat, {**marriage, "declare": True})
+                scored = next(e for e in events if isinstance(e, DealScored))
+                listed = {**marriage, "declare": True} in legal
+                assert listed == (scored.reason == "declared_out" and scored.winner == seat)
+                checked += 1
+            move = rng.choice([a for a in legal if a["type"] != "declare_out"] or legal)
+            state = fold(GAME, GAME.decide(state, seat, move), state)
+    assert checked > 20
