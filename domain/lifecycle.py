@@ -41,6 +41,11 @@ class GameCreated(Event):
     dealer: int | None
     commitment: str
     prearranged: bool
+    # The seats a bot fills at creation (people join the others); None for a game created
+    # before this was recorded (schema 1): every seat then counts as a person's.
+    bots: tuple[int, ...] | None = None
+
+    SCHEMA: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,16 +84,34 @@ class SeatResigned(Event):
     seat: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbortAgreed(Event):
+    """After the deal, a person's seat agreed to abort (the game ends once every person has)."""
+
+    TYPE: ClassVar[str] = "lifecycle.AbortAgreed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameAborted(Event):
+    """The game was aborted: before the deal by one seated person, after it by every person."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameAborted"
+    agreed: tuple[int, ...]
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     SeatFilled,
     SecretRevealed,
     GameExpired,
     SeatResigned,
+    AbortAgreed,
+    GameAborted,
 )
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
-LIFECYCLE_ACTIONS = ("resign",)
+LIFECYCLE_ACTIONS = ("resign", "abort")
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -121,6 +144,8 @@ class Table(Generic[S]):
     revealed: SecretRevealed | None = None
     expired: GameExpired | None = None
     resigned: SeatResigned | None = None
+    agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
+    aborted: GameAborted | None = None
 
     @property
     def dealt(self) -> bool:
@@ -137,6 +162,16 @@ class Table(Generic[S]):
         """As recorded at creation."""
         return self.created is not None and self.created.prearranged
 
+    def is_person(self, seat: int) -> bool:
+        """True for a seat a person fills (or may fill): not one a bot took at creation."""
+        bots = self.created.bots if self.created is not None else None
+        return bots is None or seat not in bots
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people hold now."""
+        return tuple(s for s, e in enumerate(self.entropy) if e is not None and self.is_person(s))
+
 
 class LifecycleCodec(EventCodec):
     """The lifecycle events plus the game's own codec (its names, schemas and upcasters)."""
@@ -144,6 +179,7 @@ class LifecycleCodec(EventCodec):
     def __init__(self, inner: EventCodec) -> None:
         super().__init__(EVENTS)
         self.inner = inner
+        self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
 
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
@@ -179,8 +215,11 @@ class Lifecycle(Generic[S]):
         dealer: int | None,
         keys: Keys,
         filled: Sequence[tuple[int, str]] = (),
+        bots: Sequence[int] | None = None,
     ) -> list[Event]:
-        """The creation batch: GameCreated, the seats filled at creation, the deal if all are."""
+        """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
+
+        ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs)."""
         check_players(self.game, players)
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
@@ -194,6 +233,7 @@ class Lifecycle(Generic[S]):
             dealer=dealer,
             commitment=promise,
             prearranged=keys.prearranged,
+            bots=None if bots is None else _check_bots(bots, filled),
         )
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
@@ -290,28 +330,38 @@ class Lifecycle(Generic[S]):
                 return replace(state, expired=event)
             case SeatResigned():
                 return replace(state, resigned=event)
+            case AbortAgreed(seat=seat):
+                return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
+            case GameAborted():
+                return replace(state, aborted=event)
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 return replace(state, inner=self.game.evolve(inner, event))
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
-        """The game's decide once dealt; before that nobody may act."""
+        """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind in LIFECYCLE_ACTIONS:
+            return self._lifecycle_action(state, seat, str(kind), action)
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
-        if isinstance(action, Mapping) and action.get("type") in LIFECYCLE_ACTIONS:
-            return self._resign(state, seat, action)
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
         return list(self.game.decide(state.inner, seat, action))
 
-    def _resign(self, state: Table[S], seat: int, action: Action) -> list[Event]:
-        players = _created(state).players if state.created else len(state.entropy)
+    def _lifecycle_action(
+        self, state: Table[S], seat: int, kind: str, action: Action
+    ) -> list[Event]:
         if set(action) != {"type"}:
-            raise InvalidAction("a resignation is {\"type\": \"resign\"} and nothing else")
-        if not isinstance(seat, int) or not 0 <= seat < max(players, 1):
-            raise InvalidAction(f"no seat {seat!r} to resign")
+            raise InvalidAction(f'{kind} is {{"type": "{kind}"}} and nothing else')
+        if not isinstance(seat, int) or not 0 <= seat < max(len(state.entropy), 1):
+            raise InvalidAction(f"no seat {seat!r} to {kind}")
         if self.outcome(state) is not None:
-            raise GameOver("the game is over: nothing to resign")
+            raise GameOver(f"the game is over: nothing to {kind}")
+        if kind == "abort":
+            return _abort(state, seat)
+        if state.inner is None:
+            raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         return [SeatResigned(seat=seat)]
 
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
@@ -338,9 +388,14 @@ class Lifecycle(Generic[S]):
         return action if upcast is None else upcast(action)
 
     def may_send(self, state: Table[S], seat: int | None) -> list[str]:
-        """The lifecycle actions that seat may send now (resign while the game is played)."""
-        playing = state.inner is not None and self.outcome(state) is None
-        return ["resign"] if playing and seat is not None else []
+        """The lifecycle actions that seat may send now: resign while the game is played,
+        abort from a person's seat that has not agreed yet (before the deal too)."""
+        if seat is None or state.created is None or self.outcome(state) is not None:
+            return []
+        out = ["resign"] if state.inner is not None else []
+        if seat in state.people and seat not in state.agreed:
+            out.append("abort")
+        return out
 
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
@@ -359,6 +414,9 @@ class Lifecycle(Generic[S]):
         """The game's outcome (None until dealt and over); an expired or resigned game's."""
         if state.resigned is not None:
             return _resigned_outcome(state)
+        if state.aborted is not None:
+            agreed = list(state.aborted.agreed)
+            return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}
         if state.expired is not None:
             open_seats = list(state.expired.open_seats)
             return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
@@ -377,7 +435,26 @@ class Lifecycle(Generic[S]):
             "prearranged": state.prearranged,
             "commitment": None if created is None else created.commitment,
             "open_seats": list(state.open_seats),
+            "abort_agreed": list(state.agreed),
         }
+
+
+def _abort(state: Table[Any], seat: int) -> list[Event]:
+    """Before the deal one seated person aborts; after it every person must agree (bots are
+    never asked). An agreement stands until the game ends (docs/decisions.md, "Abort")."""
+    if seat not in state.people:
+        raise IllegalAction(f"seat {seat} is not held by a person: only people abort",
+                            reason="abort_not_a_person")  # fmt: skip
+    if state.inner is None:
+        return [GameAborted(agreed=(seat,))]
+    if seat in state.agreed:
+        raise IllegalAction(f"seat {seat} has already agreed to abort",
+                            reason="abort_already_agreed")  # fmt: skip
+    agreed = tuple(sorted({*state.agreed, seat}))
+    events: list[Event] = [AbortAgreed(seat=seat)]
+    if set(state.people) <= set(agreed):
+        events.append(GameAborted(agreed=agreed))
+    return events
 
 
 def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
@@ -387,6 +464,18 @@ def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
     seat = state.resigned.seat
     others = [s for s in range(len(state.entropy)) if s != seat]
     return {"reason": "resigned", "resigned": seat, "winners": others, "losers": [seat]}
+
+
+def _check_bots(bots: Sequence[int], filled: Sequence[tuple[int, str]]) -> tuple[int, ...]:
+    seats = tuple(sorted(set(bots)))
+    if not set(seats) <= {seat for seat, _ in filled}:
+        raise InvalidSetup("a bot's seat is filled at creation")
+    return seats
+
+
+def _created_before_bots(data: Encoded) -> Encoded:
+    """GameCreated schema 1 did not record the bots' seats."""
+    return {**data, "bots": None}
 
 
 def _created(state: Table[Any]) -> GameCreated:
@@ -401,15 +490,17 @@ def create_command(
     options: Mapping[str, Any],
     dealer: int | None,
     filled: Sequence[tuple[int, str]],
+    bots: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """The stored command of a creation batch (no secret in it: commands are public)."""
-    return {
+    command = {
         "kind": "create",
         "players": players,
         "options": dict(options),
         "dealer": dealer,
         "filled": [[seat, entropy] for seat, entropy in filled],
     }
+    return command if bots is None else {**command, "bots": list(bots)}
 
 
 def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
@@ -437,6 +528,8 @@ def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
 
 __all__ = [
     "EVENTS",
+    "AbortAgreed",
+    "GameAborted",
     "GameCreated",
     "GameExpired",
     "Keys",

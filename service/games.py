@@ -133,7 +133,8 @@ class GameService:
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
-            "players": len(records), "options": dict(options or {}), "dealer": dealer
+            "players": len(records), "options": dict(options or {}), "dealer": dealer,
+            "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
         events = folding.create(rules, keys, filled=filled, **setup)
         state = fold(rules, events)
