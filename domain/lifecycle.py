@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
-from domain.options import Option
+from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
 
 S = TypeVar("S")
@@ -100,6 +100,23 @@ class GameAborted(Event):
     agreed: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatLeft(Event):
+    """A person left a seat: it is open again (``bot`` None) or that bot took it over."""
+
+    TYPE: ClassVar[str] = "lifecycle.SeatLeft"
+    seat: int
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRetaken(Event):
+    """A person took a seat left open after the deal (the deal's entropy is not redrawn)."""
+
+    TYPE: ClassVar[str] = "lifecycle.SeatRetaken"
+    seat: int
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     SeatFilled,
@@ -108,10 +125,23 @@ EVENTS: tuple[type[Event], ...] = (
     SeatResigned,
     AbortAgreed,
     GameAborted,
+    SeatLeft,
+    SeatRetaken,
 )
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
-LIFECYCLE_ACTIONS = ("resign", "abort")
+LIFECYCLE_ACTIONS = ("resign", "abort", "leave")
+# Options of every game, kept by the lifecycle (in GameCreated.options only when not default,
+# so a game created before they existed re-runs unchanged).
+LEAVE_BOTS = ("heuristic", "random")
+TABLE_OPTIONS: tuple[Option, ...] = (
+    Option(name="on_leave", kind="choice", default="open", choices=("open", "bot"),
+           doc="when a person leaves after the deal: 'open' (the seat opens again and the game "
+               "waits for someone to take it) or 'bot' (leave_bot takes the seat over)"),
+    Option(name="leave_bot", kind="choice", default="heuristic", choices=LEAVE_BOTS,
+           doc="the built-in bot that takes over a seat a person leaves (on_leave 'bot')"),
+)  # fmt: skip
+_TABLE_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -146,6 +176,8 @@ class Table(Generic[S]):
     resigned: SeatResigned | None = None
     agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
     aborted: GameAborted | None = None
+    vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
+    taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
 
     @property
     def dealt(self) -> bool:
@@ -163,14 +195,30 @@ class Table(Generic[S]):
         return self.created is not None and self.created.prearranged
 
     def is_person(self, seat: int) -> bool:
-        """True for a seat a person fills (or may fill): not one a bot took at creation."""
+        """True for a seat a person fills (or may fill): not a bot's, at creation or later."""
         bots = self.created.bots if self.created is not None else None
+        if any(s == seat for s, _ in self.taken_over):
+            return False
         return bots is None or seat not in bots
 
     @property
     def people(self) -> tuple[int, ...]:
         """The seats people hold now."""
-        return tuple(s for s, e in enumerate(self.entropy) if e is not None and self.is_person(s))
+        return tuple(
+            s for s, e in enumerate(self.entropy)
+            if e is not None and s not in self.vacant and self.is_person(s)
+        )  # fmt: skip
+
+    @property
+    def joinable(self) -> tuple[int, ...]:
+        """Seats a person may take: open before the deal, or left open after it."""
+        return tuple(sorted({*self.open_seats, *self.vacant}))
+
+    def table_option(self, name: str) -> Any:
+        """A lifecycle option of this game (its default when not recorded)."""
+        recorded = self.created.options if self.created is not None else {}
+        default = next(o.default for o in TABLE_OPTIONS if o.name == name)
+        return recorded.get(name, default)
 
 
 class LifecycleCodec(EventCodec):
@@ -203,7 +251,7 @@ class Lifecycle(Generic[S]):
         self.title = game.title
         self.min_players = game.min_players
         self.max_players = game.max_players
-        self.options: tuple[Option, ...] = game.options
+        self.options: tuple[Option, ...] = (*game.options, *TABLE_OPTIONS)
         self.codec: EventCodec = LifecycleCodec(game.codec)
 
     # -- commands ------------------------------------------------------------------------
@@ -224,8 +272,11 @@ class Lifecycle(Generic[S]):
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
         promise = commitment(keys.secret)
-        trial = self.game.start(self._setup(players, options, dealer, keys, promise))
-        full = self.game.codec.encode(trial[0]).get("options", dict(options))
+        own = {k: v for k, v in options.items() if k not in _TABLE_NAMES}
+        table = parse_options(TABLE_OPTIONS, {k: options[k] for k in options if k in _TABLE_NAMES})
+        trial = self.game.start(self._setup(players, own, dealer, keys, promise))
+        full = self.game.codec.encode(trial[0]).get("options", dict(own))
+        full = {**full, **non_default(TABLE_OPTIONS, table)}
         created = GameCreated(
             game=self.name,
             players=players,
@@ -250,6 +301,8 @@ class Lifecycle(Generic[S]):
         created = _created(state)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < created.players:
             raise InvalidSetup(f"seat must be from 0 to {created.players - 1}, got {seat!r}")
+        if seat in state.vacant:
+            return [SeatRetaken(seat=seat)]
         if state.entropy[seat] is not None:
             raise SeatAlreadyFilled(f"seat {seat} is already filled")
         if source not in SOURCES:
@@ -265,9 +318,8 @@ class Lifecycle(Generic[S]):
         created = _created(state)
         if commitment(keys.secret) != created.commitment:
             raise InvalidSetup("the secret does not match the commitment published at creation")
-        setup = self._setup(
-            created.players, created.options, created.dealer, keys, self.seed(state, keys)
-        )
+        own = {k: v for k, v in created.options.items() if k not in _TABLE_NAMES}
+        setup = self._setup(created.players, own, created.dealer, keys, self.seed(state, keys))
         events = list(self.game.start(setup))
         if self.game.outcome(fold(self.game, events)) is not None:
             events.append(self.revelation(state, keys))
@@ -283,9 +335,9 @@ class Lifecycle(Generic[S]):
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""
         _created(state)
-        if state.dealt or state.expired is not None:
+        if (state.dealt and not state.vacant) or self.outcome(state) is not None:
             raise IllegalAction("only a game still waiting for players can expire")
-        return [GameExpired(open_seats=state.open_seats), self.revelation(state, keys)]
+        return [GameExpired(open_seats=state.joinable), self.revelation(state, keys)]
 
     def revelation(self, state: Table[S], keys: Keys) -> SecretRevealed:
         """The event that reveals the secret, the seed and a prearranged deal."""
@@ -334,6 +386,10 @@ class Lifecycle(Generic[S]):
                 return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
             case GameAborted():
                 return replace(state, aborted=event)
+            case SeatLeft():
+                return _left(state, event)
+            case SeatRetaken(seat=seat):
+                return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 return replace(state, inner=self.game.evolve(inner, event))
@@ -347,6 +403,9 @@ class Lifecycle(Generic[S]):
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
+        if state.vacant:
+            raise NotYourTurn(f"seat(s) {_seats(state.vacant)} left open: the game waits for "
+                              "someone to take them", reason="seat_open")  # fmt: skip
         return list(self.game.decide(state.inner, seat, action))
 
     def _lifecycle_action(
@@ -360,25 +419,27 @@ class Lifecycle(Generic[S]):
             raise GameOver(f"the game is over: nothing to {kind}")
         if kind == "abort":
             return _abort(state, seat)
+        if kind == "leave":
+            return _leave(state, seat)
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         return [SeatResigned(seat=seat)]
 
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
         """The game's legal actions once dealt (never the lifecycle's: see ``may_send``)."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return []
         return self.game.legal_actions(state.inner, seat)
 
     def seats_to_act(self, state: Table[S]) -> tuple[int, ...]:
         """The game's seats to act once dealt."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return ()
         return tuple(self.game.seats_to_act(state.inner))
 
     def awaited_seats(self, state: Table[S]) -> tuple[int, ...]:
         """The game's awaited seats once dealt."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return ()
         return tuple(self.game.awaited_seats(state.inner))
 
@@ -395,6 +456,8 @@ class Lifecycle(Generic[S]):
         out = ["resign"] if state.inner is not None else []
         if seat in state.people and seat not in state.agreed:
             out.append("abort")
+        if seat in state.people:
+            out.append("leave")
         return out
 
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
@@ -434,7 +497,7 @@ class Lifecycle(Generic[S]):
             "may_send": self.may_send(state, seat),
             "prearranged": state.prearranged,
             "commitment": None if created is None else created.commitment,
-            "open_seats": list(state.open_seats),
+            "open_seats": list(state.joinable),
             "abort_agreed": list(state.agreed),
         }
 
@@ -455,6 +518,37 @@ def _abort(state: Table[Any], seat: int) -> list[Event]:
     if set(state.people) <= set(agreed):
         events.append(GameAborted(agreed=agreed))
     return events
+
+
+def _leave(state: Table[Any], seat: int) -> list[Event]:
+    """A person leaves: before the deal the seat opens (its entropy withdrawn); after it the seat
+    opens (the game waits) or ``leave_bot`` takes it over, as ``on_leave`` says. If every person
+    left at the table had agreed to abort, the game is aborted now."""
+    if seat not in state.people:
+        raise IllegalAction(f"seat {seat} is not held by a person: nobody to leave it",
+                            reason="leave_not_a_person")  # fmt: skip
+    by_bot = state.inner is not None and state.table_option("on_leave") == "bot"
+    events: list[Event] = [SeatLeft(seat=seat, bot=state.table_option("leave_bot") if by_bot
+                                    else None)]  # fmt: skip
+    rest = set(state.people) - {seat}
+    if state.inner is not None and rest and rest <= set(state.agreed):
+        events.append(GameAborted(agreed=tuple(sorted(rest))))
+    return events
+
+
+def _left(state: Table[Any], event: SeatLeft) -> Table[Any]:
+    seat = event.seat
+    agreed = tuple(s for s in state.agreed if s != seat)
+    if state.inner is None:
+        entropy = tuple(None if i == seat else e for i, e in enumerate(state.entropy))
+        return replace(state, entropy=entropy, agreed=agreed)
+    if event.bot is None:
+        return replace(state, vacant=tuple(sorted({*state.vacant, seat})), agreed=agreed)
+    return replace(state, taken_over=(*state.taken_over, (seat, event.bot)), agreed=agreed)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats)
 
 
 def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
@@ -528,6 +622,7 @@ def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
 
 __all__ = [
     "EVENTS",
+    "TABLE_OPTIONS",
     "AbortAgreed",
     "GameAborted",
     "GameCreated",
@@ -537,7 +632,9 @@ __all__ = [
     "LifecycleCodec",
     "SeatAlreadyFilled",
     "SeatFilled",
+    "SeatLeft",
     "SeatResigned",
+    "SeatRetaken",
     "SecretRevealed",
     "Table",
     "create_command",

@@ -33,7 +33,7 @@ def _names(events: list[Any]) -> list[str]:
 
 def test_before_the_deal_one_seated_person_aborts_and_nobody_wins() -> None:
     waiting = _table(bots=(2,), joined=(0,))
-    assert GAME.view(waiting, 0)["may_send"] == ["abort"]
+    assert GAME.view(waiting, 0)["may_send"] == ["abort", "leave"]
     events = GAME.act(waiting, 0, {"type": "abort"}, KEYS)
     assert _names(events) == ["GameAborted", "SecretRevealed"]
     over = fold(GAME, events, waiting)
@@ -55,12 +55,12 @@ def test_a_bot_or_an_empty_seat_cannot_abort() -> None:
 
 def test_after_the_deal_every_person_must_agree() -> None:
     dealt = _table(bots=(2,), joined=(0, 1))
-    assert GAME.view(dealt, 1)["may_send"] == ["resign", "abort"]
+    assert GAME.view(dealt, 1)["may_send"] == ["resign", "abort", "leave"]
     first = GAME.act(dealt, 1, {"type": "abort"}, KEYS)
     assert _names(first) == ["AbortAgreed"]
     pending = fold(GAME, first, dealt)
     assert GAME.outcome(pending) is None and GAME.view(pending, 0)["abort_agreed"] == [1]
-    assert GAME.view(pending, 1)["may_send"] == ["resign"]
+    assert GAME.view(pending, 1)["may_send"] == ["resign", "leave"]
     with pytest.raises(IllegalAction) as again:
         GAME.act(pending, 1, {"type": "abort"}, KEYS)
     assert again.value.reason == "abort_already_agreed"

@@ -19,7 +19,7 @@ def test_a_seated_person_aborts_a_game_still_waiting_for_players(client: FlaskCl
     game_id = created["id"]
     token = client.post(f"/games/{game_id}/seats/0", json={"name": "ann"}).json["token"]
     view = client.get(f"/games/{game_id}/view", headers=bearer(token)).json
-    assert view["view"]["may_send"] == ["abort"]
+    assert view["view"]["may_send"] == ["abort", "leave"]
     response = client.post(f"/games/{game_id}/actions", headers=bearer(token),
                            json={**ABORT, "expected_version": view["version"]})  # fmt: skip
     assert response.status_code == 200, response.json
