@@ -178,6 +178,7 @@ class Table(Generic[S]):
     aborted: GameAborted | None = None
     vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
     taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
+    left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
 
     @property
     def dealt(self) -> bool:
@@ -539,6 +540,7 @@ def _leave(state: Table[Any], seat: int) -> list[Event]:
 def _left(state: Table[Any], event: SeatLeft) -> Table[Any]:
     seat = event.seat
     agreed = tuple(s for s in state.agreed if s != seat)
+    state = replace(state, left=(*state.left, seat))
     if state.inner is None:
         entropy = tuple(None if i == seat else e for i, e in enumerate(state.entropy))
         return replace(state, entropy=entropy, agreed=agreed)
