@@ -140,6 +140,9 @@ TABLE_OPTIONS: tuple[Option, ...] = (
                "waits for someone to take it) or 'bot' (leave_bot takes the seat over)"),
     Option(name="leave_bot", kind="choice", default="heuristic", choices=LEAVE_BOTS,
            doc="the built-in bot that takes over a seat a person leaves (on_leave 'bot')"),
+    Option(name="rights_grace_ms", kind="int", default=1500, minimum=0, maximum=10_000,
+           doc="milliseconds a bot waits before its move while a person at the table may make "
+               "an optional move out of turn (a Shithead ten out of turn); 0: no wait"),
 )  # fmt: skip
 _TABLE_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 
@@ -443,6 +446,14 @@ class Lifecycle(Generic[S]):
         if state.inner is None or state.vacant or self.outcome(state) is not None:
             return ()
         return tuple(self.game.awaited_seats(state.inner))
+
+    def holds_optional_right(self, state: Table[S], seat: int) -> bool:
+        """True when the seat may make an optional move while another is awaited (the game's
+        ``holds_optional_right``: a Shithead ten out of turn); bots then wait their grace."""
+        found = getattr(self.game, "holds_optional_right", None)
+        if found is None or state.inner is None or state.vacant or self.outcome(state) is not None:
+            return False
+        return bool(found(state.inner, seat))
 
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """An old stored action shape read through the game's own upcaster, if it has one."""
