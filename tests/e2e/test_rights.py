@@ -112,3 +112,27 @@ def test_a_person_resigns_and_the_bots_win(stack: Stack) -> None:
     replay = read(stack.wait_replay(created["id"]))
     assert verify(replay).events == summary["version"]
     assert replay.events[-2].event["type"] == "lifecycle.SeatResigned"
+
+
+def test_a_person_leaves_and_the_named_bot_plays_the_match_to_its_end(stack: Stack) -> None:
+    created = stack.create("sixty_six", [{"type": "open"}, BOT], seed="e2e-leave",
+                           options={"on_leave": "bot", "leave_bot": "heuristic"})  # fmt: skip
+    person = Person(stack, created["id"], 0)
+    assert "leave" in person.view()["view"]["may_send"]
+    for _ in range(50):  # the bot may be moving: leave on the newest version
+        response = stack.http.post(
+            f"{stack.base}/games/{created['id']}/actions",
+            json={"type": "leave", "expected_version": person.view()["version"]},
+            headers=person.auth,
+        )
+        if response.status_code != 409:
+            break
+    assert response.status_code == 200, response.text
+    refused = stack.http.get(f"{stack.base}/games/{created['id']}/view", headers=person.auth)
+    assert refused.status_code == 403 and refused.json()["code"] == "seat_left"
+    summary = stack.wait_over(created["id"])
+    assert summary["outcome"]["reason"] == "finished"
+    assert summary["seats"][0]["type"] == "bot" and summary["seats"][0]["bot"] == "heuristic"
+    replay = read(stack.wait_replay(created["id"]))
+    assert verify(replay).events == summary["version"]
+    assert any(e.event["type"] == "lifecycle.SeatLeft" for e in replay.events)
