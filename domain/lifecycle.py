@@ -7,6 +7,10 @@ last seat also appends the game's own creation events (``<game>.GameStarted`` an
 made from ``domain.fairness.deal_seed(secret, entropy...)`` (or the chosen seed or explicit deal
 of a *prearranged* game). The batch that ends the game ends with ``lifecycle.SecretRevealed``.
 
+Resign, abort and leave are actions of every game, never among its legal actions (the view's
+``may_send`` lists them); abort and leave, their events and the lifecycle's own options live
+in ``domain.seating``.
+
 The server's secret never enters the state: the commands that need it take ``Keys`` (the
 service holds them; an auditor reads them from the revealed event). Pure: no clock, no
 randomness (the service draws the secret and the server-side entropy).
@@ -23,6 +27,18 @@ from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
 from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
+from domain.seating import (
+    TABLE_NAMES,
+    TABLE_OPTIONS,
+    AbortAgreed,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
+    abort,
+    leave,
+    left,
+    seat_list,
+)
 
 S = TypeVar("S")
 
@@ -84,39 +100,6 @@ class SeatResigned(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AbortAgreed(Event):
-    """After the deal, a person's seat agreed to abort (the game ends once every person has)."""
-
-    TYPE: ClassVar[str] = "lifecycle.AbortAgreed"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameAborted(Event):
-    """The game was aborted: before the deal by one seated person, after it by every person."""
-
-    TYPE: ClassVar[str] = "lifecycle.GameAborted"
-    agreed: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatLeft(Event):
-    """A person left a seat: it is open again (``bot`` None) or that bot took it over."""
-
-    TYPE: ClassVar[str] = "lifecycle.SeatLeft"
-    seat: int
-    bot: str | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatRetaken(Event):
-    """A person took a seat left open after the deal (the deal's entropy is not redrawn)."""
-
-    TYPE: ClassVar[str] = "lifecycle.SeatRetaken"
-    seat: int
-
-
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     SeatFilled,
@@ -131,20 +114,6 @@ EVENTS: tuple[type[Event], ...] = (
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
 LIFECYCLE_ACTIONS = ("resign", "abort", "leave")
-# Options of every game, kept by the lifecycle (in GameCreated.options only when not default,
-# so a game created before they existed re-runs unchanged).
-LEAVE_BOTS = ("heuristic", "random")
-TABLE_OPTIONS: tuple[Option, ...] = (
-    Option(name="on_leave", kind="choice", default="open", choices=("open", "bot"),
-           doc="when a person leaves after the deal: 'open' (the seat opens again and the game "
-               "waits for someone to take it) or 'bot' (leave_bot takes the seat over)"),
-    Option(name="leave_bot", kind="choice", default="heuristic", choices=LEAVE_BOTS,
-           doc="the built-in bot that takes over a seat a person leaves (on_leave 'bot')"),
-    Option(name="rights_grace_ms", kind="int", default=1500, minimum=0, maximum=10_000,
-           doc="milliseconds a bot waits before its move while a person at the table may make "
-               "an optional move out of turn (a Shithead ten out of turn); 0: no wait"),
-)  # fmt: skip
-_TABLE_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -276,8 +245,8 @@ class Lifecycle(Generic[S]):
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
         promise = commitment(keys.secret)
-        own = {k: v for k, v in options.items() if k not in _TABLE_NAMES}
-        table = parse_options(TABLE_OPTIONS, {k: options[k] for k in options if k in _TABLE_NAMES})
+        own = {k: v for k, v in options.items() if k not in TABLE_NAMES}
+        table = parse_options(TABLE_OPTIONS, {k: options[k] for k in options if k in TABLE_NAMES})
         trial = self.game.start(self._setup(players, own, dealer, keys, promise))
         full = self.game.codec.encode(trial[0]).get("options", dict(own))
         full = {**full, **non_default(TABLE_OPTIONS, table)}
@@ -322,7 +291,7 @@ class Lifecycle(Generic[S]):
         created = _created(state)
         if commitment(keys.secret) != created.commitment:
             raise InvalidSetup("the secret does not match the commitment published at creation")
-        own = {k: v for k, v in created.options.items() if k not in _TABLE_NAMES}
+        own = {k: v for k, v in created.options.items() if k not in TABLE_NAMES}
         setup = self._setup(created.players, own, created.dealer, keys, self.seed(state, keys))
         events = list(self.game.start(setup))
         if self.game.outcome(fold(self.game, events)) is not None:
@@ -391,7 +360,7 @@ class Lifecycle(Generic[S]):
             case GameAborted():
                 return replace(state, aborted=event)
             case SeatLeft():
-                return _left(state, event)
+                return left(state, event)
             case SeatRetaken(seat=seat):
                 return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
             case _:
@@ -408,7 +377,7 @@ class Lifecycle(Generic[S]):
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
         if state.vacant:
-            raise NotYourTurn(f"seat(s) {_seats(state.vacant)} left open: the game waits for "
+            raise NotYourTurn(f"seat(s) {seat_list(state.vacant)} left open: the game waits for "
                               "someone to take them", reason="seat_open")  # fmt: skip
         return list(self.game.decide(state.inner, seat, action))
 
@@ -422,9 +391,9 @@ class Lifecycle(Generic[S]):
         if self.outcome(state) is not None:
             raise GameOver(f"the game is over: nothing to {kind}")
         if kind == "abort":
-            return _abort(state, seat)
+            return abort(state, seat)
         if kind == "leave":
-            return _leave(state, seat)
+            return leave(state, seat)
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         return [SeatResigned(seat=seat)]
@@ -512,56 +481,6 @@ class Lifecycle(Generic[S]):
             "open_seats": list(state.joinable),
             "abort_agreed": list(state.agreed),
         }
-
-
-def _abort(state: Table[Any], seat: int) -> list[Event]:
-    """Before the deal one seated person aborts; after it every person must agree (bots are
-    never asked). An agreement stands until the game ends (docs/decisions.md, "Abort")."""
-    if seat not in state.people:
-        raise IllegalAction(f"seat {seat} is not held by a person: only people abort",
-                            reason="abort_not_a_person")  # fmt: skip
-    if state.inner is None:
-        return [GameAborted(agreed=(seat,))]
-    if seat in state.agreed:
-        raise IllegalAction(f"seat {seat} has already agreed to abort",
-                            reason="abort_already_agreed")  # fmt: skip
-    agreed = tuple(sorted({*state.agreed, seat}))
-    events: list[Event] = [AbortAgreed(seat=seat)]
-    if set(state.people) <= set(agreed):
-        events.append(GameAborted(agreed=agreed))
-    return events
-
-
-def _leave(state: Table[Any], seat: int) -> list[Event]:
-    """A person leaves: before the deal the seat opens (its entropy withdrawn); after it the seat
-    opens (the game waits) or ``leave_bot`` takes it over, as ``on_leave`` says. If every person
-    left at the table had agreed to abort, the game is aborted now."""
-    if seat not in state.people:
-        raise IllegalAction(f"seat {seat} is not held by a person: nobody to leave it",
-                            reason="leave_not_a_person")  # fmt: skip
-    by_bot = state.inner is not None and state.table_option("on_leave") == "bot"
-    events: list[Event] = [SeatLeft(seat=seat, bot=state.table_option("leave_bot") if by_bot
-                                    else None)]  # fmt: skip
-    rest = set(state.people) - {seat}
-    if state.inner is not None and rest and rest <= set(state.agreed):
-        events.append(GameAborted(agreed=tuple(sorted(rest))))
-    return events
-
-
-def _left(state: Table[Any], event: SeatLeft) -> Table[Any]:
-    seat = event.seat
-    agreed = tuple(s for s in state.agreed if s != seat)
-    state = replace(state, left=(*state.left, seat))
-    if state.inner is None:
-        entropy = tuple(None if i == seat else e for i, e in enumerate(state.entropy))
-        return replace(state, entropy=entropy, agreed=agreed)
-    if event.bot is None:
-        return replace(state, vacant=tuple(sorted({*state.vacant, seat})), agreed=agreed)
-    return replace(state, taken_over=(*state.taken_over, (seat, event.bot)), agreed=agreed)
-
-
-def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(str(s) for s in seats)
 
 
 def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
