@@ -8,6 +8,8 @@ replays verify.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -136,3 +138,28 @@ def test_a_person_leaves_and_the_named_bot_plays_the_match_to_its_end(stack: Sta
     replay = read(stack.wait_replay(created["id"]))
     assert verify(replay).events == summary["version"]
     assert any(e.event["type"] == "lifecycle.SeatLeft" for e in replay.events)
+
+
+@pytest.fixture(scope="module")
+def short_wait(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """A stack whose games may wait for a person 2 s (CARDROOM_WAITING_TTL) before expiring."""
+    running = Stack(Path(tmp_path_factory.mktemp("wait")), bot_workers=1,
+                    env={"CARDROOM_WAITING_TTL": "2"})  # fmt: skip
+    yield running
+    running.stop()
+
+
+def test_a_game_waiting_on_a_seat_left_open_expires_and_never_hangs(short_wait: Stack) -> None:
+    stack = short_wait
+    created = stack.create("sixty_six", [{"type": "open"}, {"type": "open"}], seed="e2e-wait")
+    people = [Person(stack, created["id"], seat) for seat in (0, 1)]
+    left = stack.http.post(
+        f"{stack.base}/games/{created['id']}/actions",
+        json={"type": "leave", "expected_version": people[1].view()["version"]},
+        headers=people[1].auth,
+    )
+    assert left.status_code == 200, left.text
+    summary = stack.wait_over(created["id"])
+    assert summary["outcome"] == {"reason": "expired", "open_seats": [1], "winners": [],
+                                  "losers": []}  # fmt: skip
+    assert verify(read(stack.wait_replay(created["id"]))).events == summary["version"]
