@@ -7,6 +7,10 @@ last seat also appends the game's own creation events (``<game>.GameStarted`` an
 made from ``domain.fairness.deal_seed(secret, entropy...)`` (or the chosen seed or explicit deal
 of a *prearranged* game). The batch that ends the game ends with ``lifecycle.SecretRevealed``.
 
+Resign, abort and leave are actions of every game, never among its legal actions (the view's
+``may_send`` lists them); abort and leave, their events and the lifecycle's own options live
+in ``domain.seating``.
+
 The server's secret never enters the state: the commands that need it take ``Keys`` (the
 service holds them; an auditor reads them from the revealed event). Pure: no clock, no
 randomness (the service draws the secret and the server-side entropy).
@@ -21,8 +25,20 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
-from domain.options import Option
+from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
+from domain.seating import (
+    TABLE_NAMES,
+    TABLE_OPTIONS,
+    AbortAgreed,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
+    abort,
+    leave,
+    left,
+    seat_list,
+)
 
 S = TypeVar("S")
 
@@ -41,6 +57,11 @@ class GameCreated(Event):
     dealer: int | None
     commitment: str
     prearranged: bool
+    # The seats a bot fills at creation (people join the others); None for a game created
+    # before this was recorded (schema 1): every seat then counts as a person's.
+    bots: tuple[int, ...] | None = None
+
+    SCHEMA: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,10 +106,14 @@ EVENTS: tuple[type[Event], ...] = (
     SecretRevealed,
     GameExpired,
     SeatResigned,
+    AbortAgreed,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
 )
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
-LIFECYCLE_ACTIONS = ("resign",)
+LIFECYCLE_ACTIONS = ("resign", "abort", "leave")
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -121,6 +146,11 @@ class Table(Generic[S]):
     revealed: SecretRevealed | None = None
     expired: GameExpired | None = None
     resigned: SeatResigned | None = None
+    agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
+    aborted: GameAborted | None = None
+    vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
+    taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
+    left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
 
     @property
     def dealt(self) -> bool:
@@ -137,6 +167,32 @@ class Table(Generic[S]):
         """As recorded at creation."""
         return self.created is not None and self.created.prearranged
 
+    def is_person(self, seat: int) -> bool:
+        """True for a seat a person fills (or may fill): not a bot's, at creation or later."""
+        bots = self.created.bots if self.created is not None else None
+        if any(s == seat for s, _ in self.taken_over):
+            return False
+        return bots is None or seat not in bots
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people hold now."""
+        return tuple(
+            s for s, e in enumerate(self.entropy)
+            if e is not None and s not in self.vacant and self.is_person(s)
+        )  # fmt: skip
+
+    @property
+    def joinable(self) -> tuple[int, ...]:
+        """Seats a person may take: open before the deal, or left open after it."""
+        return tuple(sorted({*self.open_seats, *self.vacant}))
+
+    def table_option(self, name: str) -> Any:
+        """A lifecycle option of this game (its default when not recorded)."""
+        recorded = self.created.options if self.created is not None else {}
+        default = next(o.default for o in TABLE_OPTIONS if o.name == name)
+        return recorded.get(name, default)
+
 
 class LifecycleCodec(EventCodec):
     """The lifecycle events plus the game's own codec (its names, schemas and upcasters)."""
@@ -144,6 +200,7 @@ class LifecycleCodec(EventCodec):
     def __init__(self, inner: EventCodec) -> None:
         super().__init__(EVENTS)
         self.inner = inner
+        self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
 
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
@@ -167,7 +224,7 @@ class Lifecycle(Generic[S]):
         self.title = game.title
         self.min_players = game.min_players
         self.max_players = game.max_players
-        self.options: tuple[Option, ...] = game.options
+        self.options: tuple[Option, ...] = (*game.options, *TABLE_OPTIONS)
         self.codec: EventCodec = LifecycleCodec(game.codec)
 
     # -- commands ------------------------------------------------------------------------
@@ -179,14 +236,20 @@ class Lifecycle(Generic[S]):
         dealer: int | None,
         keys: Keys,
         filled: Sequence[tuple[int, str]] = (),
+        bots: Sequence[int] | None = None,
     ) -> list[Event]:
-        """The creation batch: GameCreated, the seats filled at creation, the deal if all are."""
+        """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
+
+        ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs)."""
         check_players(self.game, players)
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
         promise = commitment(keys.secret)
-        trial = self.game.start(self._setup(players, options, dealer, keys, promise))
-        full = self.game.codec.encode(trial[0]).get("options", dict(options))
+        own = {k: v for k, v in options.items() if k not in TABLE_NAMES}
+        table = parse_options(TABLE_OPTIONS, {k: options[k] for k in options if k in TABLE_NAMES})
+        trial = self.game.start(self._setup(players, own, dealer, keys, promise))
+        full = self.game.codec.encode(trial[0]).get("options", dict(own))
+        full = {**full, **non_default(TABLE_OPTIONS, table)}
         created = GameCreated(
             game=self.name,
             players=players,
@@ -194,6 +257,7 @@ class Lifecycle(Generic[S]):
             dealer=dealer,
             commitment=promise,
             prearranged=keys.prearranged,
+            bots=None if bots is None else _check_bots(bots, filled),
         )
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
@@ -210,6 +274,8 @@ class Lifecycle(Generic[S]):
         created = _created(state)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < created.players:
             raise InvalidSetup(f"seat must be from 0 to {created.players - 1}, got {seat!r}")
+        if seat in state.vacant:
+            return [SeatRetaken(seat=seat)]
         if state.entropy[seat] is not None:
             raise SeatAlreadyFilled(f"seat {seat} is already filled")
         if source not in SOURCES:
@@ -225,9 +291,8 @@ class Lifecycle(Generic[S]):
         created = _created(state)
         if commitment(keys.secret) != created.commitment:
             raise InvalidSetup("the secret does not match the commitment published at creation")
-        setup = self._setup(
-            created.players, created.options, created.dealer, keys, self.seed(state, keys)
-        )
+        own = {k: v for k, v in created.options.items() if k not in TABLE_NAMES}
+        setup = self._setup(created.players, own, created.dealer, keys, self.seed(state, keys))
         events = list(self.game.start(setup))
         if self.game.outcome(fold(self.game, events)) is not None:
             events.append(self.revelation(state, keys))
@@ -243,9 +308,9 @@ class Lifecycle(Generic[S]):
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""
         _created(state)
-        if state.dealt or state.expired is not None:
+        if (state.dealt and not state.vacant) or self.outcome(state) is not None:
             raise IllegalAction("only a game still waiting for players can expire")
-        return [GameExpired(open_seats=state.open_seats), self.revelation(state, keys)]
+        return [GameExpired(open_seats=state.joinable), self.revelation(state, keys)]
 
     def revelation(self, state: Table[S], keys: Keys) -> SecretRevealed:
         """The event that reveals the secret, the seed and a prearranged deal."""
@@ -290,47 +355,74 @@ class Lifecycle(Generic[S]):
                 return replace(state, expired=event)
             case SeatResigned():
                 return replace(state, resigned=event)
+            case AbortAgreed(seat=seat):
+                return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
+            case GameAborted():
+                return replace(state, aborted=event)
+            case SeatLeft():
+                return left(state, event)
+            case SeatRetaken(seat=seat):
+                return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 return replace(state, inner=self.game.evolve(inner, event))
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
-        """The game's decide once dealt; before that nobody may act."""
+        """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind in LIFECYCLE_ACTIONS:
+            return self._lifecycle_action(state, seat, str(kind), action)
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
-        if isinstance(action, Mapping) and action.get("type") in LIFECYCLE_ACTIONS:
-            return self._resign(state, seat, action)
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
+        if state.vacant:
+            raise NotYourTurn(f"seat(s) {seat_list(state.vacant)} left open: the game waits for "
+                              "someone to take them", reason="seat_open")  # fmt: skip
         return list(self.game.decide(state.inner, seat, action))
 
-    def _resign(self, state: Table[S], seat: int, action: Action) -> list[Event]:
-        players = _created(state).players if state.created else len(state.entropy)
+    def _lifecycle_action(
+        self, state: Table[S], seat: int, kind: str, action: Action
+    ) -> list[Event]:
         if set(action) != {"type"}:
-            raise InvalidAction("a resignation is {\"type\": \"resign\"} and nothing else")
-        if not isinstance(seat, int) or not 0 <= seat < max(players, 1):
-            raise InvalidAction(f"no seat {seat!r} to resign")
+            raise InvalidAction(f'{kind} is {{"type": "{kind}"}} and nothing else')
+        if not isinstance(seat, int) or not 0 <= seat < max(len(state.entropy), 1):
+            raise InvalidAction(f"no seat {seat!r} to {kind}")
         if self.outcome(state) is not None:
-            raise GameOver("the game is over: nothing to resign")
+            raise GameOver(f"the game is over: nothing to {kind}")
+        if kind == "abort":
+            return abort(state, seat)
+        if kind == "leave":
+            return leave(state, seat)
+        if state.inner is None:
+            raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         return [SeatResigned(seat=seat)]
 
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
         """The game's legal actions once dealt (never the lifecycle's: see ``may_send``)."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return []
         return self.game.legal_actions(state.inner, seat)
 
     def seats_to_act(self, state: Table[S]) -> tuple[int, ...]:
         """The game's seats to act once dealt."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return ()
         return tuple(self.game.seats_to_act(state.inner))
 
     def awaited_seats(self, state: Table[S]) -> tuple[int, ...]:
         """The game's awaited seats once dealt."""
-        if state.inner is None or self.outcome(state) is not None:
+        if state.inner is None or state.vacant or self.outcome(state) is not None:
             return ()
         return tuple(self.game.awaited_seats(state.inner))
+
+    def holds_optional_right(self, state: Table[S], seat: int) -> bool:
+        """True when the seat may make an optional move while another is awaited (the game's
+        ``holds_optional_right``: a Shithead ten out of turn); bots then wait their grace."""
+        found = getattr(self.game, "holds_optional_right", None)
+        if found is None or state.inner is None or state.vacant or self.outcome(state) is not None:
+            return False
+        return bool(found(state.inner, seat))
 
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """An old stored action shape read through the game's own upcaster, if it has one."""
@@ -338,9 +430,16 @@ class Lifecycle(Generic[S]):
         return action if upcast is None else upcast(action)
 
     def may_send(self, state: Table[S], seat: int | None) -> list[str]:
-        """The lifecycle actions that seat may send now (resign while the game is played)."""
-        playing = state.inner is not None and self.outcome(state) is None
-        return ["resign"] if playing and seat is not None else []
+        """The lifecycle actions that seat may send now: resign while the game is played,
+        abort from a person's seat that has not agreed yet (before the deal too)."""
+        if seat is None or state.created is None or self.outcome(state) is not None:
+            return []
+        out = ["resign"] if state.inner is not None else []
+        if seat in state.people and seat not in state.agreed:
+            out.append("abort")
+        if seat in state.people:
+            out.append("leave")
+        return out
 
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
@@ -359,6 +458,9 @@ class Lifecycle(Generic[S]):
         """The game's outcome (None until dealt and over); an expired or resigned game's."""
         if state.resigned is not None:
             return _resigned_outcome(state)
+        if state.aborted is not None:
+            agreed = list(state.aborted.agreed)
+            return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}
         if state.expired is not None:
             open_seats = list(state.expired.open_seats)
             return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
@@ -376,7 +478,8 @@ class Lifecycle(Generic[S]):
             "may_send": self.may_send(state, seat),
             "prearranged": state.prearranged,
             "commitment": None if created is None else created.commitment,
-            "open_seats": list(state.open_seats),
+            "open_seats": list(state.joinable),
+            "abort_agreed": list(state.agreed),
         }
 
 
@@ -387,6 +490,18 @@ def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
     seat = state.resigned.seat
     others = [s for s in range(len(state.entropy)) if s != seat]
     return {"reason": "resigned", "resigned": seat, "winners": others, "losers": [seat]}
+
+
+def _check_bots(bots: Sequence[int], filled: Sequence[tuple[int, str]]) -> tuple[int, ...]:
+    seats = tuple(sorted(set(bots)))
+    if not set(seats) <= {seat for seat, _ in filled}:
+        raise InvalidSetup("a bot's seat is filled at creation")
+    return seats
+
+
+def _created_before_bots(data: Encoded) -> Encoded:
+    """GameCreated schema 1 did not record the bots' seats."""
+    return {**data, "bots": None}
 
 
 def _created(state: Table[Any]) -> GameCreated:
@@ -401,15 +516,17 @@ def create_command(
     options: Mapping[str, Any],
     dealer: int | None,
     filled: Sequence[tuple[int, str]],
+    bots: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """The stored command of a creation batch (no secret in it: commands are public)."""
-    return {
+    command = {
         "kind": "create",
         "players": players,
         "options": dict(options),
         "dealer": dealer,
         "filled": [[seat, entropy] for seat, entropy in filled],
     }
+    return command if bots is None else {**command, "bots": list(bots)}
 
 
 def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
@@ -437,6 +554,9 @@ def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
 
 __all__ = [
     "EVENTS",
+    "TABLE_OPTIONS",
+    "AbortAgreed",
+    "GameAborted",
     "GameCreated",
     "GameExpired",
     "Keys",
@@ -444,7 +564,9 @@ __all__ = [
     "LifecycleCodec",
     "SeatAlreadyFilled",
     "SeatFilled",
+    "SeatLeft",
     "SeatResigned",
+    "SeatRetaken",
     "SecretRevealed",
     "Table",
     "create_command",

@@ -31,6 +31,10 @@ NARROW: dict[str, str] = {
     "not_started": "the game is waiting for its seats to fill: nothing is dealt yet",
     "deal_over": "the deal or match is over",
     "match_over": "the match is over",
+    "abort_not_a_person": "only a seat a person holds may abort (not a bot's, not an open one)",
+    "abort_already_agreed": "the seat has already agreed to abort; the others must agree",
+    "leave_not_a_person": "only a seat a person holds may be left (not a bot's, not an open one)",
+    "seat_open": "a person left a seat open: the game waits until someone takes it",
     # Shithead
     "already_ready": "the seat has already declared itself ready",
     "bad_field": "an action field has the wrong type or value",

@@ -139,6 +139,7 @@ def _produce(
             dealer=command.get("dealer"),
             keys=keys,
             filled=filled,
+            bots=command.get("bots"),
         )
     if state.created is None:
         raise _Bad(None, "the first batch is not a create command")

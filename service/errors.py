@@ -52,6 +52,12 @@ class Forbidden(ServiceError):
     code = "forbidden"
 
 
+class SeatLeft(ServiceError):
+    """The token's holder left the seat (lifecycle.SeatLeft): it acts for nobody now."""
+
+    code = "seat_left"
+
+
 class SeatNotOpen(ServiceError):
     """The seat was joined already or belongs to a bot."""
 

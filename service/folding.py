@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.chain import walk
 from domain.errors import DomainError, InvalidAction
 from domain.lifecycle import Keys, Lifecycle
 from domain.protocol import Action, Game, action_key
-from service.store.port import ChainBroken, GameMeta, StoredEvent
+from service.store.port import ChainBroken, GameMeta, SeatRecord, StoredEvent
 from service.store.records import salt_of
 
 log = logging.getLogger(__name__)
@@ -30,10 +30,26 @@ class Loaded:
     version: int
     head_hash: str
 
+    def __post_init__(self) -> None:
+        # Who sits where follows the events: a seat a person left is open, or a bot's.
+        if getattr(self.state, "vacant", ()) or getattr(self.state, "taken_over", ()):
+            object.__setattr__(self, "meta", seated(self.meta, self.state))
+
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""
         return self.game.outcome(self.state) is not None
+
+
+def seated(meta: GameMeta, state: Any) -> GameMeta:
+    """The metadata with the seats as the lifecycle's events leave them: a seat left open is
+    ``open`` (whatever join record a crash may have left), a seat a bot took over is that bot's."""
+    seats = list(meta.seats)
+    for seat in state.vacant:
+        seats[seat] = SeatRecord("open")
+    for seat, bot in state.taken_over:
+        seats[seat] = SeatRecord("bot", name=bot, bot=bot)
+    return replace(meta, seats=tuple(seats))
 
 
 def create(rules: Game[Any], keys: Keys, **setup: Any) -> list[Any]:

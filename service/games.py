@@ -31,6 +31,7 @@ from service.errors import (
     BotExists,
     InvalidRequest,
     NotFound,
+    SeatLeft,
     SeatNotOpen,
     Unauthorized,
     UnknownBot,
@@ -104,7 +105,7 @@ class GameService:
                 "title": g.title,
                 "min_players": g.min_players,
                 "max_players": g.max_players,
-                "options": [o.describe() for o in g.options],
+                "options": [o.describe() for o in lifecycle(g).options],
             }
             for g in sorted(games.values(), key=lambda g: g.name)
         ]
@@ -133,7 +134,8 @@ class GameService:
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
-            "players": len(records), "options": dict(options or {}), "dealer": dealer
+            "players": len(records), "options": dict(options or {}), "dealer": dealer,
+            "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
         events = folding.create(rules, keys, filled=filled, **setup)
         state = fold(rules, events)
@@ -260,8 +262,13 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if loaded.over:
             raise GameOver(f"game {game_id} is over")
-        filled = getattr(loaded.state, "open_seats", None)
-        if loaded.meta.seats[seat].type != "open" or (filled is not None and seat not in filled):
+        joinable = getattr(loaded.state, "joinable", None)
+        if joinable is not None and seat in joinable and seat in loaded.state.left:
+            self.store.vacate(game_id, seat)  # idempotent: a crash may have lost the leave's
+            return
+        if loaded.meta.seats[seat].type != "open" or (
+            joinable is not None and seat not in joinable
+        ):
             raise SeatNotOpen(f"seat {seat} of game {game_id} is not open")
 
     def _fill(
@@ -336,7 +343,8 @@ class GameService:
         return {**out, "seats": shapes.public_seats(meta)}
 
     def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
-        """The seat a token holds in that game (Unauthorized when none).
+        """The seat a token holds in that game (Unauthorized when none; SeatLeft when its
+        holder left the seat).
 
         An HTTP bot account's token holds the seats that name its bot: ``wanted`` picks one
         of them, else the one the game waits on, else the first.
@@ -345,11 +353,25 @@ class GameService:
         cached = self.cache.get(game_id)
         seat = cached.meta.seat_of_token_hash(digest) if cached else None
         if seat is None:
-            seat = self._meta(game_id).seat_of_token_hash(digest)
+            meta = self._meta(game_id)
+            if digest in meta.left:
+                raise SeatLeft(f"this token's holder left their seat in game {game_id}")
+            seat = meta.seat_of_token_hash(digest)
         if seat is None:
             seat = self._bot_account_seat(game_id, digest, wanted)
-        if seat is None:
-            raise Unauthorized("the token does not hold a seat in this game")
+            if seat is None:
+                raise Unauthorized("the token does not hold a seat in this game")
+            return seat
+        return self._still_held(game_id, seat, digest)
+
+    def _still_held(self, game_id: str, seat: int, digest: str) -> int:
+        """The seat, unless its holder left it (checked only in games where someone left)."""
+        cached = self.cache.get(game_id)
+        state = cached.state if cached is not None else self.load(game_id).state
+        if not getattr(state, "left", ()):
+            return seat
+        if digest in self._meta(game_id).left or seat not in state.people:
+            raise SeatLeft(f"this token's holder left seat {seat} of game {game_id}")
         return seat
 
     def stream_ticket(self, game_id: str, seat: int, seconds: int) -> dict[str, Any]:
@@ -435,6 +457,7 @@ class GameService:
         if key:
             record = IdempotencyRecord(key, request, response["version"], response)
         over = rules.outcome(state) is not None
+        waits = getattr(state, "vacant", ()) and not getattr(loaded.state, "vacant", ())
         try:
             appended = self.store.append(
                 game_id,
@@ -443,7 +466,7 @@ class GameService:
                 action_command(seat, action),
                 prev_hash=loaded.head_hash,
                 idempotency=record,
-                status="over" if over else None,
+                status="over" if over else ("waiting" if waits else None),
                 salt=salt,
             )
         except ChainBroken:
@@ -457,6 +480,8 @@ class GameService:
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request)
         metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
+        if action.get("type") == "leave":
+            self.store.vacate(game_id, seat)  # the token stops holding the seat
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
@@ -469,13 +494,26 @@ class GameService:
             )
         return dict(earlier.response)
 
-    def expire_if_due(self, game_id: str, now: float, ttl: float) -> bool:
+    def expire_if_due(
+        self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None
+    ) -> bool:
         """End a game still waiting for players ``ttl`` seconds after its creation (recorded as
-        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now."""
+        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now.
+
+        A dealt game waiting on a seat a person left open expires once it has stayed at the
+        same version for ``ttl`` seconds: ``still_since`` is (version, since when), as the
+        sweeper saw it."""
         loaded = self.load(game_id)
         keys = dealing.keys_of(loaded.meta)
         state = loaded.state
-        if keys is None or loaded.over or state.dealt or loaded.meta.created + ttl > now:
+        if keys is None or loaded.over or loaded.meta.created + ttl > now:
+            return False
+        if state.dealt and not (
+            getattr(state, "vacant", ())
+            and still_since is not None
+            and still_since[0] == loaded.version
+            and still_since[1] + ttl <= now
+        ):
             return False
         rules, salt = loaded.game, salt_of(loaded.meta)
         events = rules.expire(state, keys)  # type: ignore[attr-defined]
@@ -489,7 +527,7 @@ class GameService:
         after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
         self._remember(after)
         self._notify(after)
-        log.info("game %s expired with seats %s never filled", game_id, state.open_seats)
+        log.info("game %s expired with seats %s never filled", game_id, state.joinable)
         return True
 
     # -- reads ---------------------------------------------------------------------------

@@ -104,7 +104,7 @@ class Sweeper:
         current: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
         resumed = 0
         ttl = waiting_ttl()
-        live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl)]
+        live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl, seen)]
         for game_id, version in store.versions(live).items():
             before = seen.get(game_id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:
@@ -123,11 +123,15 @@ class Sweeper:
         pipe.execute()
         return resumed
 
-    def _expired(self, meta: GameMeta, now: float, ttl: float) -> bool:
-        """A game still waiting for players past its time ends now (lifecycle.GameExpired)."""
+    def _expired(self, meta: GameMeta, now: float, ttl: float, seen: dict[str, str]) -> bool:
+        """A game still waiting for players past its time ends now (lifecycle.GameExpired):
+        never dealt, ``ttl`` after its creation; waiting on a seat a person left, ``ttl`` after
+        its version last moved (as this sweeper's record of the game says)."""
         if meta.status != "waiting" or meta.created + ttl > now:
             return False  # decided on the listed metadata: no read for the games not due
-        return self.service.expire_if_due(meta.id, now, ttl)
+        version, _, since = seen.get(meta.id, "").partition(":")
+        still = (int(version), float(since)) if since else None
+        return self.service.expire_if_due(meta.id, now, ttl, still)
 
     def _live(self) -> Iterator[GameMeta]:
         """Every listed live game (repairing the listing of those whose status moved)."""

@@ -51,6 +51,7 @@ CODES: dict[str, tuple[int, str]] = {
     "game_exists": (409, "Game exists"),
     "unauthorized": (401, "Unauthorized"),
     "forbidden": (403, "Forbidden"),
+    "seat_left": (403, "Seat left"),
     "not_found": (404, "Not found"),
     "method_not_allowed": (405, "Method not allowed"),
     "not_acceptable": (406, "Not acceptable"),
@@ -137,6 +138,7 @@ DESCRIPTIONS: dict[str, str] = {
     "unauthorized": "The request needs a seat token (Authorization: Bearer <token>), or the "
     "token is unknown.",
     "forbidden": "The token holds another seat than the one the request acts for.",
+    "seat_left": "The token's holder left the seat (a leave): the token acts for nobody now.",
     "not_found": "No such game, seat or path.",
     "idempotency_key_reused": "The Idempotency-Key was used before with another request body.",
     "payload_too_large": "The body is larger than the server accepts.",

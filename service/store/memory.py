@@ -191,6 +191,13 @@ class InMemoryEventStore(records.CreateInSteps):
             game.fields["status"] = records.status_after_join(meta)
             return meta.with_status(game.fields["status"])
 
+    def vacate(self, game_id: str, seat: int) -> None:
+        with self._lock:
+            game = self._game(game_id)
+            digest = records.token_hash_of(game.fields.pop(f"join:{seat}", None))
+            if digest:
+                game.fields[records.left_field(digest)] = digest
+
     def set_status(self, game_id: str, status: str) -> None:
         with self._lock:
             self._set_status(self._game(game_id), status)

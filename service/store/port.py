@@ -124,6 +124,7 @@ class GameMeta:
     secret: str = ""  # the server's secret (commit-reveal dealing); "" for format 1 games
     deal: Encoded | None = None  # an explicit deal, kept secret until the end
     prearranged: bool = False
+    left: tuple[str, ...] = ()  # token hashes of people who left their seat (no longer valid)
 
     def with_status(self, status: str) -> GameMeta:
         """The same game with another status."""
@@ -276,6 +277,11 @@ class EventStore(Protocol):
 
     def set_status(self, game_id: str, status: str) -> None:
         """Move a game to another status (metadata and index)."""
+        ...
+
+    def vacate(self, game_id: str, seat: int) -> None:
+        """A person left the seat: forget its join (the seat is open to a new join) and keep
+        the token's hash among ``left`` (it is refused as a former seat's). Idempotent."""
         ...
 
     def list_games(

@@ -182,7 +182,21 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         secret=data.get("secret", ""),
         deal=data.get("deal"),
         prearranged=bool(data.get("prearranged", False)),
+        left=tuple(sorted(v for k, v in fields.items() if k.startswith(LEFT_PREFIX))),
     )
+
+
+LEFT_PREFIX = "left:"
+
+
+def left_field(token_hash: str) -> str:
+    """The meta field that keeps a former seat holder's token hash (after a leave)."""
+    return f"{LEFT_PREFIX}{token_hash}"
+
+
+def token_hash_of(joined: str | None) -> str | None:
+    """The token hash of a stored ``join:<seat>`` value."""
+    return None if joined is None else json.loads(joined).get("token_hash")
 
 
 def joined_seat_json(name: str, token_hash: str) -> str:

@@ -115,6 +115,16 @@ end
 return {'ok', status}
 """
 
+VACATE_LUA = """
+-- KEYS: meta.  ARGV: join field, left field prefix.  The token hash moves to left:<hash>.
+local joined = redis.call('HGET', KEYS[1], ARGV[1])
+if not joined then return 0 end
+local digest = cjson.decode(joined)['token_hash']
+if digest then redis.call('HSET', KEYS[1], ARGV[2] .. digest, digest) end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
+
 MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
 
@@ -140,6 +150,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
+        self._vacate = client.register_script(VACATE_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
 
@@ -295,6 +306,9 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         after = self.meta(game_id)
         assert after is not None
         return after
+
+    def vacate(self, game_id: str, seat: int) -> None:
+        self._vacate(keys=[self.key(game_id, "meta")], args=[f"join:{seat}", records.LEFT_PREFIX])
 
     def set_status(self, game_id: str, status: str) -> None:
         meta = self.meta(game_id)

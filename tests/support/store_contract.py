@@ -366,6 +366,19 @@ class StoreContract:
         with pytest.raises(UnknownGameId):
             store.join("nope", 0, "bob", "b" * 64)
 
+    def test_a_vacated_seat_opens_again_and_keeps_the_leavers_token_apart(
+        self, store: Any
+    ) -> None:
+        meta = self.created(store)
+        store.join(meta.id, 0, "alice", "h" * 64)
+        store.vacate(meta.id, 0)
+        store.vacate(meta.id, 0)  # idempotent
+        after = store.meta(meta.id)
+        assert after.seats[0].type == "open" and after.left == ("h" * 64,)
+        assert after.seat_of_token_hash("h" * 64) is None
+        rejoined = store.join(meta.id, 0, "bob", "b" * 64)
+        assert rejoined.seat_of_token_hash("b" * 64) == 0 and rejoined.left == ("h" * 64,)
+
     def test_concurrent_joins_of_one_seat_have_one_winner(self, store: Any) -> None:
         meta = self.created(store)
         wins: list[int] = []

@@ -130,6 +130,10 @@ class Shithead:
         assert state.to_act is not None
         return (state.to_act,)
 
+    def holds_optional_right(self, state: State, seat: int) -> bool:
+        """True when the seat may act without being awaited: a ten out of turn (§16)."""
+        return seat in self.seats_to_act(state) and seat not in self.awaited_seats(state)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What the seat (None: a spectator) may see, with its legal actions."""
         data = table(state)

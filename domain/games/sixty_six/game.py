@@ -28,6 +28,7 @@ from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.rules import (
     acting_seats,
     awaited_seat,
+    declares,
     exchange_card,
     legal_actions,
     parse_action,
@@ -101,6 +102,8 @@ class SixtySix:
         if error is not None:
             raise error
         events = _HANDLERS[kind](state, seat, card)
+        if declares(action):
+            events += _declare(_after(state, events), seat, None)
         if state.actions + 1 >= state.rules.action_limit and not isinstance(
             events[-1], MatchEnded
         ):
@@ -206,6 +209,12 @@ def _marriage(state: State, seat: int, card: str | None) -> list[Event]:
                           credited=credited),
         CardPlayed(seat=seat, card=card, role="lead"),
     ]
+
+
+def _after(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)  # type: ignore[arg-type]
+    return state
 
 
 def _exchange(state: State, seat: int, card: str | None) -> list[Event]:

@@ -13,7 +13,7 @@ from domain.errors import (
     InvalidCard,
     NotYourTurn,
 )
-from domain.games.sixty_six.state import RANK_ORDER, Deal, Rules, State
+from domain.games.sixty_six.state import RANK_ORDER, TARGET, Deal, Rules, State
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "play": ("cards",),
@@ -23,6 +23,9 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "draw": (),
     "declare_out": (),
     "pass": (),
+}
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "marriage": ("declare",),  # declaring out in the same act (see "Optional rights")
 }
 CARD_CODES = frozenset(r + s for r in "9TJQKA" for s in "CDHS")
 
@@ -41,11 +44,13 @@ def parse_action(action: object) -> tuple[str, str | None]:
         raise InvalidAction(f"unknown action type {kind!r}; expected one of {known}",
                             reason="unknown_action")
     fields = ACTION_FIELDS[kind]
-    extra = sorted(set(action) - {"type", *fields})
+    extra = sorted(set(action) - {"type", *fields, *OPTIONAL_FIELDS.get(kind, ())})
     if extra:
         raise InvalidAction(
             f"{kind} takes no field(s) {', '.join(extra)}; send {action_shape(kind)}"
         )
+    if not isinstance(action.get("declare", False), bool):
+        raise InvalidAction(f"declare must be true or false, got {action.get('declare')!r}")
     if not fields:
         return kind, None
     cards = action.get("cards")
@@ -57,8 +62,15 @@ def parse_action(action: object) -> tuple[str, str | None]:
     return kind, card
 
 
+def declares(action: Mapping[str, Any]) -> bool:
+    """True for a marriage that also declares out (``"declare": true``)."""
+    return action.get("type") == "marriage" and action.get("declare") is True
+
+
 def action_shape(kind: str) -> str:
     """The payload of an action type as JSON text (for refusals that say what to send)."""
+    if kind == "marriage":
+        return '{"type": "marriage", "cards": [<card code>], "declare"?: true}'
     if ACTION_FIELDS.get(kind):
         return f'{{"type": "{kind}", "cards": [<card code>]}}'
     return f'{{"type": "{kind}"}}'
@@ -236,6 +248,16 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat != deal.turn:
         return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
     # problem()'s match and turn checks have passed; only the per-type checks remain.
-    return [a for a in candidates(state, seat)
-            if a["type"] == "declare_out"
-            or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]
+    legal = [a for a in candidates(state, seat)
+             if a["type"] == "declare_out"
+             or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]
+    return legal + [{**a, "declare": True} for a in legal
+                    if a["type"] == "marriage" and reaches_target(deal, rules, seat, a["cards"][0])]
+
+
+def reaches_target(deal: Deal, rules: Rules, seat: int, card: str) -> bool:
+    """True when this marriage's points are credited at once and take the seat to 66: its
+    declaring form (``"declare": true``) is then a correct declaration ("Optional rights")."""
+    credited = not rules.marriage_points_need_trick or deal.won[seat] > 0
+    value = 40 if card[1] == deal.trump else 20
+    return credited and deal.points(seat) + value >= TARGET

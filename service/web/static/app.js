@@ -393,25 +393,27 @@ async function gamePage(id, watching) {
     appendResign();
   }
 
-  // last in the row, set apart at its right end
+  // last in the row, set apart at its right end (abort, when the view offers it, beside resign)
   function appendResign() {
-    if ((view.may_send || []).includes("resign")) actionsBox.append(resignButton());
+    const offered = view.may_send || [];
+    if (offered.includes("abort")) actionsBox.append(askTwiceButton("abort", "Abort", "Really abort? Click again"));
+    if (offered.includes("resign")) actionsBox.append(askTwiceButton("resign", "Resign", "Really resign? Click again"));
   }
 
-  // resigning is never among the legal actions (a bot picking from them never resigns by
-  // chance): the view's may_send offers it, and the page asks twice before sending it
-  let resignArmed = false;  // kept across redraws: the table may redraw between the two clicks
-  function resignButton() {
-    const label = () => (resignArmed ? "Really resign? Click again" : "Resign");
-    const button = el("button", { type: "button", class: "resign", id: "resign" }, label());
+  // resigning and aborting are never among the legal actions (a bot picking from them never
+  // resigns by chance): the view's may_send offers them, and the page asks twice before sending
+  const armed = new Set();  // kept across redraws: the table may redraw between the two clicks
+  function askTwiceButton(kind, text, question) {
+    const label = () => (armed.has(kind) ? question : text);
+    const button = el("button", { type: "button", class: kind, id: kind }, label());
     button.onclick = () => {
-      if (!resignArmed) {
-        resignArmed = true;
+      if (!armed.has(kind)) {
+        armed.add(kind);
         button.textContent = label();
         return;
       }
-      resignArmed = false;
-      play({ type: "resign" });
+      armed.delete(kind);
+      play({ type: kind });
     };
     return button;
   }

@@ -175,7 +175,7 @@ def test_any_seat_may_resign_while_playing_and_loses_the_game() -> None:
     game, state, keys = _dealt_sixty_six()
     waiting = 1 - game.awaited_seats(state)[0]  # not its turn: a resignation is always accepted
     assert {"type": "resign"} not in game.legal_actions(state, waiting)
-    assert game.view(state, waiting)["may_send"] == ["resign"]
+    assert game.view(state, waiting)["may_send"] == ["resign", "abort", "leave"]
     events = game.act(state, waiting, {"type": "resign"}, keys)
     assert [type(e).__name__ for e in events] == ["SeatResigned", "SecretRevealed"]
     over = fold(game, events, state)
