@@ -178,7 +178,7 @@ def problem_body(code: str, detail: str, status: int | None = None) -> dict[str,
 def from_domain(err: DomainError) -> Response:
     """A rule or input refused by a game."""
     reason = err.reason if err.reason != err.code else None
-    return problem(err.code, err.message, reason=reason)
+    return problem(err.code, err.message, reason=reason, field=getattr(err, "field", None))
 
 
 def from_service(err: ServiceError) -> Response:

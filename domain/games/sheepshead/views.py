@@ -19,6 +19,7 @@ from domain.games.sheepshead.events import (
     LeasterStarted,
     MatchAborted,
     MatchEnded,
+    MatchResumed,
     PartnerRevealed,
     Passed,
     Picked,
@@ -194,7 +195,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
         case (
             Passed() | LeasterStarted() | HandThrownIn() | CardCalled() | CrackDecided()
             | RecrackDecided() | CardPlayed() | PartnerRevealed() | TrickWon() | HandScored()
-            | MatchEnded() | MatchAborted()
+            | MatchEnded() | MatchResumed() | MatchAborted()
         ):
             pass  # public facts
         case _:

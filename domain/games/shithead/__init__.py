@@ -8,7 +8,8 @@ Rules contract: docs/rules/shithead.md. Actions are JSON objects, the acting sea
 - ``{"type": "choose_face_up", "cards": ["AS", "KC", "JH"]}``: pre-play under
   ``deal_6_choose_3`` (slots in listed order; also marks the seat ready). With
   ``stack_face_up`` too: ``{"type": "choose_face_up", "slots": [["AS"], ["KC", "KD"], ["JH"]]}``
-  with slots ordered by their first card and each slot's cards in rank-suit order.
+  in any order (slot i is the i-th listed; D-SLOT-ORDER); legal_actions lists the canonical
+  form (slots by their first card, each slot's cards in rank-suit order).
 - ``{"type": "ready"}``: ends the seat's pre-play.
 - ``{"type": "play", "cards": ["7C", "7H"]}``: a set from the hand, or from the face-up cards
   once the hand is empty (whole stacks under ``stack_face_up``); the last listed card lands on

@@ -17,6 +17,7 @@ from domain.games.sixty_six.events import (
     HandDealt,
     MarriageAnnounced,
     MatchEnded,
+    MatchResumed,
     Passed,
     SixtySixEvent,
     StockClosed,
@@ -33,6 +34,8 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case GameStarted(options=options, seed=seed, dealer=dealer):
             return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
                          seed=seed, first_dealer=dealer)
+        case MatchResumed(match_points=points, deals_scored=scored):
+            return copy_state(state, game_points=points, deals_scored=scored)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
             deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
                         turn=1 - dealer)

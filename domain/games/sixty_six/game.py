@@ -19,12 +19,14 @@ from domain.games.sixty_six.events import (
     GameStarted,
     MarriageAnnounced,
     MatchEnded,
+    MatchResumed,
     Passed,
     StockClosed,
     TrickWon,
     TrumpExchanged,
 )
 from domain.games.sixty_six.fold import evolve
+from domain.games.sixty_six.match import MatchState, match_state
 from domain.games.sixty_six.rules import (
     acting_seats,
     awaited_seat,
@@ -80,15 +82,22 @@ class SixtySix:
         dealer = setup.dealer
         if dealer is None:
             dealer = seeded_choice(setup.seed, "dealer", 2)
+        match = MatchState()
         if setup.deal is not None:
-            hands, trump, stock, order = _explicit(setup.deal, rules)
+            cards, match = match_state(setup.deal, rules)
+            hands, trump, stock, order = _explicit(cards, rules)
         else:
             order = seeded_order(setup.seed, 0, rules)
             hands, trump, stock = split_deck(order, dealer, rules)
         started = GameStarted(players=2, dealer=dealer, options=options, seed=setup.seed,
                               commitment=deck_commitment(setup.seed, order),
                               explicit_deal=setup.deal is not None)
-        return [started, *deal_events(0, dealer, hands, trump, stock, 0)]
+        resumed: list[Event] = []
+        if match != MatchState():
+            resumed.append(MatchResumed(match_points=match.match_points,
+                                        deals_scored=match.deal_number))
+        deal = deal_events(match.deal_number, dealer, hands, trump, stock, match.carry_over)
+        return [started, *resumed, *deal]
 
     def initial_state(self) -> State:
         """Before GameStarted."""
