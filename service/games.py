@@ -80,8 +80,12 @@ class GameService:
         cache: StateCache | None = None,
         clock: Callable[[], float] = time.time,
         bots: BotDirectory | None = None,
+        check_action: Callable[[str, Any], None] | None = None,
     ) -> None:
         self.store = store
+        # the action's shape, by the game's schemas (service.api.typed.check_action), before
+        # the game decides it; None: the games' own checks only
+        self.check_action = check_action
         self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
@@ -413,6 +417,8 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
+        if self.check_action is not None:
+            self.check_action(loaded.meta.game, action)
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         keys = dealing.keys_of(loaded.meta)
         events = folding.decide(rules, loaded.state, seat, action, keys)
