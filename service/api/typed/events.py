@@ -67,10 +67,7 @@ def _field(hint: Any) -> fields.Field:
         inner = args[0] if args else Any
         if inner is str:
             return CardsOrCount(**optional)
-        if inner is int:
-            return fields.List(fields.Integer(), **optional)
-        if typing.get_origin(inner) is tuple:
-            return fields.List(CardsOrCount(allow_none=True), **optional)
+        return fields.List(_field(inner), **optional)
     return fields.Raw(**optional)
 
 

@@ -52,6 +52,17 @@ class Union(fields.Field):
         return load_member(self.members, value, self.discriminator)
 
 
+_instances: dict[type[ma.Schema], ma.Schema] = {}
+
+
+def instance(schema: type[ma.Schema]) -> ma.Schema:
+    """One shared instance per schema class (building one is far dearer than loading)."""
+    found = _instances.get(schema)
+    if found is None:
+        found = _instances[schema] = schema()
+    return found
+
+
 def load_member(members: Members, value: Any, discriminator: str | None) -> Any:
     """``value`` loaded by the member its discriminator names (ValidationError otherwise)."""
     if not isinstance(value, Mapping):
@@ -60,7 +71,7 @@ def load_member(members: Members, value: Any, discriminator: str | None) -> Any:
         errors: dict[str, Any] = {}
         for name, schema in members.items():
             try:
-                return schema().load(value)
+                return instance(schema).load(value)
             except ma.ValidationError as err:
                 errors[name] = err.messages
         raise ma.ValidationError({"oneOf": errors})
@@ -69,7 +80,7 @@ def load_member(members: Members, value: Any, discriminator: str | None) -> Any:
     if schema is None:
         known = ", ".join(members)
         raise ma.ValidationError({discriminator: [f"must be one of {known}, got {kind!r}"]})
-    return schema().load(value)
+    return instance(schema).load(value)
 
 
 def union2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:

@@ -60,7 +60,7 @@ class ViewBase(ma.Schema):
     prearranged = fields.Boolean()
     commitment = fields.String(allow_none=True)
     open_seats = _seats()
-    hand = cards(metadata={"description": "your hand (seats only)"})
+    hand = cards(allow_none=True, metadata={"description": "your hand (seats only)"})
 
 
 def _view(game: str, **declared: Any) -> type[ma.Schema]:
