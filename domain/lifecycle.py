@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
+from domain.narration import extend, last_action
 from domain.options import Option
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
 
@@ -121,6 +122,7 @@ class Table(Generic[S]):
     revealed: SecretRevealed | None = None
     expired: GameExpired | None = None
     resigned: SeatResigned | None = None
+    recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
 
     @property
     def dealt(self) -> bool:
@@ -168,6 +170,7 @@ class Lifecycle(Generic[S]):
         self.min_players = game.min_players
         self.max_players = game.max_players
         self.options: tuple[Option, ...] = game.options
+        self._narration: Any = getattr(game, "narration", None)
         self.codec: EventCodec = LifecycleCodec(game.codec)
 
     # -- commands ------------------------------------------------------------------------
@@ -289,10 +292,14 @@ class Lifecycle(Generic[S]):
             case GameExpired():
                 return replace(state, expired=event)
             case SeatResigned():
-                return replace(state, resigned=event)
+                return replace(state, resigned=event, recent=(event,))
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
-                return replace(state, inner=self.game.evolve(inner, event))
+                recent = state.recent
+                if self._narration is not None:
+                    previous = recent[-1] if recent else None
+                    recent = extend(recent, event, self._narration.role(event, previous))
+                return replace(state, inner=self.game.evolve(inner, event), recent=recent)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The game's decide once dealt; before that nobody may act."""
@@ -346,9 +353,21 @@ class Lifecycle(Generic[S]):
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
         inner = self.game.initial_state() if state.inner is None else state.inner
         view = {**self.game.view(inner, seat), **self._facts(state, seat)}
+        view["last_action"] = self.last_action(state, seat)
         if self.outcome(state) is not None:
             view.update(outcome=self.outcome(state), legal_actions=[], to_act=[])
         return view
+
+    def last_action(self, state: Table[S], seat: int | None) -> dict[str, Any] | None:
+        """What just happened, in game words, as that seat may see it (domain.narration)."""
+        recent = state.recent
+        if recent and isinstance(recent[0], SeatResigned):
+            who = recent[0].seat
+            return {"seat": who, "type": "resign", "text": f"seat {who} resigned", "results": []}
+        if self._narration is None:
+            return None
+        return last_action(recent, lambda e: self.game.redact(e, seat),
+                           self._narration.narrate, self._narration.ACTS)
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:
         """The game's whole table with the lifecycle facts."""

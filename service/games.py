@@ -433,7 +433,7 @@ class GameService:
                     {"version": version + i + 1, "event": rules.redact(e, seat)}
                     for i, e in enumerate(events)
                 ],
-                "view": rules.view(state, seat),
+                "view": shapes.for_people(rules.view(state, seat), loaded.meta),
             }
         )
         record = None
@@ -512,7 +512,9 @@ class GameService:
             "version": loaded.version,
             **shapes.receipt(loaded.meta, loaded.head_hash),
             "seat": seat,
-            "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
+            "view": shapes.json_ready(
+                shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+            ),
             "bots_missing": self.bots_missing(loaded.meta),
         }
 

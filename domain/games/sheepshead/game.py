@@ -7,7 +7,7 @@ from typing import Any
 from domain.deals import deal_order, parse_deal
 from domain.errors import InvalidDeal
 from domain.events import Encoded, Event
-from domain.games.sheepshead import rules, views
+from domain.games.sheepshead import narration, rules, views
 from domain.games.sheepshead.cards import DECK
 from domain.games.sheepshead.config import (
     OPTIONS,
@@ -38,6 +38,7 @@ class Sheepshead:
     max_players = 7
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal."""

@@ -29,6 +29,7 @@ from typing import Any
 
 from domain.errors import GameOver, IllegalAction, InvalidAction
 from domain.events import Encoded, Event
+from domain.games.shithead import narration
 from domain.games.shithead.events import CODEC, GameAborted
 from domain.games.shithead.options import OPTIONS, checked_options
 from domain.games.shithead.play import decide_play, out_of_turn_actions, turn_actions
@@ -62,6 +63,7 @@ class Shithead:
     max_players = 6
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """Validate the setup and return GameStarted and CardsDealt."""

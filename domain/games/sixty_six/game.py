@@ -8,7 +8,7 @@ from typing import Any
 from domain.deals import deal_order, parse_deal
 from domain.errors import InvalidDeal, InvalidSetup
 from domain.events import Encoded, Event
-from domain.games.sixty_six import views
+from domain.games.sixty_six import narration, views
 from domain.games.sixty_six.events import (
     CODEC,
     CardDrawn,
@@ -70,6 +70,7 @@ class SixtySix:
     max_players = 2
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal (seeded, or the explicit deal given)."""

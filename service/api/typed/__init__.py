@@ -30,7 +30,7 @@ from service.api.typed.union import Members, union2properties, union_schema
 
 GAMES = ("shithead", "sixty_six", "sheepshead")
 
-__all__ = ["GAMES", "check_action", "register", "all_events", "all_views", "game_actions"]
+__all__ = ["GAMES", "all_events", "all_views", "check_action", "game_actions", "register"]
 
 
 def camel(name: str) -> str:
@@ -113,7 +113,7 @@ NO_STORE = {"/healthz", "/metrics", "/catalogue", "/problems/{code}"}
 
 def finish(api: Any) -> None:
     """After the blueprints: every status each operation can return, and the action body."""
-    paths: dict[str, dict[str, Any]] = api.spec._paths  # noqa: SLF001 - apispec keeps them here
+    paths: dict[str, dict[str, Any]] = api.spec._paths
     for path, operations in paths.items():
         for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:

@@ -8,7 +8,7 @@ read from the lifecycle's registry, so a new one is documented and accepted for 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -29,7 +29,7 @@ def card(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Regexp(CARD, error=NOT_A_CARD), **kwargs)
 
 
-def cards(**kwargs: Any) -> fields.List:
+def cards(**kwargs: Any) -> fields.List[Any]:
     """A list of card codes."""
     kwargs["metadata"] = {"example": ["AS"], **kwargs.get("metadata", {})}
     return fields.List(card(), **kwargs)
@@ -47,14 +47,14 @@ class ActionBase(ma.Schema):
         unknown = ma.RAISE
 
 
-def action(game: str, kind: str, doc: str, **declared: fields.Field) -> type[ma.Schema]:
+def action(game: str, kind: str, doc: str, **declared: fields.Field[Any]) -> type[ma.Schema]:
     """The schema class of one action; its component name is ``<Game><Kind>Action``."""
     camel = "".join(p.capitalize() for p in f"{game}_{kind}".split("_"))
     attrs: dict[str, Any] = {"type": tag(kind), **declared, "__doc__": doc}
     return type(f"{camel}ActionSchema", (ActionBase,), attrs)
 
 
-def _game(game: str, spec: Mapping[str, tuple[str, dict[str, fields.Field]]]) -> Members:
+def _game(game: str, spec: Mapping[str, tuple[str, dict[str, fields.Field[Any]]]]) -> Members:
     return {kind: action(game, kind, doc, **declared) for kind, (doc, declared) in spec.items()}
 
 
@@ -132,9 +132,11 @@ def lifecycle_actions() -> Members:
     return cached
 
 
-def _lifecycle_fields(shape: Mapping[str, str]) -> dict[str, fields.Field]:
-    kinds = {"int": lambda: fields.Integer(strict=True), "str": fields.String,
-             "bool": fields.Boolean, "card": card, "cards": cards}  # fmt: skip
+def _lifecycle_fields(shape: Mapping[str, str]) -> dict[str, fields.Field[Any]]:
+    kinds: dict[str, Callable[[], fields.Field[Any]]] = {
+        "int": lambda: fields.Integer(strict=True), "str": fields.String,
+        "bool": fields.Boolean, "card": card, "cards": cards,
+    }  # fmt: skip
     return {name: kinds[kind]() for name, kind in shape.items()}
 
 
@@ -167,7 +169,7 @@ def _only_card_codes(messages: Any) -> bool:
         return bool(messages) and all(_only_card_codes(m) for m in messages.values())
     if isinstance(messages, list):
         return bool(messages) and all(_only_card_codes(m) for m in messages)
-    return messages == NOT_A_CARD
+    return bool(messages == NOT_A_CARD)
 
 
 def _refusal(members: Members, action: Any, messages: Any) -> str:
@@ -186,14 +188,15 @@ def example(schema: type[ma.Schema]) -> str:
     parts = []
     for name, field in schema().fields.items():
         if name == "type":
-            kind = field.validate.choices[0] if isinstance(field.validate, validate.OneOf) else ""
+            check = field.validate
+            kind = next(iter(check.choices)) if isinstance(check, validate.OneOf) else ""
             parts.append(f'"type": "{kind}"')
         elif field.required:
             parts.append(f'"{name}": {_placeholder(field)}')
     return "{" + ", ".join(parts) + "}"
 
 
-def _placeholder(field: fields.Field) -> str:
+def _placeholder(field: fields.Field[Any]) -> str:
     if isinstance(field, fields.List):
         return f"[{_placeholder(field.inner)}]"
     if isinstance(field, fields.Integer):

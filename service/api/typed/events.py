@@ -22,7 +22,7 @@ from domain.events import Event
 from service.api.typed.union import Members, tag
 
 
-class CardsOrCount(fields.Field):
+class CardsOrCount(fields.Field[Any]):
     """A list of card codes, or (hidden from the reader) how many there are."""
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
@@ -36,7 +36,7 @@ class CardsOrCount(fields.Field):
         raise ma.ValidationError("must be a list of card codes or a count")
 
 
-def cards_or_count2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def cards_or_count2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function for CardsOrCount."""
     if not isinstance(field, CardsOrCount):
         return {}
@@ -49,8 +49,8 @@ class EventBase(ma.Schema):
         unknown = ma.RAISE
 
 
-def _field(hint: Any) -> fields.Field:
-    optional = {"required": False, "allow_none": True}
+def _field(hint: Any) -> fields.Field[Any]:
+    optional: dict[str, Any] = {"required": False, "allow_none": True}
     origin = typing.get_origin(hint)
     args = [a for a in typing.get_args(hint) if a is not type(None)]
     if origin in (typing.Union, types.UnionType):

@@ -17,7 +17,7 @@ from domain.options import Option
 _built: dict[str, type[ma.Schema]] = {}
 
 
-def option_field(option: Option) -> fields.Field:
+def option_field(option: Option) -> fields.Field[Any]:
     """The marshmallow field of one option."""
     meta = {"description": option.doc, "default": option.default}
     kw: dict[str, Any] = {"allow_none": option.nullable, "metadata": meta}

@@ -11,8 +11,6 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
-SEATS = {"cls_or_instance": fields.Integer()}
-
 
 class OutcomeBase(ma.Schema):
     class Meta:
@@ -29,25 +27,29 @@ class OutcomeBase(ma.Schema):
 class ShitheadOutcomeSchema(OutcomeBase):
     """How a Shithead game ended: the finishing order and the loser (the shithead)."""
 
-    finishing_order = fields.List(fields.Integer())
-    loser = fields.Integer(allow_none=True)
+    finishing_order = fields.List(fields.Integer(), required=True)
+    loser = fields.Integer(allow_none=True, required=True)
     actions = fields.Integer()
 
 
 class SixtySixOutcomeSchema(OutcomeBase):
     """How a Sixty-Six match ended: the game points, the deals played, the carry-over."""
 
-    game_points = fields.List(fields.Integer())
-    deals = fields.Integer()
-    carry_over = fields.Integer()
+    game_points = fields.List(fields.Integer(), required=True)
+    deals = fields.Integer(required=True)
+    carry_over = fields.Integer(required=True)
 
 
 class SheepsheadOutcomeSchema(OutcomeBase):
     """How a Sheepshead match ended: the totals (and every hand's scores)."""
 
-    totals = fields.List(fields.Integer())
-    hands = fields.Integer()
+    totals = fields.List(fields.Integer(), required=True)
+    hands = fields.Integer(required=True)
     actions = fields.Integer()
+
+
+class LifecycleOutcomeSchema(OutcomeBase):
+    """How any game ended outside its rules: a resignation or an expiry."""
 
 
 OUTCOMES: dict[str, type[ma.Schema]] = {
@@ -63,5 +65,5 @@ def outcome_schema(game: str) -> type[ma.Schema] | None:
 
 
 def any_outcome() -> dict[str, Any]:
-    """Game name -> outcome schema."""
-    return dict(OUTCOMES)
+    """Game name -> outcome schema, then the lifecycle's (each game's names its own fields)."""
+    return {**OUTCOMES, "lifecycle": LifecycleOutcomeSchema}

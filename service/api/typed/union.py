@@ -18,7 +18,7 @@ from marshmallow import fields
 Members = Mapping[str, type[ma.Schema]]
 
 
-class Union(fields.Field):
+class Union(fields.Field[Any]):
     """One of several schemas, told apart by the ``discriminator`` property.
 
     ``members`` may be a callable returning the mapping, so that registries filled later
@@ -76,14 +76,14 @@ def load_member(members: Members, value: Any, discriminator: str | None) -> Any:
                 errors[name] = err.messages
         raise ma.ValidationError({"oneOf": errors})
     kind = value.get(discriminator)
-    schema = members.get(kind) if isinstance(kind, str) else None
-    if schema is None:
+    chosen = members.get(kind) if isinstance(kind, str) else None
+    if chosen is None:
         known = ", ".join(members)
         raise ma.ValidationError({discriminator: [f"must be one of {known}, got {kind!r}"]})
-    return instance(schema).load(value)
+    return instance(chosen).load(value)
 
 
-def union2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def union2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: a Union field as ``oneOf`` + ``discriminator``."""
     if not isinstance(field, Union):
         return {}

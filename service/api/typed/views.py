@@ -22,7 +22,7 @@ from service.api.typed.union import Union, tag
 SEATS = fields.List(fields.Integer())
 
 
-def _seats(**kw: Any) -> fields.List:
+def _seats(**kw: Any) -> fields.List[Any]:
     return fields.List(fields.Integer(), **kw)
 
 
@@ -73,7 +73,8 @@ def _view(game: str, **declared: Any) -> type[ma.Schema]:
         "legal_actions": fields.List(
             Union(actions.GAME_ACTIONS[game], component=f"{camel}Action"), required=True
         ),
-        "outcome": fields.Nested(outcome, allow_none=True, required=True) if outcome else None,
+        "outcome": Union({game: outcome, "lifecycle": outcomes.LifecycleOutcomeSchema}, None,
+                         allow_none=True, required=True) if outcome else None,
         **declared,
         "__doc__": f"{rules.title}: what one seat (or a spectator) sees.",
     }
