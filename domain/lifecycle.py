@@ -298,7 +298,8 @@ class Lifecycle(Generic[S]):
                 recent = state.recent
                 if self._narration is not None:
                     previous = recent[-1] if recent else None
-                    recent = extend(recent, event, self._narration.role(event, previous))
+                    role = self._narration.role(event, previous, inner)
+                    recent = extend(recent, event, role)
                 return replace(state, inner=self.game.evolve(inner, event), recent=recent)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:

@@ -16,7 +16,7 @@ from domain.events import Encoded, Event
 
 MAX_RECENT = 64  # a run longer than this keeps its first event and its latest ones
 
-Role = Callable[[Event, Event | None], str]
+Role = Callable[[Event, Event | None, Any], str]
 Narrate = Callable[[Encoded], str | None]
 
 

@@ -222,6 +222,7 @@ def _scored(state: State, hand: Hand, event: HandScored) -> State:
         state,
         totals=totals,
         last_result=event,
+        last_tricks=hand.tricks,
         pending_multiplier=1,
         hand=copy_with(hand, phase=SCORED, to_act=None),
     )

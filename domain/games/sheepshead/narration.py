@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.events import Encoded, Event
 from domain.games.sheepshead.events import (
     Buried,
@@ -28,8 +30,8 @@ ACTS = {
 _ACTIONS = (Passed, Picked, Buried, CardCalled, CrackDecided, RecrackDecided, CardPlayed)
 
 
-def role(event: Event, previous: Event | None) -> str:
-    """act, follow or reset (domain.narration)."""
+def role(event: Event, previous: Event | None, state: Any) -> str:
+    """act, follow or reset (domain.narration); ``state``: the game's, before the event."""
     if isinstance(event, GameStarted):
         return "reset"
     return "act" if isinstance(event, _ACTIONS) else "follow"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.events import Encoded, Event
 from domain.games.shithead.events import (
     CardsDealt,
@@ -31,8 +33,8 @@ ACTS = {
 _ACTIONS = (FaceUpSwapped, CardStacked, FaceUpChosen, CardsPlayed, FaceDownFlipped, StockPlayed)
 
 
-def role(event: Event, previous: Event | None) -> str:
-    """act, follow or reset (domain.narration)."""
+def role(event: Event, previous: Event | None, state: Any) -> str:
+    """act, follow or reset (domain.narration); ``state``: the game's, before the event."""
     if isinstance(event, GameStarted | CardsDealt):
         return "reset"
     if isinstance(event, _ACTIONS):

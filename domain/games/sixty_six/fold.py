@@ -171,5 +171,14 @@ def _scored(state: State, event: DealScored) -> State:
     elif state.rules.carry_over_undecided:
         carry += 1
     result = {k: v for k, v in CODEC.encode(event).items() if k not in ("type", "schema")}
+    # the finished deal, kept in the view until the next one is scored (every card listed was
+    # played face up; H3's default hides old tricks during play only)
+    result.update(
+        number=deal.number, dealer=deal.dealer, trump_card=deal.trump_card,
+        closed_by=deal.closed_by,
+        tricks_played=[{"winner": w, "cards": [lead, follow]} for w, lead, follow in deal.tricks],
+        marriages=[{"seat": m[0], "suit": m[1], "value": m[2], "credited": m[5]}
+                   for m in deal.marriages],
+    )
     return copy_state(state, deal=deal, game_points=event.match_points, carry_over=carry,
                       deals_scored=state.deals_scored + 1, last_result=result)

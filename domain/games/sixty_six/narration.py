@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.events import Encoded, Event
 from domain.games.sixty_six.events import (
+    CardDrawn,
     CardPlayed,
-    CardsDrawn,
     DeclaredOut,
     GameStarted,
     MarriageAnnounced,
@@ -19,23 +21,24 @@ ACTS = {
     "sixty_six.MarriageAnnounced": "marriage",
     "sixty_six.TrumpExchanged": "exchange_trump",
     "sixty_six.StockClosed": "close",
-    "sixty_six.CardsDrawn": "draw",
+    "sixty_six.CardDrawn": "draw",
     "sixty_six.DeclaredOut": "declare_out",
     "sixty_six.Passed": "pass",
 }
 _ACTIONS = (MarriageAnnounced, TrumpExchanged, StockClosed, DeclaredOut, Passed)
 
 
-def role(event: Event, previous: Event | None) -> str:
-    """act, follow or reset (domain.narration)."""
+def role(event: Event, previous: Event | None, state: Any) -> str:
+    """act, follow or reset (domain.narration); ``state``: the game's, before the event."""
     if isinstance(event, GameStarted):
         return "reset"
     if isinstance(event, _ACTIONS):
         return "act"
     if isinstance(event, CardPlayed):  # a marriage's lead belongs to the marriage
         return "follow" if isinstance(previous, MarriageAnnounced) else "act"
-    if isinstance(event, CardsDrawn):
-        return "follow" if event.automatic else "act"
+    if isinstance(event, CardDrawn):  # the draw step's first card begins a seat's draw
+        manual = state.rules.close_before_draw and not isinstance(previous, CardDrawn)
+        return "act" if manual else "follow"
     return "follow"
 
 
@@ -54,9 +57,9 @@ def narrate(data: Encoded) -> str | None:
         case "TrickWon":
             return f"seat {data['winner']} took the trick ({data['points']} points)"
         case "CardDrawn":
-            return f"{who} drew {data['card']}" if data.get("card") else None
+            return f"{who} drew {data['card'] or 'a card'}"
         case "CardsDrawn":
-            return None if data["automatic"] else f"both drew; {data['stock_size']} left"
+            return f"{data['stock_size']} left in the stock" if data["stock_size"] else None
         case "StockClosed":
             return f"{who} closed the stock"
         case "DeclaredOut":

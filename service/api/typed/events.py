@@ -80,18 +80,22 @@ def event_schema(cls: type[Event]) -> type[ma.Schema]:
     if schema is None:
         game, _, name = cls.TYPE.partition(".")
         camel = "".join(p.capitalize() for p in game.split("_")) + name
-        hints = typing.get_type_hints(cls)
         attrs: dict[str, Any] = {
             "type": tag(cls.TYPE),
             "schema": fields.Integer(metadata={"description": "the event's shape version"}),
             "count": fields.Integer(metadata={"description": "how many hidden cards"}),
             "__doc__": (cls.__doc__ or cls.TYPE).strip().splitlines()[0],
         }
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            attrs[f.name] = _field(hints[f.name])
+        attrs.update(fields_of(cls))
         schema = type(f"{camel}EventSchema", (EventBase,), attrs)
         _built[cls] = schema
     return schema
+
+
+def fields_of(cls: type[Event]) -> dict[str, fields.Field[Any]]:
+    """The event's fields as marshmallow fields (from its type hints)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: _field(hints[f.name]) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
 
 
 def events_of(classes: Iterable[type[Event]]) -> Members:

@@ -13,9 +13,13 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
+from domain.games.sheepshead.events import HandScored
+from domain.games.sixty_six.events import DealScored
 from domain.registry import get_game
 from service.api.typed import actions, outcomes
-from service.api.typed.actions import card, cards
+from service.api.typed.actions import card as card_field
+from service.api.typed.actions import cards
+from service.api.typed.events import fields_of
 from service.api.typed.options import options_schema
 from service.api.typed.union import Union, tag
 
@@ -108,7 +112,7 @@ class SixtySixSeatSchema(ma.Schema):
 
 class PlayedSchema(ma.Schema):
     seat = fields.Integer()
-    card = card()
+    card = card_field()
 
 
 class TrickSchema(ma.Schema):
@@ -132,6 +136,40 @@ class SheepsheadSeatSchema(ma.Schema):
     total = fields.Integer()
 
 
+class MarriageSchema(ma.Schema):
+    seat = fields.Integer()
+    suit = fields.String()
+    value = fields.Integer()
+    card = card_field()
+    shown = card_field()
+    credited = fields.Boolean()
+
+
+# The finished deal / hand a view keeps: its scoring event's fields (from the dataclass) and
+# what the view adds to them.
+DealResultSchema = type("SixtySixDealResultSchema", (ma.Schema,), {
+    **fields_of(DealScored),
+    "number": fields.Integer(), "dealer": fields.Integer(), "trump_card": card_field(),
+    "closed_by": fields.Integer(allow_none=True),
+    "tricks_played": fields.List(fields.Nested(TrickSchema), metadata={
+        "description": "every trick of the deal: its winner and cards"}),
+    "marriages": fields.List(fields.Nested(MarriageSchema)),
+    "__doc__": "The last deal scored: result, tricks and marriages (until the next is scored).",
+})
+HandResultSchema = type("SheepsheadHandResultSchema", (ma.Schema,), {
+    **fields_of(HandScored),
+    "type": fields.String(metadata={"description": "sheepshead.HandScored"}),
+    "schema": fields.Integer(),
+    "labels": fields.List(fields.String()),
+    "tricks": fields.List(fields.Nested(TrickSchema)),
+    "winners": _seats(metadata={"description": "the seats that won the hand (a leaster's "
+                                "winner too)"}),
+    "defender_points": fields.Integer(allow_none=True, metadata={
+        "description": "card points the defenders took (null in a leaster)"}),
+    "__doc__": "The last hand scored: scores, tricks, winners (until the next is scored).",
+})
+
+
 def _views() -> dict[str, type[ma.Schema]]:
     return {
         "shithead": _view(
@@ -143,7 +181,7 @@ def _views() -> dict[str, type[ma.Schema]]:
             stock_count=fields.Integer(),
             pile=cards(),
             burned_count=fields.Integer(),
-            last_revealed=card(allow_none=True),
+            last_revealed=card_field(allow_none=True),
             flusher=fields.Integer(allow_none=True),
             actions=fields.Integer(),
         ),
@@ -153,8 +191,8 @@ def _views() -> dict[str, type[ma.Schema]]:
             dealer=fields.Integer(),
             turn=fields.Integer(metadata={"description": "the deal's turn (see to_act)"}),
             trump_suit=fields.String(),
-            trump_card=card(allow_none=True),
-            face_up_card=card(allow_none=True),
+            trump_card=card_field(allow_none=True),
+            face_up_card=card_field(allow_none=True),
             stock_size=fields.Integer(),
             stock=fields.String(metadata={"description": "open, closed or exhausted"}),
             seats=fields.List(fields.Nested(SixtySixSeatSchema)),
@@ -164,7 +202,8 @@ def _views() -> dict[str, type[ma.Schema]]:
             game_points=_seats(),
             carry_over=fields.Integer(),
             game_target=fields.Integer(),
-            last_deal_result=fields.Dict(allow_none=True),
+            last_deal_result=fields.Nested(DealResultSchema, allow_none=True),
+            marriages=fields.List(fields.Nested(MarriageSchema)),
             opponent_known_cards=cards(),
             points=fields.Integer(),
             pending_marriage_points=fields.Integer(),
@@ -174,13 +213,13 @@ def _views() -> dict[str, type[ma.Schema]]:
             players=fields.Integer(),
             rounds=fields.Integer(allow_none=True),
             totals=_seats(),
-            last_hand=fields.Dict(allow_none=True),
+            last_hand=fields.Nested(HandResultSchema, allow_none=True),
             hand_number=fields.Integer(),
             deal_number=fields.Integer(),
             dealer=fields.Integer(),
             picker=fields.Integer(allow_none=True),
             leaster=fields.String(allow_none=True),
-            called=card(allow_none=True),
+            called=card_field(allow_none=True),
             alone=fields.Boolean(allow_none=True),
             blind=cards(allow_none=True),
             buried=cards(allow_none=True),
