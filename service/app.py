@@ -85,7 +85,7 @@ def create_app(
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    typed.register(api)  # the games' typed schemas, before the blueprints that refer to them
+    typed.register(api, games)  # the games' typed schemas, before the blueprints using them
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
     typed.finish(api)

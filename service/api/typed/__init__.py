@@ -18,19 +18,20 @@ built, so actions or options another part adds appear without a change here.
 from __future__ import annotations
 
 from http import HTTPStatus
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 
-from domain.registry import get_game
+from domain.registry import all_games
 from service.api.typed import actions, events, outcomes, views
 from service.api.typed.actions import check_action
 from service.api.typed.options import options_schema
 from service.api.typed.union import Members, union2properties, union_schema
 
-GAMES = ("shithead", "sixty_six", "sheepshead")
+GAMES = ("shithead", "sixty_six", "sheepshead")  # the games with hand-written schemas
 
-__all__ = ["GAMES", "all_events", "all_views", "check_action", "game_actions", "register"]
+__all__ = ["GAMES", "all_events", "all_views", "check_action", "finish", "register"]
 
 
 def camel(name: str) -> str:
@@ -38,21 +39,20 @@ def camel(name: str) -> str:
     return "".join(p.capitalize() for p in name.split("_"))
 
 
-def game_actions(game: str) -> Members:
-    """What a seat may send in that game: its actions and the lifecycle's."""
-    return actions.sendable(game)
+def _games(games: Mapping[str, Any] | None) -> dict[str, Any]:
+    return {**all_games(), **(games or {})}
 
 
-def all_views() -> Members:
-    """Game name -> view schema."""
-    return dict(views.VIEWS)
+def all_views(games: Mapping[str, Any] | None = None) -> Members:
+    """Game name -> view schema (every registered game, and ``games``)."""
+    return {name: views.view_schema(rules) for name, rules in _games(games).items()}
 
 
-def all_events() -> Members:
+def all_events(games: Mapping[str, Any] | None = None) -> Members:
     """Stored type -> event schema, over every game and the lifecycle."""
     out: dict[str, type[ma.Schema]] = {}
-    for game in GAMES:
-        out.update(events.game_events(get_game(game)))
+    for rules in _games(games).values():
+        out.update(events.game_events(rules))
     out.update(events.lifecycle_events())
     return out
 
@@ -62,8 +62,9 @@ def _schema_name(schema: type[ma.Schema]) -> str:
     return name[: -len("Schema")] if name.endswith("Schema") else name
 
 
-def register(api: Any) -> None:
-    """Teach the spec our field types and add the union components (before the blueprints)."""
+def register(api: Any, games: Mapping[str, Any] | None = None) -> None:
+    """Teach the spec our field types and add the union components (before the blueprints);
+    ``games``: the app's games besides the registry's."""
     plugin = api.ma_plugin
     plugin.converter.add_attribute_function(union2properties)
     plugin.converter.add_attribute_function(events.cards_or_count2properties)
@@ -79,22 +80,23 @@ def register(api: Any) -> None:
             ensure(schema)
         components.schema(name, union_schema(converter, members, discriminator))
 
-    for game in GAMES:
-        rules = get_game(game)
-        union(f"{camel(game)}Action", game_actions(game), "type")
+    every = _games(games)
+    for game, rules in every.items():
+        typed = game in actions.GAME_ACTIONS
+        union(f"{camel(game)}Action", actions.sendable(game), "type" if typed else None)
         union(f"{camel(game)}Event", events.game_events(rules), "type")
         ensure(options_schema(rules))
-        outcome = outcomes.outcome_schema(game)
-        if outcome is not None:
-            ensure(outcome)
+        ensure(outcomes.outcome_schema(game))
     union("LifecycleEvent", events.lifecycle_events(), "type")
-    union("GameView", all_views(), "game")
-    union("GameEvent", all_events(), "type")
-    components.schema("GameOutcome", union_schema(converter, outcomes.any_outcome(), None))
-    components.schema("GameOptions", union_schema(
-        converter, {g: options_schema(get_game(g)) for g in GAMES}, None))
-    components.schema("GameAction", {"oneOf": [
-        {"$ref": f"#/components/schemas/{camel(g)}Action"} for g in GAMES]})
+    union("GameView", all_views(games), "game")
+    union("GameEvent", all_events(games), "type")
+    # anyOf: the same outcome, options or action may fit several games' schemas
+    components.schema("GameOutcome", {"anyOf": union_schema(
+        converter, outcomes.any_outcome(every), None)["oneOf"]})
+    components.schema("GameOptions", {"anyOf": union_schema(
+        converter, {g: options_schema(r) for g, r in every.items()}, None)["oneOf"]})
+    components.schema("GameAction", {"anyOf": [
+        {"$ref": f"#/components/schemas/{camel(g)}Action"} for g in every]})
 
 
 # Statuses every operation of a kind can give, besides those its decorator lists: any request

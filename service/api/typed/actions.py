@@ -140,9 +140,34 @@ def _lifecycle_fields(shape: Mapping[str, str]) -> dict[str, fields.Field[Any]]:
     return {name: kinds[kind]() for name, kind in shape.items()}
 
 
+class AnyActionBase(ma.Schema):
+    """A game without typed actions: a ``type`` and whatever fields its rules name."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True)
+
+
+_generic: dict[str, type[ma.Schema]] = {}
+
+
+def game_actions(game: str) -> Members:
+    """The game's own actions; one open schema for a game without typed ones."""
+    typed = GAME_ACTIONS.get(game)
+    if typed is not None:
+        return typed
+    schema = _generic.get(game)
+    if schema is None:
+        camel = "".join(p.capitalize() for p in game.split("_"))
+        schema = _generic[game] = type(f"{camel}AnyActionSchema", (AnyActionBase,), {
+            "__doc__": f"An action of {game} (no typed schema: see its rules)."})
+    return {"*": schema}
+
+
 def sendable(game: str) -> Members:
     """Everything a seat may send in that game: its actions and the lifecycle's."""
-    return {**GAME_ACTIONS.get(game, {}), **lifecycle_actions()}
+    return {**game_actions(game), **lifecycle_actions()}
 
 
 def check_action(game: str, action: Any) -> None:
@@ -150,10 +175,10 @@ def check_action(game: str, action: Any) -> None:
 
     Games without schemas (test games) are left to their own decider.
     """
-    members = GAME_ACTIONS.get(game)
-    if members is None:
+    typed = GAME_ACTIONS.get(game)
+    if typed is None:
         return
-    members = {**members, **lifecycle_actions()}
+    members = {**typed, **lifecycle_actions()}
     try:
         load_member(members, action, "type")
     except ma.ValidationError as err:

@@ -2,7 +2,8 @@
 
 ``domain.options.Option`` (each game's ``options``) is the one source: name, kind, default,
 range, choices, nullability and help become the field. An option added to a game (or to every
-game through a shared helper such as ``action_limit_option``) is documented with no change here.
+game through a shared helper such as ``action_limit_option``, or by the lifecycle wrapper's
+``options``) is documented with no change here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.lifecycle import lifecycle
 from domain.options import Option
 
 _built: dict[str, type[ma.Schema]] = {}
@@ -38,7 +40,8 @@ def options_schema(game: Any) -> type[ma.Schema]:
     schema = _built.get(game.name)
     if schema is None:
         camel = "".join(p.capitalize() for p in game.name.split("_"))
-        attrs: dict[str, Any] = {o.name: option_field(o) for o in game.options}
+        # the options of the game as the service plays it: with its lifecycle's (clocks, ...)
+        attrs: dict[str, Any] = {o.name: option_field(o) for o in lifecycle(game).options}
         attrs["Meta"] = type("Meta", (), {"unknown": ma.RAISE})
         attrs["__doc__"] = f"{game.title} options (GET /catalogue lists them with defaults)."
         schema = type(f"{camel}OptionsSchema", (ma.Schema,), attrs)

@@ -6,6 +6,7 @@ with the lifecycle's ends (a resignation, an expiry); the rest is the game's own
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import marshmallow as ma
@@ -59,11 +60,18 @@ OUTCOMES: dict[str, type[ma.Schema]] = {
 }
 
 
-def outcome_schema(game: str) -> type[ma.Schema] | None:
-    """The outcome schema of a game, if it has one."""
-    return OUTCOMES.get(game)
+class OtherOutcomeSchema(OutcomeBase):
+    """How a game without a typed outcome ended (its own fields besides)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
 
 
-def any_outcome() -> dict[str, Any]:
+def outcome_schema(game: str) -> type[ma.Schema]:
+    """The outcome schema of a game (an open one for a game without its own)."""
+    return OUTCOMES.get(game, OtherOutcomeSchema)
+
+
+def any_outcome(games: Iterable[str]) -> dict[str, Any]:
     """Game name -> outcome schema, then the lifecycle's (each game's names its own fields)."""
-    return {**OUTCOMES, "lifecycle": LifecycleOutcomeSchema}
+    return {**{g: outcome_schema(g) for g in games}, "lifecycle": LifecycleOutcomeSchema}

@@ -31,12 +31,14 @@ class Union(fields.Field[Any]):
         members: Members | Callable[[], Members],
         discriminator: str | None = "type",
         component: str | None = None,
+        any_of: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self._members = members
         self.discriminator = discriminator
         self.component = component  # documented as a $ref to this component (registered apart)
+        self.any_of = any_of  # documented as anyOf: a value may fit several members
 
     @property
     def members(self) -> Members:
@@ -92,6 +94,8 @@ def union2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict
         out: dict[str, Any] = {"oneOf": [ref]} if field.allow_none else ref
     else:
         out = union_schema(self, field.members, field.discriminator)
+        if field.any_of:
+            out = {"anyOf": out.pop("oneOf"), **out}
     if field.allow_none:
         out["nullable"] = True
     if field.metadata.get("description"):

@@ -67,22 +67,30 @@ class ViewBase(ma.Schema):
     hand = cards(allow_none=True, metadata={"description": "your hand (seats only)"})
 
 
-def _view(game: str, **declared: Any) -> type[ma.Schema]:
+def _view(game: str, rules: Any = None, **declared: Any) -> type[ma.Schema]:
     camel = "".join(p.capitalize() for p in game.split("_"))
-    rules = get_game(game)
+    rules = rules or get_game(game)
     outcome = outcomes.outcome_schema(game)
     attrs: dict[str, Any] = {
         "game": tag(game),
         "options": fields.Nested(options_schema(rules), allow_none=True),
         "legal_actions": fields.List(
-            Union(actions.GAME_ACTIONS[game], component=f"{camel}Action"), required=True
+            Union(actions.game_actions(game), component=f"{camel}Action"), required=True
         ),
         "outcome": Union({game: outcome, "lifecycle": outcomes.LifecycleOutcomeSchema}, None,
-                         allow_none=True, required=True) if outcome else None,
+                         any_of=True, allow_none=True, required=True),
         **declared,
         "__doc__": f"{rules.title}: what one seat (or a spectator) sees.",
     }
-    return type(f"{camel}ViewSchema", (ViewBase,), {k: v for k, v in attrs.items() if v})
+    return type(f"{camel}ViewSchema", (ViewBase,), attrs)
+
+
+def view_schema(rules: Any) -> type[ma.Schema]:
+    """A game's view schema (a generic one, its own fields let through, for other games)."""
+    found = VIEWS.get(rules.name)
+    if found is None:
+        found = VIEWS[rules.name] = _view(rules.name, rules)
+    return found
 
 
 class ShitheadSeatSchema(ma.Schema):

@@ -95,10 +95,13 @@ def test_a_refused_shape_over_http_stores_nothing(client: FlaskClient) -> None:
     table = Table(client, game="sixty_six", seed="typed")
     before = table.summary()["version"]
     seat = table.summary()["to_act"][0]
+    # the schema answers (the game itself would call a bare card code an invalid_card)
     response = client.post(f"/games/{table.id}/actions", headers=table.headers(seat),
-                           json={"type": "play", "card": "AS", "expected_version": before})
+                           json={"type": "play", "cards": "AS", "expected_version": before})
     assert response.status_code == 422 and response.json["code"] == "invalid_action"
-    assert '"cards": [<card code>]' in response.json["detail"]
+    assert response.json["detail"] == (
+        'play: cards: Not a valid list.; send {"type": "play", "cards": [<card code>]}'
+    )
     assert table.summary()["version"] == before
 
 
