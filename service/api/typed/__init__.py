@@ -17,8 +17,8 @@ built, so actions or options another part adds appear without a change here.
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
