@@ -23,7 +23,6 @@ from service.api.typed.events import fields_of
 from service.api.typed.options import options_schema
 from service.api.typed.union import Union, tag
 
-SEATS = fields.List(fields.Integer())
 
 
 def _seats(**kw: Any) -> fields.List[Any]:

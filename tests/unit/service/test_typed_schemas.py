@@ -138,3 +138,22 @@ def test_the_spec_is_valid_openapi(client: FlaskClient) -> None:
 def test_a_schema_refuses_an_unknown_field() -> None:
     with pytest.raises(ma.ValidationError):
         load_member(typed.all_events(), {"type": "sixty_six.Passed", "seat": 0, "x": 1}, "type")
+
+
+def test_lifecycle_actions_come_from_the_lifecycle_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from domain import lifecycle as registry
+    from tests.support.api import make_app
+
+    monkeypatch.setattr(registry, "LIFECYCLE_ACTIONS", ("resign", "leave"))
+    monkeypatch.setattr(registry, "LIFECYCLE_ACTION_FIELDS", {"leave": {"note": "str"}},
+                        raising=False)
+    typed.check_action("shithead", {"type": "leave", "note": "bye"})
+    with pytest.raises(InvalidAction, match="note"):
+        typed.check_action("shithead", {"type": "leave", "note": 3})
+    spec = make_app().test_client().get("/openapi.json").json
+    mapping = spec["components"]["schemas"]["SheepsheadAction"]["discriminator"]["mapping"]
+    assert mapping["leave"].endswith("/LifecycleLeaveAction")
+    leave = spec["components"]["schemas"]["LifecycleLeaveAction"]["properties"]
+    assert leave["note"]["type"] == "string"
