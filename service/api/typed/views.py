@@ -24,7 +24,6 @@ from service.api.typed.options import options_schema
 from service.api.typed.union import Union, tag
 
 
-
 def _seats(**kw: Any) -> fields.List[Any]:
     return fields.List(fields.Integer(), **kw)
 
