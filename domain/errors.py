@@ -74,6 +74,10 @@ class InvalidDeal(InvalidSetup):
 
     code = "invalid_deal"
 
+    def __init__(self, message: str, *, reason: str | None = None, field: str | None = None):
+        super().__init__(message, reason=reason)
+        self.field = field  # the deal's field at fault (``deal.extra.match_points``), if one
+
 
 class UnknownGame(DomainError):
     """No game of that name."""

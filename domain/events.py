@@ -72,6 +72,10 @@ class EventCodec:
 
         return register
 
+    def classes(self) -> tuple[type[Event], ...]:
+        """Every registered event class, in registration order."""
+        return tuple(self._classes.values())
+
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
         cls = type(event)

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
+from domain.narration import extend, last_action
 from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
 from domain.seating import (
@@ -151,6 +152,7 @@ class Table(Generic[S]):
     vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
     taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
     left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
+    recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
 
     @property
     def dealt(self) -> bool:
@@ -225,6 +227,7 @@ class Lifecycle(Generic[S]):
         self.min_players = game.min_players
         self.max_players = game.max_players
         self.options: tuple[Option, ...] = (*game.options, *TABLE_OPTIONS)
+        self._narration: Any = getattr(game, "narration", None)
         self.codec: EventCodec = LifecycleCodec(game.codec)
 
     # -- commands ------------------------------------------------------------------------
@@ -354,7 +357,7 @@ class Lifecycle(Generic[S]):
             case GameExpired():
                 return replace(state, expired=event)
             case SeatResigned():
-                return replace(state, resigned=event)
+                return replace(state, resigned=event, recent=(event,))
             case AbortAgreed(seat=seat):
                 return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
             case GameAborted():
@@ -365,7 +368,12 @@ class Lifecycle(Generic[S]):
                 return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
-                return replace(state, inner=self.game.evolve(inner, event))
+                recent = state.recent
+                if self._narration is not None:
+                    previous = recent[-1] if recent else None
+                    role = self._narration.role(event, previous, inner)
+                    recent = extend(recent, event, role)
+                return replace(state, inner=self.game.evolve(inner, event), recent=recent)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
@@ -445,9 +453,21 @@ class Lifecycle(Generic[S]):
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
         inner = self.game.initial_state() if state.inner is None else state.inner
         view = {**self.game.view(inner, seat), **self._facts(state, seat)}
+        view["last_action"] = self.last_action(state, seat)
         if self.outcome(state) is not None:
             view.update(outcome=self.outcome(state), legal_actions=[], to_act=[])
         return view
+
+    def last_action(self, state: Table[S], seat: int | None) -> dict[str, Any] | None:
+        """What just happened, in game words, as that seat may see it (domain.narration)."""
+        recent = state.recent
+        if recent and isinstance(recent[0], SeatResigned):
+            who = recent[0].seat
+            return {"seat": who, "type": "resign", "text": f"seat {who} resigned", "results": []}
+        if self._narration is None:
+            return None
+        return last_action(recent, lambda e: self.game.redact(e, seat),
+                           self._narration.narrate, self._narration.ACTS)
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:
         """The game's whole table with the lifecycle facts."""

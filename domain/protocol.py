@@ -100,11 +100,16 @@ def fold(game: Game[S], events: Iterable[Event], state: S | None = None) -> S:
 
 
 def action_key(action: Action) -> tuple[tuple[str, Any], ...]:
-    """A hashable form of an action in which the order of a ``cards`` list does not matter."""
+    """A hashable form of an action in which the order of a ``cards`` list does not matter,
+    nor the order of ``slots`` (a list of card lists) or of the cards inside each slot."""
     items = []
     for key, value in sorted(action.items()):
         if key == "cards" and isinstance(value, list | tuple):
             value = tuple(sorted(value))
+        elif key == "slots" and isinstance(value, list | tuple) and all(
+            isinstance(v, list | tuple) for v in value
+        ):
+            value = tuple(sorted(tuple(sorted(map(str, v))) for v in value))
         elif isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
         items.append((key, value))

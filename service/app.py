@@ -17,7 +17,7 @@ from flask_smorest import Api
 from domain.protocol import Game
 from service import config as settings
 from service import ops, web
-from service.api import all_blueprints, bodies, limits, problems
+from service.api import all_blueprints, bodies, limits, problems, typed
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
@@ -81,11 +81,14 @@ def create_app(
         games=games,
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
         bots=BotDirectory(registry),
+        check_action=typed.check_action,
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    typed.register(api, games)  # the games' typed schemas, before the blueprints using them
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
+    typed.finish(api)
     web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
     app.before_request(bodies.refuse_bad_fields)

@@ -81,8 +81,12 @@ class GameService:
         cache: StateCache | None = None,
         clock: Callable[[], float] = time.time,
         bots: BotDirectory | None = None,
+        check_action: Callable[[str, Any], None] | None = None,
     ) -> None:
         self.store = store
+        # the action's shape, by the game's schemas (service.api.typed.check_action), before
+        # the game decides it; None: the games' own checks only
+        self.check_action = check_action
         self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
@@ -436,6 +440,8 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
+        if self.check_action is not None:
+            self.check_action(loaded.meta.game, action)
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         keys = dealing.keys_of(loaded.meta)
         events = folding.decide(rules, loaded.state, seat, action, keys)
@@ -450,7 +456,7 @@ class GameService:
                     {"version": version + i + 1, "event": rules.redact(e, seat)}
                     for i, e in enumerate(events)
                 ],
-                "view": rules.view(state, seat),
+                "view": shapes.for_people(rules.view(state, seat), loaded.meta),
             }
         )
         record = None
@@ -545,7 +551,9 @@ class GameService:
             "version": loaded.version,
             **shapes.receipt(loaded.meta, loaded.head_hash),
             "seat": seat,
-            "view": shapes.json_ready(loaded.game.view(loaded.state, seat)),
+            "view": shapes.json_ready(
+                shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+            ),
             "bots_missing": self.bots_missing(loaded.meta),
         }
 

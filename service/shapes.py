@@ -136,3 +136,29 @@ def check_name(name: object) -> str:
     if any(not ch.isprintable() for ch in name):
         raise InvalidRequest("name may not contain control characters")
     return name.strip()
+
+
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+
+
+def seat_names(meta: GameMeta) -> list[str | None]:
+    """Every seat's name (None: still open)."""
+    return [None if s.type == "open" else s.name for s in meta.seats]
+
+
+def for_people(view: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
+    """The view with the seats' names, and its ``last_action`` told with them."""
+    names = seat_names(meta)
+    view["names"] = names
+    last = view.get("last_action")
+    if isinstance(last, dict):
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1))
+            known = names[seat] if seat < len(names) else None
+            return known if known else match.group(0)
+
+        seat = last.get("seat")
+        last["name"] = names[seat] if isinstance(seat, int) and seat < len(names) else None
+        last["text"] = _SEAT_WORD.sub(name, last["text"])
+        last["results"] = [_SEAT_WORD.sub(name, r) for r in last.get("results", ())]
+    return view

@@ -123,7 +123,8 @@ DESCRIPTIONS: dict[str, str] = {
     "invalid_options": "An option is unknown, of the wrong type or out of range for the game.",
     "invalid_setup": "The seats or dealer do not fit the game (player count, dealer seat).",
     "invalid_deal": "An explicit deal names unknown zones or cards, repeats a card or has a "
-    "wrong seat count or zone size.",
+    "wrong seat count or zone size, or holds a match state that cannot be (then `field` names "
+    "it, e.g. deal.extra.match_points[0]).",
     "invalid_card": "A card is not a card code of this game's deck; the detail says the shape.",
     "invalid_action": "The action's shape is wrong (unknown type, missing or extra fields); "
     "the detail says what to send.",
@@ -180,7 +181,7 @@ def problem_body(code: str, detail: str, status: int | None = None) -> dict[str,
 def from_domain(err: DomainError) -> Response:
     """A rule or input refused by a game."""
     reason = err.reason if err.reason != err.code else None
-    return problem(err.code, err.message, reason=reason)
+    return problem(err.code, err.message, reason=reason, field=getattr(err, "field", None))
 
 
 def from_service(err: ServiceError) -> Response:

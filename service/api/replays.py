@@ -18,7 +18,7 @@ from marshmallow import fields, validate
 
 from replays.format import build_replay, dumps, loads
 from replays.show import table_at
-from service.api.deps import get_service
+from service.api.deps import get_service, problems
 from service.errors import InvalidRequest, ServiceError
 from service.games import GameService, Loaded
 
@@ -52,6 +52,7 @@ class GameNotOver(ServiceError):
 @blp.route("/<game_id>/replay")
 class ReplayFile(MethodView):
     @blp.doc(responses=FILE_DOC)
+    @problems(blp, 404, 409, 422)
     @blp.arguments(ReplayQuerySchema, location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The replay file of a finished game, or (``at``) the table at one of its steps."""

@@ -7,6 +7,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.api.typed.union import Union
 from service.shapes import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
 from service.store.port import STATUSES
 
@@ -30,7 +31,11 @@ class SeatSpecSchema(ma.Schema):
 
 class CreateGameSchema(ma.Schema):
     game = fields.String(required=True, metadata={"example": "shithead"})
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "the game's options (see the Options schemas, /catalogue)"},
+    )
     seats = fields.List(
         fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, MAX_SEATS)
     )
@@ -159,7 +164,7 @@ class SummarySchema(ma.Schema):
                   "format 1 games: only once over)"}
     )  # fmt: skip
     created = fields.Float()
-    outcome = fields.Dict(allow_none=True)
+    outcome = Union({}, None, component="GameOutcome", allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
     bots_missing = fields.List(
         fields.Nested(MissingBotSchema),
@@ -186,7 +191,8 @@ class ViewSchema(ma.Schema):
     id = fields.String()
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)
-    view = fields.Dict(metadata={"description": "the game's view, with legal_actions"})
+    view = Union({}, "game", component="GameView",
+                 metadata={"description": "the game's view, with legal_actions"})
     bots_missing = fields.List(
         fields.Nested(MissingBotSchema),
         metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
@@ -198,7 +204,7 @@ class ViewSchema(ma.Schema):
 
 class EventItemSchema(ma.Schema):
     version = fields.Integer()
-    event = fields.Dict()
+    event = Union({}, "type", component="GameEvent")
     prev_hash = fields.String()
     hash = fields.String()
     command = fields.Dict()
@@ -211,7 +217,7 @@ class ActionResultSchema(ma.Schema):
         metadata={"description": "receipt: the hash of the last event (salted chain)"}
     )
     events = fields.List(fields.Nested(EventItemSchema))
-    view = fields.Dict()
+    view = Union({}, "game", component="GameView")
 
 
 class EventsSchema(ma.Schema):

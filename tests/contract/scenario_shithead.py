@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.games.shithead.preplay import preplay_actions
 from domain.games.shithead.rules import face_up_cards
 from domain.games.shithead.state import State, changed, put
 
@@ -77,6 +78,12 @@ def candidate_actions(state: State, seat: int) -> list[dict[str, Any]]:
     out += [{"type": "stack", "card": c, "slot": i} for c in hand for i in range(4)]
     out += [{"type": "choose_face_up", "cards": hand[:k]} for k in range(2, 6)]
     out += [{"type": "choose_face_up", "slots": [[c] for c in hand[:k]]} for k in range(2, 6)]
+    # the legal slot choices in other orders (slots reversed, cards inside reversed): the same
+    # actions for legality (D-SLOT-ORDER), accepted iff their canonical form is listed
+    for action in preplay_actions(state, seat) if state.phase == "preplay" else ():
+        if action["type"] == "choose_face_up" and "slots" in action:
+            slots = action["slots"]
+            out.append({"type": "choose_face_up", "slots": [s[::-1] for s in slots[::-1]]})
     out += [{"type": "play", "cards": ["TC"]}, {"type": "play", "cards": ["TC", "TD"]}]
     return out
 

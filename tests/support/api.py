@@ -16,6 +16,7 @@ from service.store import InMemoryEventStore
 from tests.support.fakegame import GAMES
 
 CARD = re.compile(r"^(?:[2-9TJQKA][CDHS]|RJ|BJ)$")
+CARD_IN_WORDS = re.compile(r"(?<![A-Za-z0-9_])(?:[2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za-z0-9_])")
 _keys = itertools.count()
 
 
@@ -32,9 +33,11 @@ def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
 
 
 def cards_in(data: Any) -> set[str]:
-    """Every card code anywhere in JSON data."""
+    """Every card code anywhere in JSON data, also inside words (``last_action``'s text)."""
     if isinstance(data, str):
-        return {data} if CARD.match(data) else set()
+        if CARD.match(data):
+            return {data}
+        return set(CARD_IN_WORDS.findall(data)) if " " in data else set()
     if isinstance(data, Mapping):
         return set().union(*(cards_in(v) for v in data.values())) if data else set()
     if isinstance(data, list | tuple):

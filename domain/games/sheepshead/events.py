@@ -24,6 +24,15 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResumed(Event):
+    """An explicit deal started the match in its middle: the totals and doubling so far."""
+
+    TYPE = "sheepshead.MatchResumed"
+    totals: tuple[int, ...]
+    multiplier: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandDealt(Event):
     """A hand was dealt: deal number, counted hand number, dealer, every seat's cards, blind."""
 
@@ -192,6 +201,7 @@ class MatchAborted(Event):
 
 SheepsheadEvent = (
     GameStarted
+    | MatchResumed
     | HandDealt
     | Passed
     | Picked
@@ -212,7 +222,7 @@ SheepsheadEvent = (
 
 CODEC = EventCodec(
     [
-        GameStarted, HandDealt, Passed, Picked, LeasterStarted, HandThrownIn, Buried,
+        GameStarted, MatchResumed, HandDealt, Passed, Picked, LeasterStarted, HandThrownIn, Buried,
         CardCalled, PreparationFinished, CrackDecided, RecrackDecided, CardPlayed,
         PartnerRevealed, TrickWon, HandScored, MatchEnded, MatchAborted,
     ]

@@ -18,6 +18,7 @@ from domain.games.sheepshead.events import (
     LeasterStarted,
     MatchAborted,
     MatchEnded,
+    MatchResumed,
     PartnerRevealed,
     Passed,
     Picked,
@@ -51,6 +52,8 @@ def evolve(state: State, event: Event) -> State:
     match fact:
         case GameStarted():
             return _started(fact)
+        case MatchResumed(totals=totals, multiplier=multiplier):
+            return copy_with(state, totals=totals, pending_multiplier=multiplier)
         case HandDealt():
             return copy_with(state, hand=_dealt(state, fact))
         case Passed(seat=seat):
@@ -219,6 +222,7 @@ def _scored(state: State, hand: Hand, event: HandScored) -> State:
         state,
         totals=totals,
         last_result=event,
+        last_tricks=hand.tricks,
         pending_multiplier=1,
         hand=copy_with(hand, phase=SCORED, to_act=None),
     )

@@ -7,7 +7,7 @@ from typing import Any
 from domain.deals import deal_order, parse_deal
 from domain.errors import InvalidDeal
 from domain.events import Encoded, Event
-from domain.games.sheepshead import rules, views
+from domain.games.sheepshead import narration, rules, views
 from domain.games.sheepshead.cards import DECK
 from domain.games.sheepshead.config import (
     OPTIONS,
@@ -18,8 +18,9 @@ from domain.games.sheepshead.config import (
     read_options,
 )
 from domain.games.sheepshead.decide import decide
-from domain.games.sheepshead.events import CODEC, GameStarted, HandDealt
+from domain.games.sheepshead.events import CODEC, GameStarted, HandDealt, MatchResumed
 from domain.games.sheepshead.evolve import evolve
+from domain.games.sheepshead.match import MatchState, match_state
 from domain.games.sheepshead.state import State
 from domain.protocol import Action, Setup, check_dealer, check_players
 from domain.shuffle import deal_label, deck_commitment, seeded_choice, shuffled
@@ -37,6 +38,7 @@ class Sheepshead:
     max_players = 7
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal."""
@@ -45,8 +47,10 @@ class Sheepshead:
         options = read_options(setup.options, setup.players)
         dealer = _first_dealer(setup, options)
         lay = layout(setup.players, options)
+        match = MatchState()
         if setup.deal is not None:
-            hands, blind, order = _explicit(setup, lay, dealer)
+            cards, match = match_state(setup.deal, setup.players, options)
+            hands, blind, order = _explicit(cards, setup.players, lay, dealer)
         else:
             order = shuffled(DECK, setup.seed, deal_label(0))
             hands, blind = deal_cards(order, lay, dealer, setup.players)
@@ -58,7 +62,13 @@ class Sheepshead:
             commitment=deck_commitment(setup.seed, order),
             explicit_deal=setup.deal is not None,
         )
-        return [started, HandDealt(deal=0, hand=0, dealer=dealer, hands=hands, blind=blind)]
+        resumed: list[Event] = []
+        if match != MatchState():
+            totals = match.totals or (0,) * setup.players
+            resumed.append(MatchResumed(totals=totals, multiplier=match.multiplier))
+        dealt = HandDealt(deal=match.deal_number, hand=match.hand_number, dealer=dealer,
+                          hands=hands, blind=blind)
+        return [started, *resumed, dealt]
 
     def initial_state(self) -> State:
         """The state before any event."""
@@ -113,17 +123,17 @@ def _first_dealer(setup: Setup, options: dict[str, Any]) -> int:
 
 
 def _explicit(
-    setup: Setup, lay: Layout, dealer: int
+    raw: Any, players: int, lay: Layout, dealer: int
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], list[str]]:
     deal = parse_deal(
-        setup.deal,
-        players=setup.players,
+        raw,
+        players=players,
         deck=DECK,
         seat_zones=SEAT_ZONES,
         extra_zones=EXTRA_ZONES,
         has_stock=False,
     )
-    active = active_seats(dealer, setup.players, lay.dealer_sits_out)
+    active = active_seats(dealer, players, lay.dealer_sits_out)
     hands = tuple(tuple(s["hand"]) for s in deal["seats"])
     for seat, cards in enumerate(hands):
         want = lay.hand_size if seat in active else 0

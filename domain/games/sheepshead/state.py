@@ -80,6 +80,7 @@ class State:
     actions: int = 0
     hand: Hand | None = None
     last_result: HandScored | None = None
+    last_tricks: tuple[Trick, ...] = ()  # the scored hand's tricks (its view's last_hand)
     finished: bool = False
     aborted: bool = False
     winners: tuple[int, ...] = ()

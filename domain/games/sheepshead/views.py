@@ -19,6 +19,7 @@ from domain.games.sheepshead.events import (
     LeasterStarted,
     MatchAborted,
     MatchEnded,
+    MatchResumed,
     PartnerRevealed,
     Passed,
     Picked,
@@ -74,6 +75,15 @@ def _last_hand(state: State) -> dict[str, Any] | None:
         return None
     data = {k: list(v) if isinstance(v, tuple) else v for k, v in CODEC.encode(result).items()}
     data["labels"] = list(labels(result.row)) if result.row else []
+    # the finished hand, kept until the next one is scored: its tricks (public, A17), who won
+    # it (the leaster's winner too) and the defenders' points
+    data["tricks"] = [_trick(t) for t in state.last_tricks]
+    data["winners"] = [s for s, score in enumerate(result.scores) if score > 0]
+    team = {result.picker, result.partner} - {None}
+    data["defender_points"] = (
+        None if result.picker is None
+        else sum(p for s, p in enumerate(result.points_taken) if s not in team)
+    )
     return data
 
 
@@ -194,7 +204,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
         case (
             Passed() | LeasterStarted() | HandThrownIn() | CardCalled() | CrackDecided()
             | RecrackDecided() | CardPlayed() | PartnerRevealed() | TrickWon() | HandScored()
-            | MatchEnded() | MatchAborted()
+            | MatchEnded() | MatchResumed() | MatchAborted()
         ):
             pass  # public facts
         case _:

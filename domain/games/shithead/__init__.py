@@ -8,7 +8,8 @@ Rules contract: docs/rules/shithead.md. Actions are JSON objects, the acting sea
 - ``{"type": "choose_face_up", "cards": ["AS", "KC", "JH"]}``: pre-play under
   ``deal_6_choose_3`` (slots in listed order; also marks the seat ready). With
   ``stack_face_up`` too: ``{"type": "choose_face_up", "slots": [["AS"], ["KC", "KD"], ["JH"]]}``
-  with slots ordered by their first card and each slot's cards in rank-suit order.
+  in any order (slot i is the i-th listed; D-SLOT-ORDER); legal_actions lists the canonical
+  form (slots by their first card, each slot's cards in rank-suit order).
 - ``{"type": "ready"}``: ends the seat's pre-play.
 - ``{"type": "play", "cards": ["7C", "7H"]}``: a set from the hand, or from the face-up cards
   once the hand is empty (whole stacks under ``stack_face_up``); the last listed card lands on
@@ -28,6 +29,7 @@ from typing import Any
 
 from domain.errors import GameOver, IllegalAction, InvalidAction
 from domain.events import Encoded, Event
+from domain.games.shithead import narration
 from domain.games.shithead.events import CODEC, GameAborted
 from domain.games.shithead.options import OPTIONS, checked_options
 from domain.games.shithead.play import decide_play, out_of_turn_actions, turn_actions
@@ -61,6 +63,7 @@ class Shithead:
     max_players = 6
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """Validate the setup and return GameStarted and CardsDealt."""

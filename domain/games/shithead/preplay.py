@@ -202,9 +202,6 @@ def _checked_slots(state: State, seat: int, raw: Any) -> tuple[Cards, ...]:
     for group in slots:
         if not group or len({rank(c) for c in group}) != 1:
             raise IllegalAction(f"each slot holds one rank: {group}", reason="mixed_ranks")
-    if slots not in stack_choices(state.hands[seat], rows):
-        raise IllegalAction(
-            "list slots by their first card and each slot's cards in rank-suit order",
-            reason="not_canonical",
-        )
-    return slots
+    # Any order is accepted (legal_actions lists the canonical one; domain.protocol.action_key
+    # makes them equal): slot i is the i-th group listed, its cards in rank-suit order.
+    return tuple(tuple(sort_cards(group)) for group in slots)

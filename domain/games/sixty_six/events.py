@@ -22,6 +22,15 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResumed(Event):
+    """An explicit deal started the match in its middle: the game points and deals so far."""
+
+    TYPE: ClassVar[str] = "sixty_six.MatchResumed"
+    match_points: tuple[int, int]
+    deals_scored: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DealStarted(Event):
     """A deal began: its number, dealer, the face-up trump card and the carry-over."""
 
@@ -182,6 +191,7 @@ class GameAborted(Event):
 
 SixtySixEvent = (
     GameStarted
+    | MatchResumed
     | DealStarted
     | HandDealt
     | StockLaid
@@ -202,6 +212,7 @@ SixtySixEvent = (
 CODEC = EventCodec(
     [
         GameStarted,
+        MatchResumed,
         DealStarted,
         HandDealt,
         StockLaid,

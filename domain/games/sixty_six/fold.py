@@ -17,6 +17,7 @@ from domain.games.sixty_six.events import (
     HandDealt,
     MarriageAnnounced,
     MatchEnded,
+    MatchResumed,
     Passed,
     SixtySixEvent,
     StockClosed,
@@ -33,6 +34,8 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case GameStarted(options=options, seed=seed, dealer=dealer):
             return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
                          seed=seed, first_dealer=dealer)
+        case MatchResumed(match_points=points, deals_scored=scored):
+            return copy_state(state, game_points=points, deals_scored=scored)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
             deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
                         turn=1 - dealer)
@@ -168,5 +171,14 @@ def _scored(state: State, event: DealScored) -> State:
     elif state.rules.carry_over_undecided:
         carry += 1
     result = {k: v for k, v in CODEC.encode(event).items() if k not in ("type", "schema")}
+    # the finished deal, kept in the view until the next one is scored (every card listed was
+    # played face up; H3's default hides old tricks during play only)
+    result.update(
+        number=deal.number, dealer=deal.dealer, trump_card=deal.trump_card,
+        closed_by=deal.closed_by,
+        tricks_played=[{"winner": w, "cards": [lead, follow]} for w, lead, follow in deal.tricks],
+        marriages=[{"seat": m[0], "suit": m[1], "value": m[2], "credited": m[5]}
+                   for m in deal.marriages],
+    )
     return copy_state(state, deal=deal, game_points=event.match_points, carry_over=carry,
                       deals_scored=state.deals_scored + 1, last_result=result)

@@ -8,7 +8,7 @@ from typing import Any
 from domain.deals import deal_order, parse_deal
 from domain.errors import InvalidDeal, InvalidSetup
 from domain.events import Encoded, Event
-from domain.games.sixty_six import views
+from domain.games.sixty_six import narration, views
 from domain.games.sixty_six.events import (
     CODEC,
     CardDrawn,
@@ -19,12 +19,14 @@ from domain.games.sixty_six.events import (
     GameStarted,
     MarriageAnnounced,
     MatchEnded,
+    MatchResumed,
     Passed,
     StockClosed,
     TrickWon,
     TrumpExchanged,
 )
 from domain.games.sixty_six.fold import evolve
+from domain.games.sixty_six.match import MatchState, match_state
 from domain.games.sixty_six.rules import (
     acting_seats,
     awaited_seat,
@@ -69,6 +71,7 @@ class SixtySix:
     max_players = 2
     options = OPTIONS
     codec = CODEC
+    narration = narration  # last_action: roles and words (domain.narration)
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal (seeded, or the explicit deal given)."""
@@ -81,15 +84,22 @@ class SixtySix:
         dealer = setup.dealer
         if dealer is None:
             dealer = seeded_choice(setup.seed, "dealer", 2)
+        match = MatchState()
         if setup.deal is not None:
-            hands, trump, stock, order = _explicit(setup.deal, rules)
+            cards, match = match_state(setup.deal, rules)
+            hands, trump, stock, order = _explicit(cards, rules)
         else:
             order = seeded_order(setup.seed, 0, rules)
             hands, trump, stock = split_deck(order, dealer, rules)
         started = GameStarted(players=2, dealer=dealer, options=options, seed=setup.seed,
                               commitment=deck_commitment(setup.seed, order),
                               explicit_deal=setup.deal is not None)
-        return [started, *deal_events(0, dealer, hands, trump, stock, 0)]
+        resumed: list[Event] = []
+        if match != MatchState():
+            resumed.append(MatchResumed(match_points=match.match_points,
+                                        deals_scored=match.deal_number))
+        deal = deal_events(match.deal_number, dealer, hands, trump, stock, match.carry_over)
+        return [started, *resumed, *deal]
 
     def initial_state(self) -> State:
         """Before GameStarted."""

@@ -19,6 +19,7 @@ from domain.games.sixty_six.events import (
     HandDealt,
     MarriageAnnounced,
     MatchEnded,
+    MatchResumed,
     Passed,
     SixtySixEvent,
     StockClosed,
@@ -193,7 +194,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
         case (
             DealStarted() | CardPlayed() | MarriageAnnounced() | TrumpExchanged() | TrickWon()
             | CardsDrawn() | StockClosed() | DeclaredOut() | Passed() | DealScored()
-            | MatchEnded() | GameAborted()
+            | MatchEnded() | MatchResumed() | GameAborted()
         ):
             pass  # public facts
         case _:

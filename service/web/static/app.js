@@ -332,7 +332,8 @@ async function gamePage(id, watching) {
     status.replaceChildren(
       el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
       el("div", {}, el("dt", {}, "To act"), el("dd", { id: "to-act" }, toAct.includes(me) ? `your turn (${turn})` : turn)),
-      el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" }, lastAction || "none yet")),
+      el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" },
+        (view.last_action && view.last_action.text) || lastAction || "none yet")),
       el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version))));
     outcome.replaceChildren();
     if (view.outcome) {

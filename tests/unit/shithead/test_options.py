@@ -19,7 +19,7 @@ from domain.games.shithead.events import (
     TurnPassed,
 )
 from domain.games.shithead.state import State, changed
-from domain.protocol import Setup
+from domain.protocol import Setup, action_key
 from domain.shuffle import deal_label, shuffled
 from tests.unit.shithead.helpers import (
     GAME,
@@ -289,6 +289,29 @@ def test_option_stack_face_up_with_deal_6_choose_3_chooses_slots_then_ready() ->
     assert [type(e).__name__ for e in events] == ["FaceUpChosen", "CardsDrawn"]
     assert state.hands[0] == ("3C", "2C", "2D") and not state.ready[0]
     assert {"type": "ready"} in legal(state, 0)
+
+
+def test_D_SLOT_ORDER_choose_face_up_takes_the_slots_in_any_order() -> None:
+    state = preplay(
+        "AS KC KD JH JS 3C",
+        "7D 8D JD 4D 6D KH",
+        stock="2C 2D 2H",
+        deal_6_choose_3=True,
+        stack_face_up=True,
+    )
+    # the rules file's own example (§16 stack_face_up), high to low, not the canonical order
+    example = {"type": "choose_face_up", "slots": [["AS"], ["KC", "KD"], ["JH", "JS"]]}
+    assert example not in legal(state, 0)  # legal_actions lists the canonical form only ...
+    keys = {action_key(a) for a in legal(state, 0)}
+    assert action_key(example) in keys  # ... which is the same action for legality
+    _, after = act(state, 0, example)
+    assert after.face_up[0] == (("AS",), ("KC", "KD"), ("JH", "JS"))  # slot i: i-th listed
+    shuffled_inside = {"type": "choose_face_up", "slots": [["KD", "KC"], ["AS"], ["JS", "JH"]]}
+    assert action_key(shuffled_inside) == action_key(example)
+    _, after = act(state, 0, shuffled_inside)
+    assert after.face_up[0] == (("KC", "KD"), ("AS",), ("JH", "JS"))
+    with pytest.raises(IllegalAction):  # still one rank per slot
+        act(state, 0, {"type": "choose_face_up", "slots": [["AS", "KC"], ["KD"], ["JH", "JS"]]})
 
 
 def test_option_cards_per_row_and_hand_size() -> None:
