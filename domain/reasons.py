@@ -31,6 +31,8 @@ NARROW: dict[str, str] = {
     "not_started": "the game is waiting for its seats to fill: nothing is dealt yet",
     "deal_over": "the deal or match is over",
     "match_over": "the match is over",
+    "no_clock": "no clock runs for that seat (a timeout needs one)",
+    "time_left": "the seat's time has not run out (a timeout too early)",
     # Shithead
     "already_ready": "the seat has already declared itself ready",
     "bad_field": "an action field has the wrong type or value",

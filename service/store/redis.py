@@ -10,7 +10,8 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 
 The index for listing lives outside the games' slots: sorted sets (score = creation time)
 ``<ns>:index:all``, ``<ns>:index:game:<game>``, ``<ns>:index:status:<status>`` and
-``<ns>:index:game:<game>:status:<status>``; ``<ns>:creating`` notes (score = time) the
+``<ns>:index:game:<game>:status:<status>``; ``<ns>:index:clocks`` holds (score = Unix ms) when
+each clocked game's clock may be due; ``<ns>:creating`` notes (score = time) the
 creations begun and not settled yet.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
@@ -109,6 +110,15 @@ end
 return {'ok', status}
 """
 
+RESET_CLOCK_LUA = """
+-- KEYS: the clock index.  ARGV: game id, the noted time seen, the new time ('' drops it).
+local noted = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not noted or (ARGV[2] ~= '' and tonumber(noted) ~= tonumber(ARGV[2])) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
 MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
 
@@ -130,6 +140,7 @@ class RedisEventStore(records.CreateInSteps):
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
+        self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._fanout: Fanout | None = None
         self._fanout_lock = threading.Lock()
 
@@ -384,6 +395,26 @@ class RedisEventStore(records.CreateInSteps):
         if game is None and status is None:
             parts.append("all")
         return ":".join(parts)
+
+    # The clock index sits beside the listing index, outside the games' slots: one sorted set
+    # (score: Unix ms) touched one key per command (the reset script too), so it works alike
+    # on one Redis and on a Cluster (where it lives on the node of its own slot).
+    def _clock_key(self) -> str:
+        return f"{self.namespace}:index:clocks"
+
+    def hint_clock(self, game_id: str, due_ms: int) -> None:
+        self.client.zadd(self._clock_key(), {game_id: due_ms}, lt=True)
+
+    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        found: list[Any] = self.client.zrangebyscore(
+            self._clock_key(), "-inf", now_ms, 0, limit, withscores=True
+        )
+        return [(_text(pair[0]), int(pair[1])) for pair in found]
+
+    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
+        seen = "" if seen_ms is None else str(seen_ms)
+        new = "" if due_ms is None else str(due_ms)
+        return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
 
     def _index_move(self, meta: GameMeta, status: str) -> None:
         pipe = self.client.pipeline(transaction=False)
