@@ -2,9 +2,10 @@
 
 ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``) and ``CARDROOM_NAMESPACE`` (default
 ``cardroom``) are read from the environment, as the web service reads them. Queue names:
-``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``replays`` for replay
-exports. Under another namespace than the default, queue names are prefixed with it
-(``<namespace>:bots``) so several deployments (or test runs) can share one Redis.
+``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``clocks`` for the clocks'
+scheduled enforcement, ``replays`` for replay exports. Under another namespace than the
+default, queue names are prefixed with it (``<namespace>:bots``) so several deployments (or
+test runs) can share one Redis.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ DEFAULT_NAMESPACE = "cardroom"
 BUILTIN_BOTS = frozenset(BUILTIN)
 BOTS = "bots"
 REPLAYS = "replays"
+CLOCKS = "clocks"
 
 
 def redis_url() -> str:
@@ -42,8 +44,8 @@ def bot_queue(bot: str, ns: str | None = None) -> str:
 
 
 def default_queues(ns: str | None = None) -> list[str]:
-    """What ``cardroom worker`` serves without ``--queue``: built-in bots and replays."""
-    return [queue_name(BOTS, ns), queue_name(REPLAYS, ns)]
+    """What ``cardroom worker`` serves without ``--queue``: built-in bots, clocks, replays."""
+    return [queue_name(BOTS, ns), queue_name(CLOCKS, ns), queue_name(REPLAYS, ns)]
 
 
 def idempotency_ttl() -> float | None:

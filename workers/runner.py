@@ -74,7 +74,9 @@ def run_worker(
                 [Queue(n, connection=connection) for n in names], connection=connection, name=name
             )
             try:
-                worker.work(burst=burst, logging_level="WARNING")
+                # the scheduler moves the clocks' jobs to their queue when due (one per queue
+                # among all workers, by a lock in Redis)
+                worker.work(burst=burst, logging_level="WARNING", with_scheduler=True)
                 return 0
             except OUTAGES as err:
                 # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs

@@ -1,0 +1,58 @@
+"""Clock enforcement on RQ, and the default move a timeout makes (docs/service.md, "Clocks").
+
+``default_move`` is the move policy of ``on_timeout: move``: the heuristic bot, its rng seeded
+from the seed ``domain.clock.move_seed`` derives (the game's seed, revealed at the end, the
+version and the seat), so ``cardroom replay verify`` re-derives every timeout's move.
+
+``enforce_clock(game_id, version)`` is the RQ job scheduled at a clocked seat's time (RQ's
+scheduler: whole seconds, polled every second). RQ may start it up to a second early: it then
+waits for the time, at most ``EARLY_WAIT`` seconds. The timeout is appended under the version
+it was decided on: it fires at most once, and does nothing if the game moved on. The sweeper
+(``workers.sweeper``) enforces the clocks whose job never ran, from the store's clock index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from domain.events import canonical_json
+from service.clocks import next_due, now_ms
+from workers.bots.base import get_bot
+
+log = logging.getLogger("cardroom.clocks")
+
+POLICY_BOT = "heuristic"
+EARLY_WAIT = 1.5  # seconds a job started before its time waits for it (RQ's whole seconds)
+
+
+def default_move(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, Any]:
+    """The heuristic bot's move for the seat that ran out of time (reproducible from ``seed``).
+
+    The rng is ``random.Random`` seeded with an integer, whose sequence Python keeps stable
+    across versions (the bots draw only ``choice``); the lifecycle plays the first legal action
+    instead of anything the bot answers that is not legal (WAIT included)."""
+    rng = random.Random(int(seed, 16))
+    plain = json.loads(canonical_json(dict(view)))  # the view as a bot reads it over JSON
+    return dict(get_bot(POLICY_BOT, game).choose(plain, rng))
+
+
+def enforce_clock(game_id: str, version: int) -> str:
+    """The RQ job: record the timeout due at ``version``, if it is still due."""
+    from workers.jobs import service
+
+    svc = service()
+    loaded = svc.load(game_id)
+    if loaded.version != version:
+        return f"moved on: the game is at version {loaded.version}"
+    due = next_due(loaded.state)
+    if due is None or loaded.over:
+        return "no clock runs"
+    early = (due[0] - now_ms(svc.wall)) / 1000
+    if 0 < early <= EARLY_WAIT:
+        time.sleep(early)
+    return svc.enforce_clock(game_id, default_move, expected_version=version)
