@@ -38,7 +38,11 @@ def default_move(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, 
     instead of anything the bot answers that is not legal (WAIT included)."""
     rng = random.Random(int(seed, 16))
     plain = json.loads(canonical_json(dict(view)))  # the view as a bot reads it over JSON
-    return dict(get_bot(POLICY_BOT, game).choose(plain, rng))
+    try:
+        return dict(get_bot(POLICY_BOT, game).choose(plain, rng))
+    except Exception:  # as deterministic as the bot: the same view and seed fail alike
+        log.exception("the %s bot failed to choose a timeout's move", POLICY_BOT)
+        return dict(random.Random(int(seed, 16)).choice(plain["legal_actions"]))
 
 
 def enforce_clock(game_id: str, version: int) -> str:
