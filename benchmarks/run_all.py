@@ -11,6 +11,7 @@ SCRIPTS = (
     "benchmarks.bench_sheepshead",
     "benchmarks.bench_api",
     "benchmarks.bench_stack",
+    "benchmarks.bench_clocks",
 )
 
 

@@ -4,11 +4,13 @@
 from the seed ``domain.clock.move_seed`` derives (the game's seed, revealed at the end, the
 version and the seat), so ``cardroom replay verify`` re-derives every timeout's move.
 
-``enforce_clock(game_id, version)`` is the RQ job scheduled at a clocked seat's time (RQ's
-scheduler: whole seconds, polled every second). RQ may start it up to a second early: it then
-waits for the time, at most ``EARLY_WAIT`` seconds. The timeout is appended under the version
-it was decided on: it fires at most once, and does nothing if the game moved on. The sweeper
-(``workers.sweeper``) enforces the clocks whose job never ran, from the store's clock index.
+``enforce_clock(game_id, version)`` is the RQ job for a clocked seat's time. RQ's scheduler
+keeps whole seconds and polls every second, so the job is scheduled a second or two before the
+time (``workers.scheduler.RQScheduler.schedule_clock``) and, started early, hands the timeout
+to a timer thread of its worker for the exact time instead of holding the worker. The timeout
+is appended under the version it was decided on: it fires at most once, and does nothing if
+the game moved on. The sweeper (``workers.sweeper``) enforces the clocks whose job or timer
+never ran (a dead worker), from the store's clock index.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from __future__ import annotations
 import json
 import logging
 import random
-import time
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.events import canonical_json
@@ -27,7 +29,7 @@ from workers.bots.base import get_bot
 log = logging.getLogger("cardroom.clocks")
 
 POLICY_BOT = "heuristic"
-EARLY_WAIT = 1.5  # seconds a job started before its time waits for it (RQ's whole seconds)
+EARLY_LIMIT = 5.0  # a job started earlier than this before its time leaves it to a later look
 
 
 def default_move(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, Any]:
@@ -57,6 +59,28 @@ def enforce_clock(game_id: str, version: int) -> str:
     if due is None or loaded.over:
         return "no clock runs"
     early = (due[0] - now_ms(svc.wall)) / 1000
-    if 0 < early <= EARLY_WAIT:
-        time.sleep(early)
+    if early > EARLY_LIMIT:
+        return f"not due: {early:.3f} s left"
+    if early > 0:
+        start_timer(early, lambda: _enforce_quietly(game_id, version))
+        return f"a timer enforces it in {early:.3f} s"
     return svc.enforce_clock(game_id, default_move, expected_version=version)
+
+
+def _enforce_quietly(game_id: str, version: int) -> None:
+    from workers.jobs import service
+
+    try:
+        result = service().enforce_clock(game_id, default_move, expected_version=version)
+        log.info("game %s: %s", game_id, result)
+    except Exception:  # the sweeper enforces it from the index
+        log.exception("the clock timer of game %s at version %s failed", game_id, version)
+
+
+def _start_daemon_timer(delay: float, action: Callable[[], None]) -> None:
+    timer = threading.Timer(delay, action)
+    timer.daemon = True  # a worker that stops drops it: the sweeper enforces the clock
+    timer.start()
+
+
+start_timer: Callable[[float, Callable[[], None]], None] = _start_daemon_timer

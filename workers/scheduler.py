@@ -29,6 +29,7 @@ log = logging.getLogger("cardroom.scheduler")
 TURN_JOB = "workers.jobs.play_bot_turn"
 EXPORT_JOB = "workers.jobs.export_replay"
 CLOCK_JOB = "workers.clocks.enforce_clock"
+CLOCK_LEAD = 2  # seconds before a clock's time its job is scheduled (RQ: whole seconds, 1 s polls)
 TURN_TIMEOUT = 30
 RESULT_TTL = 120
 FAILURE_TTL = 7 * 24 * 3600
@@ -155,11 +156,12 @@ class RQScheduler:
 
     def schedule_clock(self, game_id: str, version: int, due: float) -> bool:
         """Schedule the clock's enforcement of a game at ``version`` for ``due`` (Unix
-        seconds; RQ keeps whole seconds, so the job may start up to a second early and waits).
-        False when scheduled already or clock jobs are off."""
+        seconds). RQ keeps whole seconds and its scheduler looks every second: the job is
+        scheduled ``CLOCK_LEAD`` seconds ahead and hands the exact time to a timer
+        (``workers.clocks``). False when scheduled already or clock jobs are off."""
         if not clock_jobs():
             return False
-        when = datetime.fromtimestamp(math.floor(due), tz=UTC)
+        when = datetime.fromtimestamp(math.floor(due) - CLOCK_LEAD, tz=UTC)
         try:
             self.queue(config.queue_name(config.CLOCKS, self.namespace)).enqueue_at(
                 when,

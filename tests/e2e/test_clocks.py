@@ -74,7 +74,8 @@ def test_a_person_who_never_moves_is_moved_for_and_the_replay_verifies(stack: St
         time.sleep(0.2)
     late = lateness(history)
     assert len(late) >= 3 and all(0 <= ms < SLACK_MS for ms in late), late
-    after = [history[i + 1] for i, e in enumerate(history[:-1]) if e["type"] == "lifecycle.TimedOut"]
+    after = [history[i + 1] for i, e in enumerate(history[:-1])
+             if e["type"] == "lifecycle.TimedOut"]  # fmt: skip
     assert all(e["type"].startswith("sixty_six.") and e.get("seat") == 0 for e in after), after
     version = stack.summary(game_id)["version"]
     resigned = stack.http.post(

@@ -165,7 +165,7 @@ def test_a_late_move_is_paid_from_the_bank_and_earns_the_increment(
 def test_a_timeout_moves_for_the_seat_once_and_the_replay_audit_re_derives_the_move(
     client: FlaskClient, service: GameService, store: InMemoryEventStore, wall: Wall
 ) -> None:
-    game_id, tokens = clocked_game(client)
+    game_id, _tokens = clocked_game(client)
     seat = client.get(f"/games/{game_id}").json["to_act"][0]
     version = service.load(game_id).version
     wall.now += 9.9
@@ -192,7 +192,7 @@ def test_a_forged_timeout_move_fails_the_audit(
 ) -> None:
     def another_play(game: str, view: Any, seed: str) -> Any:
         chosen = default_move(game, view, seed)
-        return [a for a in view["legal_actions"] if a != chosen and a["type"] == "play"][0]
+        return next(a for a in view["legal_actions"] if a != chosen and a["type"] == "play")
 
     game_id, tokens = clocked_game(client)
     version = service.load(game_id).version
@@ -212,7 +212,7 @@ def test_a_forged_timeout_move_fails_the_audit(
 def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
     client: FlaskClient, service: GameService, store: InMemoryEventStore, wall: Wall
 ) -> None:
-    game_id, tokens = clocked_game(client, game="shithead", on_timeout="forfeit")
+    game_id, _tokens = clocked_game(client, game="shithead", on_timeout="forfeit")
     to_act = client.get(f"/games/{game_id}").json["to_act"]
     wall.now += 10
     result = service.enforce_clock(game_id, default_move)

@@ -11,7 +11,7 @@ from rq.registry import ScheduledJobRegistry
 
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import clocks
-from workers.scheduler import clock_job_id
+from workers.scheduler import CLOCK_LEAD, clock_job_id
 from workers.sweeper import Sweeper
 
 START = 1_700_000_000.25
@@ -52,7 +52,7 @@ def test_a_clocked_seat_gets_a_job_scheduled_at_its_time(stack: Stack, wall: Wal
     job_id = clock_job_id(NAMESPACE, game_id, version)
     assert registry.get_job_ids() == [job_id]
     when = registry.get_scheduled_time(job_id).timestamp()
-    assert when == int(START + 5)  # RQ keeps whole seconds: at or before the time, never after
+    assert when == int(START + 5) - CLOCK_LEAD  # ahead of the time: the job sets a timer
     assert stack.store.clocks_due(int((START + 5) * 1000)) == [(game_id, int((START + 5) * 1000))]
 
 
@@ -68,12 +68,23 @@ def test_the_job_records_the_timeout_once_and_not_after_the_game_moved_on(
     assert stack.service.load(game_id).version > version + 1  # the default move followed
 
 
-def test_a_job_started_long_before_the_time_records_nothing(stack: Stack, wall: Wall) -> None:
-    game_id = clocked(stack)
+def test_a_job_started_before_the_time_hands_it_to_a_timer(
+    stack: Stack, wall: Wall, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    timers: list[tuple[float, Any]] = []
+    monkeypatch.setattr(clocks, "start_timer", lambda delay, fn: timers.append((delay, fn)))
+    game_id = clocked(stack, turn_seconds=10)
     version = stack.service.load(game_id).version
-    wall.now += 3  # RQ could not start it this early; if it did, the time has not come
-    assert clocks.enforce_clock(game_id, version).startswith("not due")
+    wall.now += 1  # far earlier than RQ starts it: nothing, the time has not come
+    assert clocks.enforce_clock(game_id, version).startswith("not due") and timers == []
+    wall.now += 7.5
+    assert clocks.enforce_clock(game_id, version).startswith("a timer enforces it in 1.500 s")
     assert timeouts(stack, game_id) == [] and stack.service.load(game_id).version == version
+    [(delay, fire)] = timers
+    assert delay == pytest.approx(1.5)
+    wall.now += delay
+    fire()
+    assert len(timeouts(stack, game_id)) == 1
 
 
 def test_the_sweeper_enforces_a_clock_whose_job_never_ran(
