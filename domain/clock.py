@@ -96,6 +96,8 @@ class Clock:
 
 def split(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the game's own options, the clock's) from a creation's options."""
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object")
     mine = {k: v for k, v in options.items() if k in NAMES}
     return {k: v for k, v in options.items() if k not in NAMES}, mine
 
