@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from replays import build_replay
+from replays.show import show
 from replays.verify import check
 from service.api.deps import EXTENSION
 from service.games import GameService
@@ -185,6 +186,8 @@ def test_a_timeout_moves_for_the_seat_once_and_the_replay_audit_re_derives_the_m
     replay = replay_of(service, game_id)
     assert check(replay, move_policy=default_move).ok
     assert not check(replay).ok  # without the policy the audit cannot vouch for the moves
+    step = next(s.version for s in store.read(game_id) if s.event["type"] == "lifecycle.TimedOut")
+    assert f"seat {seat} ran out of time" in show(replay, step)  # replays show the timeout
 
 
 def test_a_forged_timeout_move_fails_the_audit(
