@@ -244,7 +244,7 @@ class Lifecycle(Generic[S]):
         events = list(self.game.start(setup))
         if self.game.outcome(fold(self.game, events)) is not None:
             events.append(self.revelation(state, keys))
-        else:
+        elif state.clock is not None:
             dealt = fold(self, events, state)
             events += clocks.after_batch(dealt.clock, self.awaited_seats(dealt), None, at)
         return events
@@ -258,7 +258,7 @@ class Lifecycle(Generic[S]):
         after = fold(self, events, state)
         if self.outcome(after) is not None:
             events.append(self.revelation(state, keys))
-        else:
+        elif after.clock is not None:
             events += clocks.after_batch(after.clock, self.awaited_seats(after), seat, at)
         return events
 
