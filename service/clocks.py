@@ -57,10 +57,19 @@ def stamp(command: dict[str, Any], state: Any, at: int) -> dict[str, Any]:
     return clock.stamp(command, clocked(state), at)
 
 
+def shown(state: Any, at_ms: int) -> dict[str, Any] | None:
+    """A game's clock as a summary shows it, with each seat's time left now."""
+    found: dict[str, Any] | None = add_remaining(
+        {"clock": clock.view(getattr(state, "clock", None))}, at_ms
+    )["clock"]
+    return found
+
+
 def add_remaining(view: dict[str, Any], at_ms: int) -> dict[str, Any]:
-    """A view's clock with each seat's time left now (``remaining_ms``), when it has one."""
+    """A view's clock with each seat's time left now (``remaining_ms``), when it has one and
+    the game is not over."""
     shown = view.get("clock")
-    if isinstance(shown, dict):
+    if isinstance(shown, dict) and view.get("outcome") is None:
         view["clock"] = {**shown, "remaining_ms": clock.remaining_ms(shown, at_ms),
                          "now": at_ms}  # fmt: skip
     return view

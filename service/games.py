@@ -587,10 +587,8 @@ class GameService:
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
             **shapes.receipt(meta, loaded.head_hash),
         }
-        if clocks.clocked(state):
-            out["clock"] = clocks.add_remaining(
-                {"clock": rules.reveal(state)["clock"]}, clocks.now_ms(self._clock)
-            )["clock"]
+        if clocks.clocked(state) and outcome is None:
+            out["clock"] = clocks.shown(state, clocks.now_ms(self._clock))
         if outcome is not None:
             # A format 1 game's head hash only once over: with two consecutive unsalted head
             # hashes a player could brute-force the few hidden cards of the newest event.

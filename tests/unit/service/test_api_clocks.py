@@ -222,7 +222,8 @@ def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
     seat = min(to_act)
     assert result.startswith(f"timed out seat {seat}")
     summary = client.get(f"/games/{game_id}").json
-    assert summary["status"] == "over"
+    assert summary["status"] == "over" and "clock" not in summary  # no time runs any more
+    assert "remaining_ms" not in view(client, game_id)["view"]["clock"]
     outcome = summary["outcome"]
     assert outcome == {"reason": "timed_out", "timed_out": seat,
                        "winners": [1 - seat], "losers": [seat]}  # fmt: skip
