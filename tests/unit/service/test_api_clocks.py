@@ -230,3 +230,23 @@ def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
     assert types(store, game_id)[-2:] == ["lifecycle.TimedOut", "lifecycle.SecretRevealed"]
     assert check(replay_of(service, game_id), move_policy=default_move).ok
     assert service.enforce_clock(game_id, default_move) == "no clock runs"
+
+
+@pytest.mark.parametrize(("game", "players"), [("shithead", 3), ("sixty_six", 2),
+                                               ("sheepshead", 5)])  # fmt: skip
+def test_a_table_nobody_plays_is_played_to_its_end_by_the_clock_and_audits(
+    game: str, players: int
+) -> None:
+    wall = Wall()
+    service = GameService(InMemoryEventStore(), clock=wall)
+    seats = [{"type": "open"}] * players
+    game_id = service.create_game(game, seats, options={"turn_seconds": 5})["id"]
+    for seat in range(players):
+        service.join_seat(game_id, seat, f"p{seat}")
+    for _ in range(3000):
+        if service.load(game_id).over:
+            break
+        wall.now += 5
+        assert service.enforce_clock(game_id, default_move).startswith("timed out")
+    assert service.summary(game_id)["outcome"]["reason"] == "finished"
+    assert check(replay_of(service, game_id), move_policy=default_move).ok
