@@ -62,3 +62,17 @@ def test_in_shitheads_swap_phase_every_seat_runs_and_one_ready_stops_only_its_ow
     events = rules.act(state, 0, {"type": "ready"}, keys, at=5_000)
     assert events[-1] == clock.ClockSet(at=5_000, deadlines=(None, 31_000), banks=(0, 0))
     assert rules.view(fold(rules, events, state), 1)["clock"]["deadlines"] == [None, 31_000]
+
+
+def test_a_policy_answer_that_is_not_legal_becomes_the_first_legal_action() -> None:
+    rules = lifecycle(get_game("sixty_six"))
+    keys = Keys(secret=SECRET)
+    created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
+                           filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
+    state = fold(rules, created)
+    [seat] = rules.awaited_seats(state)
+    first = rules.legal_actions(state, seat)[0]
+    for answer in ({"type": "wait"}, {"type": "play", "card": "XX"}):
+        events = rules.timeout(state, seat, 5_000, keys, 9, lambda g, v, s, a=answer: a)
+        assert [type(e).__name__ for e in events][:1] == ["TimedOut"]
+        assert rules.game.codec.encode(events[1])["card"] == first["card"]
