@@ -12,6 +12,7 @@ SCRIPTS = (
     "benchmarks.bench_api",
     "benchmarks.bench_stack",
     "benchmarks.bench_cluster",
+    "benchmarks.bench_clocks",
 )
 
 

@@ -13,7 +13,8 @@ in ``domain.seating``.
 
 The server's secret never enters the state: the commands that need it take ``Keys`` (the
 service holds them; an auditor reads them from the revealed event). Pure: no clock, no
-randomness (the service draws the secret and the server-side entropy).
+randomness (the service draws the secret and the server-side entropy; it stamps the commands of
+a game with a clock with the time ``at``, which ``domain.clock`` records in events).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
+from domain import clock as clocks
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed
 from domain.narration import extend, last_action
 from domain.options import Option, non_default, parse_options
-from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
+from domain.protocol import Action, Game, Setup, action_key, check_dealer, check_players, fold
 from domain.seating import (
     TABLE_NAMES,
     TABLE_OPTIONS,
@@ -111,6 +113,7 @@ EVENTS: tuple[type[Event], ...] = (
     GameAborted,
     SeatLeft,
     SeatRetaken,
+    *clocks.EVENTS,
 )
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
@@ -153,6 +156,7 @@ class Table(Generic[S]):
     taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
     left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
     recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
+    clock: clocks.Clock | None = None
 
     @property
     def dealt(self) -> bool:
@@ -226,7 +230,7 @@ class Lifecycle(Generic[S]):
         self.title = game.title
         self.min_players = game.min_players
         self.max_players = game.max_players
-        self.options: tuple[Option, ...] = (*game.options, *TABLE_OPTIONS)
+        self.options: tuple[Option, ...] = (*game.options, *clocks.OPTIONS, *TABLE_OPTIONS)
         self._narration: Any = getattr(game, "narration", None)
         self.codec: EventCodec = LifecycleCodec(game.codec)
 
@@ -240,6 +244,7 @@ class Lifecycle(Generic[S]):
         keys: Keys,
         filled: Sequence[tuple[int, str]] = (),
         bots: Sequence[int] | None = None,
+        at: int | None = None,
     ) -> list[Event]:
         """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
 
@@ -248,15 +253,17 @@ class Lifecycle(Generic[S]):
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
         promise = commitment(keys.secret)
-        own = {k: v for k, v in options.items() if k not in TABLE_NAMES}
-        table = parse_options(TABLE_OPTIONS, {k: options[k] for k in options if k in TABLE_NAMES})
+        rest, timing = clocks.split(options)
+        timing = clocks.parse(timing)
+        own = {k: v for k, v in rest.items() if k not in TABLE_NAMES}
+        table = parse_options(TABLE_OPTIONS, {k: rest[k] for k in rest if k in TABLE_NAMES})
         trial = self.game.start(self._setup(players, own, dealer, keys, promise))
         full = self.game.codec.encode(trial[0]).get("options", dict(own))
         full = {**full, **non_default(TABLE_OPTIONS, table)}
         created = GameCreated(
             game=self.name,
             players=players,
-            options=dict(full),
+            options={**full, **timing},
             dealer=dealer,
             commitment=promise,
             prearranged=keys.prearranged,
@@ -265,13 +272,19 @@ class Lifecycle(Generic[S]):
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
         for seat, entropy in filled:
-            more = self.join(state, seat, entropy, keys, source="server")
+            more = self.join(state, seat, entropy, keys, source="server", at=at)
             state = fold(self, more, state)
             events += more
         return events
 
     def join(
-        self, state: Table[S], seat: int, entropy: str, keys: Keys, source: str = "client"
+        self,
+        state: Table[S],
+        seat: int,
+        entropy: str,
+        keys: Keys,
+        source: str = "client",
+        at: int | None = None,
     ) -> list[Event]:
         """A seat filled with its entropy; the last one also deals (the game's start events)."""
         created = _created(state)
@@ -287,9 +300,9 @@ class Lifecycle(Generic[S]):
         after = self.evolve(state, filled)
         if after.open_seats:
             return [filled]
-        return [filled, *self.deal(after, keys)]
+        return [filled, *self.deal(after, keys, at)]
 
-    def deal(self, state: Table[S], keys: Keys) -> list[Event]:
+    def deal(self, state: Table[S], keys: Keys, at: int | None = None) -> list[Event]:
         """The game's own creation events once every seat is filled (checks the commitment)."""
         created = _created(state)
         if commitment(keys.secret) != created.commitment:
@@ -299,14 +312,54 @@ class Lifecycle(Generic[S]):
         events = list(self.game.start(setup))
         if self.game.outcome(fold(self.game, events)) is not None:
             events.append(self.revelation(state, keys))
+        elif state.clock is not None:
+            dealt = fold(self, events, state)
+            events += clocks.after_batch(dealt.clock, self.awaited_seats(dealt), None, at)
         return events
 
-    def act(self, state: Table[S], seat: int, action: Action, keys: Keys) -> list[Event]:
-        """A seat's action; the batch that ends the game also reveals the secret."""
+    def act(
+        self, state: Table[S], seat: int, action: Action, keys: Keys, at: int | None = None
+    ) -> list[Event]:
+        """A seat's action (stamped ``at`` on a clocked game: the batch ends with its
+        ClockSet); the batch that ends the game also reveals the secret."""
         events = self.decide(state, seat, action)
-        if self.outcome(fold(self, events, state)) is not None:
+        after = fold(self, events, state)
+        if self.outcome(after) is not None:
             events.append(self.revelation(state, keys))
+        elif after.clock is not None:
+            events += clocks.after_batch(after.clock, self.awaited_seats(after), seat, at)
         return events
+
+    def timeout(
+        self,
+        state: Table[S],
+        seat: int,
+        at: int,
+        keys: Keys,
+        version: int,
+        policy: clocks.MovePolicy,
+    ) -> list[Event]:
+        """A seat out of time at ``at`` (the game at ``version``): TimedOut, then the default
+        move's batch (``policy``, seeded by ``clocks.move_seed``) or the forfeit's end."""
+        if self.outcome(state) is not None or state.inner is None:
+            raise GameOver("the game is over: no clock runs")
+        timed = clocks.timed_out(state.clock, seat, at)
+        after = self.evolve(state, timed)
+        if timed.on_timeout == clocks.FORFEIT:
+            return [timed, self.revelation(state, keys)]
+        seed = clocks.move_seed(self.seed(state, keys), version, seat)
+        action = self._default_move(after, seat, policy, seed)
+        return [timed, *self.act(after, seat, action, keys, at)]
+
+    def _default_move(
+        self, state: Table[S], seat: int, policy: clocks.MovePolicy, seed: str
+    ) -> Action:
+        assert state.inner is not None
+        legal = self.game.legal_actions(state.inner, seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} has no move to make for it", reason="no_clock")
+        chosen = dict(policy(self.name, self.game.view(state.inner, seat), seed))
+        return chosen if action_key(chosen) in {action_key(a) for a in legal} else legal[0]
 
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""
@@ -332,7 +385,8 @@ class Lifecycle(Generic[S]):
         self, players: int, options: Mapping[str, Any], dealer: int | None, keys: Keys, seed: str
     ) -> Setup:
         deal = None if keys.deal is None else dict(keys.deal)
-        return Setup(players=players, seed=seed, options=dict(options), dealer=dealer, deal=deal)
+        own = clocks.split(options)[0]
+        return Setup(players=players, seed=seed, options=own, dealer=dealer, deal=deal)
 
     # -- the Game protocol -----------------------------------------------------------------
     def start(self, setup: Setup) -> list[Event]:
@@ -347,7 +401,8 @@ class Lifecycle(Generic[S]):
         """Fold one event: lifecycle facts here, the game's own through its evolve."""
         match event:
             case GameCreated():
-                return replace(state, created=event, entropy=(None,) * event.players)
+                timing = clocks.from_options(event.options, event.players)
+                return replace(state, created=event, entropy=(None,) * event.players, clock=timing)
             case SeatFilled(seat=seat, entropy=entropy):
                 filled = list(state.entropy)
                 filled[seat] = entropy
@@ -366,6 +421,10 @@ class Lifecycle(Generic[S]):
                 return left(state, event)
             case SeatRetaken(seat=seat):
                 return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
+            case clocks.ClockSet() | clocks.TimedOut():
+                if state.clock is None:
+                    return state
+                return replace(state, clock=clocks.evolve(state.clock, event))
             case _:
                 inner = self.game.initial_state() if state.inner is None else state.inner
                 recent = state.recent
@@ -481,6 +540,8 @@ class Lifecycle(Generic[S]):
         if state.aborted is not None:
             agreed = list(state.aborted.agreed)
             return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}
+        if state.clock is not None and state.clock.forfeited is not None:
+            return clocks.forfeit_outcome(state.clock.forfeited, len(state.entropy))
         if state.expired is not None:
             open_seats = list(state.expired.open_seats)
             return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
@@ -494,13 +555,16 @@ class Lifecycle(Generic[S]):
 
     def _facts(self, state: Table[S], seat: int | None = None) -> dict[str, Any]:
         created = state.created
-        return {
+        facts = {
             "may_send": self.may_send(state, seat),
             "prearranged": state.prearranged,
             "commitment": None if created is None else created.commitment,
             "open_seats": list(state.joinable),
             "abort_agreed": list(state.agreed),
         }
+        if state.clock is not None:
+            facts["clock"] = clocks.view(state.clock)
+        return facts
 
 
 def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
@@ -554,6 +618,11 @@ def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
     return {"kind": "join", "seat": seat, "entropy": entropy, "source": source}
 
 
+def timeout_command(seat: int, at: int) -> dict[str, Any]:
+    """The stored command of a timeout batch (the service's enforcement of a clock)."""
+    return {"kind": "timeout", "seat": seat, "at": at}
+
+
 _WRAPPED: dict[str, Lifecycle[Any]] = {}
 
 
@@ -593,4 +662,5 @@ __all__ = [
     "is_lifecycle_stream",
     "join_command",
     "lifecycle",
+    "timeout_command",
 ]

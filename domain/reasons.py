@@ -35,6 +35,8 @@ NARROW: dict[str, str] = {
     "abort_already_agreed": "the seat has already agreed to abort; the others must agree",
     "leave_not_a_person": "only a seat a person holds may be left (not a bot's, not an open one)",
     "seat_open": "a person left a seat open: the game waits until someone takes it",
+    "no_clock": "no clock runs for that seat (a timeout needs one)",
+    "time_left": "the seat's time has not run out (a timeout too early)",
     # Shithead
     "already_ready": "the seat has already declared itself ready",
     "bad_field": "an action field has the wrong type or value",

@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from domain.clock import MovePolicy
 from domain.errors import DomainError
 from domain.events import Event, canonical_json
 from domain.fairness import chain_salt, commitment, deal_seed, is_hex32
@@ -23,8 +24,9 @@ from replays.format import Batch, Replay, ReplayFormatError
 from replays.verify import _Bad, _check_head, _compare, check_chain
 
 
-def check_lifecycle(game: Game[Any], replay: Replay) -> None:
-    """Raise _Bad at the first thing in a format 2 replay that is not what it should be."""
+def check_lifecycle(game: Game[Any], replay: Replay, policy: MovePolicy | None = None) -> None:
+    """Raise _Bad at the first thing in a format 2 replay that is not what it should be
+    (``policy``: the clock's default move, to re-derive a timeout's move)."""
     rules = lifecycle(game)
     secret = _secret(replay)
     check_chain(replay.events, chain_salt(secret))
@@ -33,7 +35,7 @@ def check_lifecycle(game: Game[Any], replay: Replay) -> None:
     _check_header(rules, replay)
     state = rules.initial_state()
     for batch in replay.batches:
-        state = _rerun(rules, state, batch, keys)
+        state = _rerun(rules, state, batch, keys, policy)
     produced = rules.outcome(state)
     if canonical_json(produced) != canonical_json(replay.outcome):
         raise _Bad(
@@ -109,11 +111,13 @@ def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
         raise _Bad(1, f"the header names game {header.game!r}, the events are {rules.name}")
 
 
-def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
+def _rerun(
+    rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys, policy: MovePolicy | None
+) -> Any:
     command = batch.command
     first = batch.events[0].version
     try:
-        events = _produce(rules, state, command, keys)
+        events = _produce(rules, state, command, keys, (first - 1, policy))
     except _Bad as bad:
         raise _Bad(first, bad.reason) from None
     except DomainError as err:
@@ -126,9 +130,14 @@ def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
 
 
 def _produce(
-    rules: Lifecycle[Any], state: Any, command: Mapping[str, Any], keys: Keys
+    rules: Lifecycle[Any],
+    state: Any,
+    command: Mapping[str, Any],
+    keys: Keys,
+    where: tuple[int, MovePolicy | None] = (0, None),
 ) -> list[Event]:
     kind = command.get("kind")
+    at = command.get("at")  # the service's stamp on a clocked game's commands
     if kind == "create":
         if state.created is not None:
             raise _Bad(None, "a second create command")
@@ -140,11 +149,14 @@ def _produce(
             keys=keys,
             filled=filled,
             bots=command.get("bots"),
+            at=at,
         )
     if state.created is None:
         raise _Bad(None, "the first batch is not a create command")
     if kind == "join":
-        return rules.join(state, command["seat"], command["entropy"], keys, command["source"])
+        return rules.join(
+            state, command["seat"], command["entropy"], keys, command["source"], at
+        )
     if kind == "expire":
         return rules.expire(state, keys)
     if kind == "action":
@@ -152,8 +164,32 @@ def _produce(
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
         action = rules.upcast_action(command["action"])  # an old stored shape, read as today's
-        return rules.act(state, seat, action, keys)
+        return rules.act(state, seat, action, keys, at)
+    if kind == "timeout":
+        return _timeout(rules, state, command, keys, *where)
     raise _Bad(None, f"unknown command kind {kind!r}")
+
+
+def _timeout(
+    rules: Lifecycle[Any],
+    state: Any,
+    command: Mapping[str, Any],
+    keys: Keys,
+    version: int,
+    policy: MovePolicy | None,
+) -> list[Event]:
+    """A clock's timeout re-run: the seat was out of time at ``at``, and its default move is
+    the one the policy makes with the seed the replay reveals."""
+    seat, at = command.get("seat"), command.get("at")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(at, int):
+        raise _Bad(None, f"a timeout command names seat {seat!r} at {at!r}")
+    if policy is None:
+        policy = _refuse_to_guess
+    return rules.timeout(state, seat, at, keys, version, policy)
+
+
+def _refuse_to_guess(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, Any]:
+    raise _Bad(None, "a timeout's default move needs the move policy (workers.clocks) to check")
 
 
 def parse_receipts(text: str) -> list[tuple[int, str]]:

@@ -110,9 +110,14 @@ _NOT_SHOWN = frozenset({"options", "game"})
 
 
 def _command_text(command: dict[str, Any]) -> str:
-    if command.get("kind") == "action":
+    kind = command.get("kind")
+    if kind == "action":
         return f"seat {command.get('seat')} {_value(command.get('action'))}"
-    return f"start {_value(command.get('setup'))}"
+    if kind == "timeout":
+        return f"seat {command.get('seat')} ran out of time (at {command.get('at')} ms)"
+    if kind == "start":
+        return f"start {_value(command.get('setup'))}"
+    return f"{kind} {_value({k: v for k, v in command.items() if k != 'kind'})}"
 
 
 def _event_text(event: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.chain import walk
+from domain.clock import MovePolicy
 from domain.errors import DomainError
 from domain.events import Encoded, Event, canonical_json
 from domain.lifecycle import Lifecycle
@@ -82,9 +83,12 @@ def verify(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
+    move_policy: MovePolicy | None = None,
 ) -> Report:
     """The report of a replay that verifies, or VerificationFailed naming the first bad event."""
-    report = check(replay, game, receipts=receipts, expect_head=expect_head)
+    report = check(
+        replay, game, receipts=receipts, expect_head=expect_head, move_policy=move_policy
+    )
     if not report.ok:
         raise VerificationFailed(report)
     return report
@@ -96,8 +100,13 @@ def check(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
+    move_policy: MovePolicy | None = None,
 ) -> Report:
-    """Audit a replay and return the report (``ok`` False names the first bad event)."""
+    """Audit a replay and return the report (``ok`` False names the first bad event).
+
+    ``move_policy`` is the clock's default move (``workers.clocks.default_move``): a replay
+    with a timeout that moved for a seat verifies only with it.
+    """
     header = replay.header
     base: dict[str, Any] = {
         "game": header.game,
@@ -112,7 +121,7 @@ def check(
         if header.version >= 2:
             from replays import fair
 
-            fair.check_lifecycle(rules, replay)
+            fair.check_lifecycle(rules, replay, move_policy)
         else:
             rules = rules.game if isinstance(rules, Lifecycle) else rules  # a format 1 stream
             check_chain(replay.events)

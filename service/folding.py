@@ -60,22 +60,33 @@ def create(rules: Game[Any], keys: Keys, **setup: Any) -> list[Any]:
 
 
 def join(
-    rules: Game[Any], state: Any, seat: int, entropy: str, keys: Keys, source: str
+    rules: Game[Any],
+    state: Any,
+    seat: int,
+    entropy: str,
+    keys: Keys,
+    source: str,
+    at: int | None = None,
 ) -> list[Any]:
     """The lifecycle's join: SeatFilled, and the deal when it fills the last seat."""
     if not isinstance(rules, Lifecycle):
         raise TypeError("join needs a game with its lifecycle")
-    return rules.join(state, seat, entropy, keys, source)  # a crash is an internal error
+    return rules.join(state, seat, entropy, keys, source, at)  # a crash is an internal error
 
 
 def decide(
-    rules: Game[Any], state: Any, seat: int, action: Action, keys: Keys | None = None
+    rules: Game[Any],
+    state: Any,
+    seat: int,
+    action: Action,
+    keys: Keys | None = None,
+    at: int | None = None,
 ) -> list[Any]:
     """The game's decide (the lifecycle's ``act`` with keys: the last batch reveals the secret);
     a crash on an action that is not legal anyway is an InvalidAction."""
     try:
         if keys is not None and isinstance(rules, Lifecycle):
-            return rules.act(state, seat, action, keys)
+            return rules.act(state, seat, action, keys, at)
         return rules.decide(state, seat, action)
     except DomainError:
         raise

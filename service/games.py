@@ -24,7 +24,7 @@ from domain.errors import GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import dealing, folding, metrics, shapes, tickets
+from service import clocks, dealing, folding, metrics, shapes, tickets
 from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import (
@@ -93,6 +93,11 @@ class GameService:
         self._games = games
         self._clock = clock
 
+    @property
+    def wall(self) -> Callable[[], float]:
+        """The service's clock (Unix seconds): what stamps clocked games' commands."""
+        return self._clock
+
     # -- games and rules ---------------------------------------------------------------
     def rules(self, name: object) -> Game[Any]:
         """The game of that name with its lifecycle (UnknownGame otherwise)."""
@@ -141,7 +146,8 @@ class GameService:
             "players": len(records), "options": dict(options or {}), "dealer": dealer,
             "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
-        events = folding.create(rules, keys, filled=filled, **setup)
+        at = clocks.now_ms(self._clock)
+        events = folding.create(rules, keys, filled=filled, at=at, **setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         meta = GameMeta(
@@ -176,7 +182,7 @@ class GameService:
         if idempotency_key:
             key = creation_key(idempotency_key)
             record = IdempotencyRecord(key, request, len(encoded), response)
-        command = create_command(filled=filled, **setup)
+        command = clocks.stamp(create_command(filled=filled, **setup), state, at)
         created = self.store.create(meta, encoded, command, record)
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way
@@ -289,8 +295,10 @@ class GameService:
         rules, salt = loaded.game, salt_of(loaded.meta)
         source = "server" if entropy is None else "client"
         value = entropy or dealing.draw_entropy()
-        events = folding.join(rules, loaded.state, seat, value, keys, source)
+        at = clocks.now_ms(self._clock)
+        events = folding.join(rules, loaded.state, seat, value, keys, source, at)
         state = fold(rules, events, loaded.state)
+        clocks.hint(self.store, loaded.meta.id, state)
         encoded = [rules.codec.encode(e) for e in events]
         version = loaded.version + len(encoded)
         head = shapes.head(encoded, loaded.head_hash, salt)
@@ -301,7 +309,7 @@ class GameService:
             loaded.meta.id,
             loaded.version,
             encoded,
-            join_command(seat, value, source),
+            clocks.stamp(join_command(seat, value, source), state, at),
             prev_hash=loaded.head_hash,
             idempotency=record if key else None,
             status="playing" if state.dealt else None,
@@ -444,8 +452,10 @@ class GameService:
             self.check_action(loaded.meta.game, action)
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         keys = dealing.keys_of(loaded.meta)
-        events = folding.decide(rules, loaded.state, seat, action, keys)
+        at = clocks.now_ms(self._clock)
+        events = folding.decide(rules, loaded.state, seat, action, keys, at)
         state = fold(rules, events, loaded.state)
+        clocks.hint(self.store, game_id, state)
         encoded = [rules.codec.encode(e) for e in events]
         head = shapes.head(encoded, loaded.head_hash, salt)
         response = shapes.json_ready(
@@ -469,7 +479,7 @@ class GameService:
                 game_id,
                 version,
                 encoded,
-                action_command(seat, action),
+                clocks.stamp(action_command(seat, action), state, at),
                 prev_hash=loaded.head_hash,
                 idempotency=record,
                 status="over" if over else ("waiting" if waits else None),
@@ -551,8 +561,11 @@ class GameService:
             "version": loaded.version,
             **shapes.receipt(loaded.meta, loaded.head_hash),
             "seat": seat,
-            "view": shapes.json_ready(
-                shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+            "view": clocks.add_remaining(
+                shapes.json_ready(
+                    shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+                ),
+                clocks.now_ms(self._clock),
             ),
             "bots_missing": self.bots_missing(loaded.meta),
         }
@@ -622,6 +635,8 @@ class GameService:
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
             **shapes.receipt(meta, loaded.head_hash),
         }
+        if clocks.clocked(state) and outcome is None:
+            out["clock"] = clocks.shown(state, clocks.now_ms(self._clock))
         if outcome is not None:
             # A format 1 game's head hash only once over: with two consecutive unsalted head
             # hashes a player could brute-force the few hidden cards of the newest event.
@@ -707,7 +722,24 @@ class GameService:
             loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
         )
 
+    def settle(self, loaded: Loaded) -> None:
+        """After an append made outside the use cases above (a clock's timeout): remember the
+        new state and tell the scheduler."""
+        self._remember(loaded)
+        self._notify(loaded)
+
+    def enforce_clock(
+        self, game_id: str, policy: Any, expected_version: int | None = None
+    ) -> str:
+        """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
+        return clocks.enforce(self, game_id, policy, expected_version=expected_version)
+
     def _notify(self, loaded: Loaded) -> bool:
+        try:
+            clocks.after_append(self, loaded)
+        except Exception:  # the append happened; the sweeper finds the clock in the index
+            log.exception("clock scheduling failed after game %s v%s", loaded.meta.id,
+                          loaded.version)  # fmt: skip
         try:
             self.scheduler.after_append(
                 loaded.meta.id,

@@ -4,9 +4,10 @@
 Cluster) and ``CARDROOM_NAMESPACE`` (default ``cardroom``) are read from the environment, as the
 web service reads them. RQ's queues live on ``RQ_REDIS_URL`` (default: ``REDIS_URL``), which must
 be a plain Redis: RQ does not run on a Redis Cluster. Queue names:
-``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``replays`` for replay
-exports. Under another namespace than the default, queue names are prefixed with it
-(``<namespace>:bots``) so several deployments (or test runs) can share one Redis.
+``bots`` for the built-in bots, ``bot:<name>`` for a user's own bot, ``clocks`` for the clocks'
+scheduled enforcement, ``replays`` for replay exports. Under another namespace than the
+default, queue names are prefixed with it (``<namespace>:bots``) so several deployments (or
+test runs) can share one Redis.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ DEFAULT_NAMESPACE = "cardroom"
 BUILTIN_BOTS = frozenset(BUILTIN)
 BOTS = "bots"
 REPLAYS = "replays"
+CLOCKS = "clocks"
 
 
 def redis_url() -> str:
@@ -53,8 +55,8 @@ def bot_queue(bot: str, ns: str | None = None) -> str:
 
 
 def default_queues(ns: str | None = None) -> list[str]:
-    """What ``cardroom worker`` serves without ``--queue``: built-in bots and replays."""
-    return [queue_name(BOTS, ns), queue_name(REPLAYS, ns)]
+    """What ``cardroom worker`` serves without ``--queue``: built-in bots, clocks, replays."""
+    return [queue_name(BOTS, ns), queue_name(CLOCKS, ns), queue_name(REPLAYS, ns)]
 
 
 def idempotency_ttl() -> float | None:

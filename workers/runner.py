@@ -80,9 +80,13 @@ def run_worker(
                 [Queue(n, connection=connection) for n in names], connection=connection, name=name
             )
             try:
-                worker.work(burst=burst, logging_level="WARNING")
+                # the scheduler moves the clocks' jobs to their queue when due (one per queue
+                # among all workers, by a lock in Redis)
+                worker.work(burst=burst, logging_level="WARNING", with_scheduler=True)
                 return 0
             except OUTAGES as err:
+                if getattr(worker, "_shutdown_requested_date", None) is not None:
+                    return 0  # asked to stop (RQ's SIGTERM handler) while Redis went away
                 # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs
                 # its turn): wait for it, drop the half-kept registration, serve again.
                 log.warning("Redis is unreachable (%s); reconnecting", err)

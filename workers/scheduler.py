@@ -10,11 +10,14 @@ bot accounts it looks up live in the store (``accounts``, the store's Redis).
 from __future__ import annotations
 
 import logging
+import math
+import os
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -28,6 +31,8 @@ log = logging.getLogger("cardroom.scheduler")
 
 TURN_JOB = "workers.jobs.play_bot_turn"
 EXPORT_JOB = "workers.jobs.export_replay"
+CLOCK_JOB = "workers.clocks.enforce_clock"
+CLOCK_LEAD = 2  # seconds before a clock's time its job is scheduled (RQ: whole seconds, 1 s polls)
 TURN_TIMEOUT = 30
 RESULT_TTL = 120
 FAILURE_TTL = 7 * 24 * 3600
@@ -42,6 +47,17 @@ def turn_job_id(namespace: str, game_id: str, seat: int, version: int, attempt: 
     """The id of the bot-turn job of (game, seat, version); ``attempt`` > 0 for a re-run."""
     base = f"{job_prefix(namespace)}_turn_{game_id}_{seat}_{version}"
     return base if attempt == 0 else f"{base}_r{attempt}"
+
+
+def clock_job_id(namespace: str, game_id: str, version: int) -> str:
+    """The id of the clock job of a game at a version (one per version: fires at most once)."""
+    return f"{job_prefix(namespace)}_clock_{game_id}_{version}"
+
+
+def clock_jobs() -> bool:
+    """Whether clocks get a scheduled job (``CARDROOM_CLOCK_JOBS=0``: the sweeper alone
+    enforces them, as when every job is lost)."""
+    return (os.environ.get("CARDROOM_CLOCK_JOBS") or "1") != "0"
 
 
 def export_job_id(namespace: str, game_id: str) -> str:
@@ -154,6 +170,32 @@ class RQScheduler:
             key = f"{self.namespace}:bot-accounts"
             self._http_bots[bot] = bool(self.accounts.hexists(key, bot))
         return self._http_bots[bot]
+
+    def schedule_clock(self, game_id: str, version: int, due: float) -> bool:
+        """Schedule the clock's enforcement of a game at ``version`` for ``due`` (Unix
+        seconds). RQ keeps whole seconds and its scheduler looks every second: the job is
+        scheduled ``CLOCK_LEAD`` seconds ahead and hands the exact time to a timer
+        (``workers.clocks``). False when scheduled already or clock jobs are off."""
+        if not clock_jobs():
+            return False
+        when = datetime.fromtimestamp(math.floor(due) - CLOCK_LEAD, tz=UTC)
+        try:
+            self.queue(config.queue_name(config.CLOCKS, self.namespace)).enqueue_at(
+                when,
+                CLOCK_JOB,
+                game_id,
+                version,
+                job_id=clock_job_id(self.namespace, game_id, version),
+                unique=True,
+                retry=Retry(max=3),
+                job_timeout=TURN_TIMEOUT,
+                result_ttl=RESULT_TTL,
+                failure_ttl=FAILURE_TTL,
+                description=f"enforce the clock of game {game_id} at version {version}",
+            )
+        except DuplicateJobError:
+            return False
+        return True
 
     def enqueue_export(self, game_id: str) -> bool:
         """Queue a finished game's replay export; False when queued already."""

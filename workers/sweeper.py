@@ -14,6 +14,10 @@ Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers
    wait. Re-runs back off (``stall``, ``2 stall``, ... up to ``10 stall`` and at most a minute
    apart) and never give up.
 
+4. enforces the clocks whose time has come (the store's clock index: a sorted set read from
+   its earliest entry), so a lost or never-run clock job, or a dead worker, does not let a
+   clock lapse: the timeout is appended under the version it was decided on, once.
+
 Its own bookkeeping (the versions seen, the re-run attempts, the election lock) and the workers'
 alive keys live beside RQ's queues on RQ's Redis (``RQ_REDIS_URL``), where the jobs are; the
 games and their listing in the store (``REDIS_URL``, a Redis Cluster too).
@@ -33,6 +37,7 @@ from typing import Any
 
 from rq.job import Job, JobStatus
 
+from service.clocks import next_due, now_ms
 from service.games import GameService
 from service.store.port import GameMeta
 from workers import config
@@ -121,7 +126,28 @@ class Sweeper:
         if current:
             pipe.hset(self._seen_key, mapping=current)
         pipe.execute()
+        self.enforce_clocks()
         return resumed
+
+    def enforce_clocks(self, limit: int = PAGE) -> int:
+        """Record the timeouts due now; correct the index entries found early. Returns how
+        many timeouts were recorded."""
+        from workers.clocks import default_move
+
+        store, fired = self.service.store, 0
+        for game_id, seen in store.clocks_due(now_ms(self.clock), limit):
+            try:
+                result = self.service.enforce_clock(game_id, default_move)
+            except Exception:
+                log.exception("could not enforce the clock of game %s", game_id)
+                continue
+            fired += result.startswith("timed out")
+            loaded = self.service.load(game_id)
+            due = None if loaded.over else next_due(loaded.state)
+            store.reset_clock(game_id, seen, None if due is None else due[0])
+            if result.startswith("timed out"):
+                log.warning("sweeper: game %s: %s", game_id, result)
+        return fired
 
     def _expired(self, meta: GameMeta, now: float, ttl: float, seen: dict[str, str]) -> bool:
         """A game still waiting for players past its time ends now (lifecycle.GameExpired):

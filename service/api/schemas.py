@@ -171,6 +171,10 @@ class SummarySchema(ma.Schema):
         metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
     )
     secret = fields.String(metadata={"description": "the server's secret, revealed at the end"})
+    clock = fields.Dict(
+        metadata={"description": "a clocked game's clock: settings, each seat's deadline and "
+                  "bank (Unix ms) and remaining_ms now (docs/service.md, Clocks)"}
+    )  # fmt: skip
 
 
 class ListedSchema(ma.Schema):

@@ -47,6 +47,7 @@ class InMemoryEventStore(records.CreateInSteps):
         self._notes: dict[str, float] = {}
         self._lock = threading.Condition()
         self._replays: dict[str, str] = {}
+        self._clocks: dict[str, int] = {}
 
 
     def finish_create(self, game_id: str) -> GameMeta | None:
@@ -244,6 +245,26 @@ class InMemoryEventStore(records.CreateInSteps):
     def replay(self, game_id: str) -> str | None:
         with self._lock:
             return self._replays.get(game_id)
+
+    def hint_clock(self, game_id: str, due_ms: int) -> None:
+        with self._lock:
+            self._clocks[game_id] = min(due_ms, self._clocks.get(game_id, due_ms))
+
+    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        with self._lock:
+            due = sorted((t, g) for g, t in self._clocks.items() if t <= now_ms)
+        return [(g, t) for t, g in due[:limit]]
+
+    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
+        with self._lock:
+            noted = self._clocks.get(game_id)
+            if noted is None or (seen_ms is not None and noted != seen_ms):
+                return False
+            if due_ms is None:
+                del self._clocks[game_id]
+            else:
+                self._clocks[game_id] = due_ms
+            return True
 
     def tamper(self, game_id: str, version: int, fields: Mapping[str, str]) -> None:
         """Overwrite stored fields of one entry (for tests of the chain check)."""

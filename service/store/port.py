@@ -311,3 +311,19 @@ class EventStore(Protocol):
     def replay(self, game_id: str) -> str | None:
         """A game's exported replay file, None when not exported."""
         ...
+
+    # The clock index: per game, a time (Unix ms) at or before which its clock is due. Written
+    # ahead of an append (only ever lowered there), corrected by whoever finds it early.
+
+    def hint_clock(self, game_id: str, due_ms: int) -> None:
+        """Note that the game's clock may be due at ``due_ms`` (kept if an earlier one is)."""
+        ...
+
+    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Games whose noted time has come, earliest first: (game id, noted time)."""
+        ...
+
+    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
+        """Replace the noted time ``seen_ms`` by ``due_ms`` (None: drop the game), only if
+        it is still ``seen_ms`` (None: whatever it is); True when it was."""
+        ...

@@ -12,6 +12,8 @@ The listing and the create bookkeeping live outside the games' slots, written in
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
 On a Redis Cluster (``redis+cluster://`` URL) every command, script and MULTI here still touches
 one slot; streams are waited on through a poller instead of one blocking XREAD.
+``<ns>:index:clocks`` (score = Unix ms) holds when each clocked game's clock may be due: one
+key, so every command on it (the reset script too) touches one slot, on a cluster as well.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
 id, HGET key);
@@ -125,6 +127,15 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 return 1
 """
 
+RESET_CLOCK_LUA = """
+-- KEYS: the clock index.  ARGV: game id, the noted time seen, the new time ('' drops it).
+local noted = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not noted or (ARGV[2] ~= '' and tonumber(noted) ~= tonumber(ARGV[2])) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
 MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
 
@@ -151,6 +162,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._append = client.register_script(APPEND_LUA)
         self._join = client.register_script(JOIN_LUA)
         self._vacate = client.register_script(VACATE_LUA)
+        self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
 
@@ -356,6 +368,26 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
     def replay(self, game_id: str) -> str | None:
         raw = self.client.get(self.key(game_id, REPLAY_PART))
         return raw.decode() if isinstance(raw, bytes) else raw
+
+    # The clock index sits beside the listing index, outside the games' slots: one sorted set
+    # (score: Unix ms) touched one key per command (the reset script too), so it works alike
+    # on one Redis and on a Cluster (where it lives on the node of its own slot).
+    def _clock_key(self) -> str:
+        return f"{self.namespace}:index:clocks"
+
+    def hint_clock(self, game_id: str, due_ms: int) -> None:
+        self.client.zadd(self._clock_key(), {game_id: due_ms}, lt=True)
+
+    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        found: list[Any] = self.client.zrangebyscore(
+            self._clock_key(), "-inf", now_ms, 0, limit, withscores=True
+        )
+        return [(_text(pair[0]), int(pair[1])) for pair in found]
+
+    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
+        seen = "" if seen_ms is None else str(seen_ms)
+        new = "" if due_ms is None else str(due_ms)
+        return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
 
 def _text(value: object) -> str:
     """A reply item as text (the store's client decodes replies; bytes are decoded here too)."""

@@ -266,3 +266,20 @@ def test_docs_render_offline_and_list_every_operation(
     )
     assert blocks.count() == operations
     watched.assert_clean()
+
+
+def test_a_clocked_table_shows_the_time_left_and_a_timeout_in_words(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    options = {"turn_seconds": 3, "on_timeout": "forfeit"}
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-clock", options=options)
+    watched = pages()
+    take_seat(watched, created["id"])
+    page = watched.page
+    page.wait_for_selector("#clock")
+    shown = page.inner_text("#clock")
+    assert "you" in shown and "running" in shown  # the person's clock runs (the bot moved)
+    page.wait_for_selector("#outcome .outcome")  # nobody moves: the clock ends the game
+    assert "timed out" in page.inner_text("#outcome")
+    assert table_stack.summary(created["id"])["outcome"]["losers"] == [0]
+    watched.assert_clean()

@@ -522,6 +522,32 @@ class StoreContract:
         timer.join()
 
 
+    # the clock index (docs/service.md, "Clocks")
+    def test_the_clock_index_keeps_the_earliest_hint_and_lists_what_is_due(
+        self, store: Any
+    ) -> None:
+        a, b = f"ca{next(_ids)}", f"cb{next(_ids)}"
+        store.hint_clock(a, 5_000)
+        store.hint_clock(a, 9_000)  # a later hint never hides an earlier one
+        store.hint_clock(b, 7_000)
+        due = [d for d in store.clocks_due(8_000) if d[0] in (a, b)]
+        assert due == [(a, 5_000), (b, 7_000)]
+        assert [d for d in store.clocks_due(4_999) if d[0] in (a, b)] == []
+
+    def test_a_clock_entry_is_corrected_only_from_the_time_it_was_seen_at(
+        self, store: Any
+    ) -> None:
+        game = f"cc{next(_ids)}"
+        store.hint_clock(game, 5_000)
+        assert store.reset_clock(game, 4_000, 9_000) is False  # someone else moved it
+        assert store.reset_clock(game, 5_000, 9_000) is True
+        assert [d for d in store.clocks_due(8_000) if d[0] == game] == []
+        assert [d for d in store.clocks_due(9_000) if d[0] == game] == [(game, 9_000)]
+        assert store.reset_clock(game, None, None) is True  # the game ended: dropped
+        assert [d for d in store.clocks_due(10**13) if d[0] == game] == []
+        assert store.reset_clock(game, None, None) is False
+
+
 def rewrite_redis_entry(store: Any, game_id: str, version: int, fields: dict[str, str]) -> None:
     """Edit one entry of a Redis stream the only way Redis allows: rewrite the stream."""
     key = store.key(game_id, "events")
@@ -531,3 +557,4 @@ def rewrite_redis_entry(store: Any, game_id: str, version: int, fields: dict[str
         if int(entry_id.split("-")[0]) == version:
             stored = {**stored, **fields}
         store.client.xadd(key, stored, id=entry_id)
+

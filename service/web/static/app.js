@@ -326,15 +326,38 @@ async function gamePage(id, watching) {
   // the seats the game waits on (the summary's), not every seat that may make an optional move
   const awaited = () => (view.outcome ? [] : summary.to_act || view.to_act || []);
 
+  // a clocked game: each seat's time left, from its deadline and bank (server ms); the view
+  // read from the server says its time ("now"), so the page's clock may be off
+  let clockSeen = null;
+  let clockOffset = 0;
+  function clockText() {
+    const c = view && !view.outcome ? view.clock : null;
+    if (!c) return null;
+    if (c.now && c !== clockSeen) { clockSeen = c; clockOffset = c.now - Date.now(); }
+    const now = Date.now() + clockOffset;
+    return c.deadlines.map((deadline, s) => {
+      const left = deadline === null ? c.banks[s] : Math.max(0, deadline + c.banks[s] - now);
+      const who = s === me ? "you" : seatName(summary.seats, s);
+      return `${who} ${Math.ceil(left / 1000)}s${deadline === null ? "" : " (running)"}`;
+    }).join(", ");
+  }
+  const clockTimer = setInterval(() => {
+    const shown = document.getElementById("clock");
+    const now = clockText();
+    if (shown && now) shown.textContent = now;
+  }, 500);
+  cleanup.push(() => clearInterval(clockTimer));
+
   function drawStatus() {
     const toAct = awaited();
     const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
-    status.replaceChildren(
+    status.replaceChildren(...[
       el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
       el("div", {}, el("dt", {}, "To act"), el("dd", { id: "to-act" }, toAct.includes(me) ? `your turn (${turn})` : turn)),
       el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" },
         (view.last_action && view.last_action.text) || lastAction || "none yet")),
-      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version))));
+      clockText() ? el("div", {}, el("dt", {}, "Clock"), el("dd", { id: "clock" }, clockText())) : null,
+      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version)))].filter(Boolean));
     outcome.replaceChildren();
     if (view.outcome) {
       outcome.append(el("div", { class: "outcome" }, outcomeText(view.outcome, summary.seats), " ",

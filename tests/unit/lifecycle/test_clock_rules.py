@@ -1,0 +1,79 @@
+"""The clock as rules (domain.clock): given a clock, when a batch is stamped, then its ClockSet."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import clock
+from domain.errors import IllegalAction
+from domain.lifecycle import Keys, lifecycle
+from domain.protocol import fold
+from domain.registry import get_game
+
+SECRET = "5e" * 32
+
+
+def running(deadlines: tuple[int | None, ...], banks: tuple[int, ...]) -> clock.Clock:
+    base = clock.from_options({"turn_seconds": 10, "increment_seconds": 2}, len(banks))
+    assert base is not None
+    return clock.evolve(base, clock.ClockSet(at=0, deadlines=deadlines, banks=banks))
+
+
+def test_a_move_in_time_keeps_the_bank_and_earns_the_increment() -> None:
+    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 8_000)
+    assert isinstance(event, clock.ClockSet)
+    assert event.deadlines == (None, 18_000) and event.banks == (7_000, 5_000)
+
+
+def test_a_late_move_pays_from_the_bank_and_an_empty_bank_stays_empty() -> None:
+    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 13_000)
+    assert isinstance(event, clock.ClockSet) and event.banks == (4_000, 5_000)
+    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 99_000)
+    assert isinstance(event, clock.ClockSet) and event.banks == (2_000, 5_000)
+
+
+def test_a_seat_still_awaited_keeps_its_deadline_and_nothing_changed_records_nothing() -> None:
+    simultaneous = running((10_000, 10_000), (0, 0))
+    [event] = clock.after_batch(simultaneous, [1], 0, 4_000)
+    assert isinstance(event, clock.ClockSet) and event.deadlines == (None, 10_000)
+    assert clock.after_batch(simultaneous, [0, 1], None, 4_000) == []
+    assert clock.after_batch(simultaneous, [1], 0, None) == []  # an unstamped command
+
+
+def test_a_timeout_before_the_time_is_refused() -> None:
+    ticking = running((10_000, None), (5_000, 5_000))
+    with pytest.raises(IllegalAction) as early:
+        clock.timed_out(ticking, 0, 14_999)
+    assert early.value.reason == "time_left"
+    assert clock.timed_out(ticking, 0, 15_000).seat == 0
+    with pytest.raises(IllegalAction) as idle:
+        clock.timed_out(ticking, 1, 99_000)
+    assert idle.value.reason == "no_clock"
+
+
+def test_in_shitheads_swap_phase_every_seat_runs_and_one_ready_stops_only_its_own() -> None:
+    rules = lifecycle(get_game("shithead"))
+    keys = Keys(secret=SECRET)
+    options = {"turn_seconds": 30}
+    created = rules.create(players=2, options=options, dealer=None, keys=keys,
+                           filled=[(0, "01" * 32), (1, "02" * 32)], at=1_000)  # fmt: skip
+    state = fold(rules, created)
+    assert created[-1] == clock.ClockSet(at=1_000, deadlines=(31_000, 31_000), banks=(0, 0))
+    events = rules.act(state, 0, {"type": "ready"}, keys, at=5_000)
+    assert events[-1] == clock.ClockSet(at=5_000, deadlines=(None, 31_000), banks=(0, 0))
+    assert rules.view(fold(rules, events, state), 1)["clock"]["deadlines"] == [None, 31_000]
+
+
+def test_a_policy_answer_that_is_not_legal_becomes_the_first_legal_action() -> None:
+    rules = lifecycle(get_game("sixty_six"))
+    keys = Keys(secret=SECRET)
+    created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
+                           filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
+    state = fold(rules, created)
+    [seat] = rules.awaited_seats(state)
+    first = rules.legal_actions(state, seat)[0]
+    for answer in ({"type": "wait"}, {"type": "play", "card": "XX"}):
+        events = rules.timeout(state, seat, 5_000, keys, 9, lambda g, v, s, a=answer: a)
+        assert [type(e).__name__ for e in events][:1] == ["TimedOut"]
+        expected = rules.decide(rules.evolve(state, events[0]), seat, first)
+        assert events[1 : 1 + len(expected)] == expected
