@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never, cast
 
 from domain.events import Event
+from domain.frozen import copy_with
 from domain.games.sheepshead.config import active_seats, layout
 from domain.games.sheepshead.events import (
     Buried,
@@ -38,7 +39,6 @@ from domain.games.sheepshead.state import (
     Hand,
     State,
     Trick,
-    copy_with,
 )
 
 _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
@@ -58,7 +58,8 @@ def evolve(state: State, event: Event) -> State:
         case Picked():
             return _counted(state, _picked(hand, fact))
         case LeasterStarted(kind=kind):
-            return _with(state, hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
+            new = copy_with(hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
+            return copy_with(state, hand=new)
         case HandThrownIn(multiplier=multiplier):
             new = copy_with(hand, phase=THROWN_IN, to_act=None)
             return copy_with(state, hand=new, pending_multiplier=multiplier)
@@ -79,7 +80,7 @@ def evolve(state: State, event: Event) -> State:
         case CardPlayed(seat=seat, card=card):
             return _counted(state, _played(hand, seat, card))
         case PartnerRevealed():
-            return _with(state, hand, revealed=True)
+            return copy_with(state, hand=copy_with(hand, revealed=True))
         case TrickWon():
             return copy_with(state, hand=_trick_won(hand, fact))
         case HandScored():
@@ -103,10 +104,6 @@ def _started(event: GameStarted) -> State:
         commitment=event.commitment,
         totals=(0,) * event.players,
     )
-
-
-def _with(state: State, hand: Hand, **changes: object) -> State:
-    return copy_with(state, hand=copy_with(hand, **changes))
 
 
 def _counted(state: State, hand: Hand) -> State:
