@@ -21,21 +21,16 @@ if TYPE_CHECKING:
 else:
     _new = object.__new__
     _set = object.__setattr__
-    _fields: dict[type, frozenset[str]] = {}
-
-    def _field_names(cls: type) -> frozenset[str]:
-        names = frozenset(cls.__dataclass_fields__)
-        _fields[cls] = names
-        return names
 
     def copy_with(obj: Any, /, **changes: Any) -> Any:
         """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace``)."""
-        cls = type(obj)
-        if not changes.keys() <= (_fields.get(cls) or _field_names(cls)):
-            unknown = sorted(changes.keys() - _field_names(cls))
-            raise TypeError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
-        values = obj.__dict__.copy()
+        current = obj.__dict__
+        values = current.copy()
         values.update(changes)
-        new = _new(cls)
+        if len(values) != len(current):  # a name that is not a field added a key
+            cls = type(obj)
+            unknown = sorted(set(changes) - set(cls.__dataclass_fields__))
+            raise TypeError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
+        new = _new(type(obj))
         _set(new, "__dict__", values)
         return new

@@ -98,7 +98,10 @@ def _set_hand(hands: Hands, seat: int, cards: tuple[str, ...]) -> Hands:
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    return tuple(c for c in cards if c != card)
+    if card not in cards:
+        return cards
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
 
 
 def _played(deal: Deal, event: CardPlayed) -> Deal:
