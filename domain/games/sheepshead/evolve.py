@@ -48,7 +48,14 @@ def evolve(state: State, event: Event) -> State:
     """The state after one event (pure and total): one exhaustive match over the events."""
     hand = cast(Hand, state.hand)  # every event but GameStarted comes after a deal
     fact = cast(SheepsheadEvent, event)
+    # the most frequent events first: a match tries its cases in order
     match fact:
+        case CardPlayed(seat=seat, card=card):
+            return _counted(state, _played(hand, seat, card))
+        case TrickWon():
+            return copy_with(state, hand=_trick_won(hand, fact))
+        case PartnerRevealed():
+            return copy_with(state, hand=copy_with(hand, revealed=True))
         case GameStarted():
             return _started(fact)
         case HandDealt():
@@ -77,12 +84,6 @@ def evolve(state: State, event: Event) -> State:
         case RecrackDecided(recrack=recrack):
             new = copy_with(hand, recracked=recrack, phase=PLAYING, to_act=hand.active[0])
             return _counted(state, new)
-        case CardPlayed(seat=seat, card=card):
-            return _counted(state, _played(hand, seat, card))
-        case PartnerRevealed():
-            return copy_with(state, hand=copy_with(hand, revealed=True))
-        case TrickWon():
-            return copy_with(state, hand=_trick_won(hand, fact))
         case HandScored():
             return _scored(state, hand, fact)
         case MatchEnded(winners=winners):
