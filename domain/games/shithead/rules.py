@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations, groupby
 
 from domain.cards import deck_54, rank
@@ -135,7 +134,6 @@ def rank_problem(rules: Rules, t: str | None, r: str) -> str | None:
     return None if t is None else _rank_problem(rules, r, t)
 
 
-@cache  # a pure function of a few (rules, rank, rank) triples: asked per rank group per action
 def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
     if r == "*":
         return None
