@@ -186,7 +186,9 @@ def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
 
 
 def _played(hand: Hand, seat: int, card: str) -> Hand:
-    kept = tuple(c for c in hand.hands[seat] if c != card)
+    held = hand.hands[seat]
+    i = held.index(card) if card in held else len(held)  # total: a fold never raises
+    kept = held[:i] + held[i + 1 :]
     seats = (*hand.trick_seats, seat)
     to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
     return copy_with(
