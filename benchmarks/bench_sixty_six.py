@@ -9,30 +9,27 @@ Run: ``.venv/bin/python -m benchmarks.bench_sixty_six [--quick]``.
 2. Heuristic bot vs ``uniform``, ``auto66`` and ``cautious`` random, over duplicate deals: each
    seed is played twice with the seats swapped (same deals, same first dealer); the heuristic's
    match win rate with a 95% Wilson interval.
-3. The same random self-play on the `schnapsen` PyPI package (VU Amsterdam), installed only in a
-   separate virtualenv (``benchmarks/.venv-schnapsen``, git-ignored by its own ``.gitignore``)
-   and run in a subprocess: it pins old Flask, so it never enters the project's venv.
+3. The same random self-play on the `schnapsen` PyPI package (VU Amsterdam), installed only in
+   its own virtualenv by ``benchmarks.bench_engines`` (``benchmarks/.anchor-venv``, git-ignored
+   by its own ``.gitignore``) and run in a subprocess: it pins old Flask, so it never enters the
+   project's venv.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_engines import anchor_python, anchor_sample
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.state import State
 from domain.protocol import Setup, fold
 from workers.bots.sixty_six import HeuristicBot, wants_to_declare
 
-BASELINE_VENV = Path(__file__).resolve().parent / ".venv-schnapsen"
 Policy = Callable[[State, int, random.Random], dict[str, Any]]
 
 
@@ -134,74 +131,6 @@ def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
             "seconds": time.process_time() - start}
 
 
-BASELINE_SCRIPT = r"""
-import json, random, sys, time
-from schnapsen.game import SchnapsenGamePlayEngine
-from schnapsen.bots import RandBot
-
-class Counting(RandBot):
-    moves = 0
-    def get_move(self, perspective, leader_move):
-        Counting.moves += 1
-        return super().get_move(perspective, leader_move)
-
-matches = int(sys.argv[1])
-engine = SchnapsenGamePlayEngine()
-rng = random.Random(1)
-bots = [Counting(random.Random(10), "a"), Counting(random.Random(11), "b")]
-deals = 0
-start = time.process_time()
-for m in range(matches):
-    points = {"a": 0, "b": 0}
-    leader = m % 2
-    while max(points.values()) < 7:
-        winner, gained, _ = engine.play_game(bots[leader], bots[1 - leader], rng)
-        points[str(winner)] += gained
-        leader = 1 - leader
-        deals += 1
-elapsed = time.process_time() - start
-print(json.dumps({"matches": matches, "deals": deals, "actions": Counting.moves,
-                  "seconds": elapsed, "matches_per_s": matches / elapsed,
-                  "actions_per_s": Counting.moves / elapsed}))
-"""
-
-
-def baseline_python() -> tuple[Path | None, str]:
-    """The baseline venv's python, creating the venv and installing `schnapsen` if needed."""
-    python = BASELINE_VENV / "bin" / "python"
-    if python.exists() and _has_schnapsen(python):
-        return python, "reused"
-    try:
-        subprocess.run([sys.executable, "-m", "venv", str(BASELINE_VENV)], check=True,
-                       capture_output=True, timeout=300)
-        (BASELINE_VENV / ".gitignore").write_text("*\n")
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "schnapsen"],
-                       check=True, capture_output=True, timeout=600)
-    except (subprocess.SubprocessError, OSError) as err:
-        detail = getattr(err, "stderr", b"") or b""
-        return None, f"could not install schnapsen: {err} {detail.decode(errors='replace')[-300:]}"
-    return (python, "installed") if _has_schnapsen(python) else (None, "schnapsen import failed")
-
-
-def _has_schnapsen(python: Path) -> bool:
-    probe = subprocess.run([str(python), "-c", "import schnapsen.game"], capture_output=True)
-    return probe.returncode == 0
-
-
-def schnapsen_baseline(matches: int) -> dict[str, Any]:
-    """Random self-play in the VU engine, in a subprocess of its own venv."""
-    python, how = baseline_python()
-    if python is None:
-        return {"error": how}
-    done = subprocess.run([str(python), "-c", BASELINE_SCRIPT, str(matches)],
-                          capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        return {"error": f"baseline run failed: {done.stderr[-500:]}"}
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    result["venv"] = f"{BASELINE_VENV} ({how})"
-    return result
-
-
 def _speed_line(name: str, r: dict[str, float]) -> str:
     return (f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
             f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
@@ -228,18 +157,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
               f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), "
               f"{h['seconds']:.1f} CPU s")
-    print("3. baseline: VU `schnapsen` engine, RandBot self-play, matches to 7")
-    theirs = schnapsen_baseline(max(matches // 4, 50))
-    if "error" in theirs:
-        print(f"  baseline unavailable: {theirs['error']}")
-        return
-    print(_speed_line("schnapsen RandBot", theirs))
-    print(f"  ({theirs['deals']} deals; venv {theirs['venv']})")
+    print("3. baseline: VU `schnapsen` engine, RandBot self-play, matches to 7 "
+          "(benchmarks.bench_engines has the alternating per-action comparison)")
+    theirs = anchor_sample(anchor_python(), max(matches // 4, 50), 0)
+    print(f"  schnapsen RandBot: {1 / theirs:10.0f} actions/s")
     for name, ours in (("uniform", ours_uniform), ("declares at 66", ours_auto)):
-        ratio_m = ours["matches_per_s"] / theirs["matches_per_s"]
-        ratio_a = ours["actions_per_s"] / theirs["actions_per_s"]
-        print(f"  ours ({name}) / theirs: matches/s x{ratio_m:.2f}, actions/s x{ratio_a:.2f}")
-
+        print(f"  ours ({name}) / theirs: actions/s x{ours['actions_per_s'] * theirs:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,7 @@ SCRIPTS = (
     "benchmarks.bench_shithead",
     "benchmarks.bench_sixty_six",
     "benchmarks.bench_sheepshead",
+    "benchmarks.bench_engines",
     "benchmarks.bench_api",
     "benchmarks.bench_stack",
     "benchmarks.bench_cluster",

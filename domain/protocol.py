@@ -8,7 +8,7 @@ action and returns the events it causes, or raises a DomainError; it never mutat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -116,15 +116,15 @@ def action_key(action: Action) -> tuple[tuple[str, Any], ...]:
     return tuple(items)
 
 
-def action_type(action: Any, known: Iterable[str]) -> str:
+def action_type(action: Any, known: Collection[str]) -> str:
     """The action's ``type``, or InvalidAction listing the known types."""
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise InvalidAction("an action must be an object with a type")
     kind = action.get("type")
+    if isinstance(kind, str) and kind in known:
+        return kind
     names = tuple(known)
-    if kind not in names:
-        raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(names)}")
-    return str(kind)
+    raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(names)}")
 
 
 def check_players(game: Game[Any], players: int) -> None:

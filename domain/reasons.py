@@ -50,7 +50,6 @@ NARROW: dict[str, str] = {
     "mixed_ranks": "a set mixes ranks",
     "no_cards": "the action names no cards",
     "no_face_up": "the seat has no face-up card to take",
-    "not_canonical": "the cards are not listed in their canonical order",
     "not_face_up": "the card is not among the seat's face-up cards",
     "not_in_hand": "the card is not in the seat's hand",
     "not_now": "the action is not possible at this moment",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.frozen import copy_with
 from domain.games.shithead.preplay import preplay_actions
 from domain.games.shithead.rules import face_up_cards
-from domain.games.shithead.state import State, changed, put
+from domain.games.shithead.state import State, put
 
 SETUPS: list[tuple[int, dict[str, Any]]] = [
     (2, {}),
@@ -114,7 +115,7 @@ def scramble_hidden(state: State, seat: int | None, rnd: random.Random) -> State
             downs[s][i] = card
         else:
             stock[i] = card
-    return changed(
+    return copy_with(
         state,
         hands=tuple(tuple(h) for h in hands),
         face_down=tuple(tuple(r) for r in downs),

@@ -35,6 +35,7 @@ from domain.protocol import action_type
 from domain.shuffle import deal_label, shuffled
 
 _FIELDS = {"pick": {"type", "blitz"}, "bury": {"type", "cards"}, "call": {"type", "cards"}}
+_TYPE_ONLY = {"type"}
 _FIELDS["play"] = _FIELDS["bury"]
 
 
@@ -56,9 +57,9 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
 
 
 def _parse_shape(kind: str, action: Mapping[str, Any]) -> tuple[str, ...]:
-    allowed = _FIELDS.get(kind, {"type"})
-    extra = sorted(set(action) - allowed)
-    if extra:
+    allowed = _FIELDS.get(kind, _TYPE_ONLY)
+    if not allowed.issuperset(action):
+        extra = sorted(set(action) - allowed)
         raise InvalidAction(f"{kind} takes no field {', '.join(extra)}")
     if "blitz" in action and action["blitz"] is not True:
         raise InvalidAction(f"blitz must be true when given, got {action['blitz']!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never, cast
 
 from domain.events import Event
+from domain.frozen import copy_with
 from domain.games.sheepshead.config import active_seats, layout
 from domain.games.sheepshead.events import (
     Buried,
@@ -39,7 +40,6 @@ from domain.games.sheepshead.state import (
     Hand,
     State,
     Trick,
-    copy_with,
 )
 
 _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
@@ -49,7 +49,14 @@ def evolve(state: State, event: Event) -> State:
     """The state after one event (pure and total): one exhaustive match over the events."""
     hand = cast(Hand, state.hand)  # every event but GameStarted comes after a deal
     fact = cast(SheepsheadEvent, event)
+    # the most frequent events first: a match tries its cases in order
     match fact:
+        case CardPlayed(seat=seat, card=card):
+            return _counted(state, _played(hand, seat, card))
+        case TrickWon():
+            return copy_with(state, hand=_trick_won(hand, fact))
+        case PartnerRevealed():
+            return copy_with(state, hand=copy_with(hand, revealed=True))
         case GameStarted():
             return _started(fact)
         case MatchResumed(totals=totals, multiplier=multiplier):
@@ -61,7 +68,8 @@ def evolve(state: State, event: Event) -> State:
         case Picked():
             return _counted(state, _picked(hand, fact))
         case LeasterStarted(kind=kind):
-            return _with(state, hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
+            new = copy_with(hand, leaster=kind, phase=PLAYING, to_act=hand.active[0])
+            return copy_with(state, hand=new)
         case HandThrownIn(multiplier=multiplier):
             new = copy_with(hand, phase=THROWN_IN, to_act=None)
             return copy_with(state, hand=new, pending_multiplier=multiplier)
@@ -79,12 +87,6 @@ def evolve(state: State, event: Event) -> State:
         case RecrackDecided(recrack=recrack):
             new = copy_with(hand, recracked=recrack, phase=PLAYING, to_act=hand.active[0])
             return _counted(state, new)
-        case CardPlayed(seat=seat, card=card):
-            return _counted(state, _played(hand, seat, card))
-        case PartnerRevealed():
-            return _with(state, hand, revealed=True)
-        case TrickWon():
-            return copy_with(state, hand=_trick_won(hand, fact))
         case HandScored():
             return _scored(state, hand, fact)
         case MatchEnded(winners=winners):
@@ -106,10 +108,6 @@ def _started(event: GameStarted) -> State:
         commitment=event.commitment,
         totals=(0,) * event.players,
     )
-
-
-def _with(state: State, hand: Hand, **changes: object) -> State:
-    return copy_with(state, hand=copy_with(hand, **changes))
 
 
 def _counted(state: State, hand: Hand) -> State:
@@ -191,7 +189,9 @@ def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
 
 
 def _played(hand: Hand, seat: int, card: str) -> Hand:
-    kept = tuple(c for c in hand.hands[seat] if c != card)
+    held = hand.hands[seat]
+    i = held.index(card) if card in held else len(held)  # total: a fold never raises
+    kept = held[:i] + held[i + 1 :]
     seats = (*hand.trick_seats, seat)
     to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
     return copy_with(

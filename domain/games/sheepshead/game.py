@@ -74,9 +74,8 @@ class Sheepshead:
         """The state before any event."""
         return State()
 
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event."""
-        return evolve(state, event)
+    # Fold one event: the fold itself, not a method calling it (one call less per event).
+    evolve = staticmethod(evolve)
 
     def decide(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events one action causes."""

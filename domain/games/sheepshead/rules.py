@@ -221,15 +221,18 @@ def play_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction 
         return IllegalAction(f"you do not hold {card}", reason="card_not_in_hand")
     if hand.trick_cards:
         led = effective_suit(hand.trick_cards[0])
-        if effective_suit(card) != led and any(effective_suit(c) == led for c in cards):
+        if effective_suit(card) != led and led in map(effective_suit, cards):
             return IllegalAction(
                 f"cannot play {card}: you must follow {_suit_name(led)}", reason="must_follow_suit"
             )
     return _called_card_error(state, hand, seat, card)
 
 
+_SUIT_NAMES = {"T": "trump", "C": "clubs", "S": "spades", "H": "hearts"}
+
+
 def _suit_name(suit: str) -> str:
-    return {"T": "trump", "C": "clubs", "S": "spades", "H": "hearts"}[suit]
+    return _SUIT_NAMES[suit]
 
 
 def _called_card_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction | None:

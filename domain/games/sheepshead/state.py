@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from domain.games.sheepshead.events import HandScored
 
 Cards = tuple[str, ...]
-T = TypeVar("T")
 
 PICKING = "picking"
 BURYING = "burying"
@@ -20,7 +19,8 @@ SCORED = "scored"
 THROWN_IN = "thrown_in"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
+@dataclass(frozen=True, kw_only=True)
 class Trick:
     """A completed trick: who led, the cards in play order with their seats, the winner."""
 
@@ -31,7 +31,7 @@ class Trick:
     points: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Hand:
     """One deal and its play."""
 
@@ -64,7 +64,7 @@ class Hand:
     tricks: tuple[Trick, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class State:
     """The match: setup facts, running totals and the current hand."""
 
@@ -89,22 +89,3 @@ class State:
     def over(self) -> bool:
         """True once the match has ended or was aborted."""
         return self.finished or self.aborted
-
-
-_SET = object.__setattr__
-
-
-def copy_with(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` for these frozen slotted states, without re-running ``__init__``.
-
-    The fold runs this once per event, where ``replace`` was most of the time spent.
-    """
-    cls = type(obj)
-    new = object.__new__(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        _SET(new, name, getattr(obj, name))
-    for name, value in changes.items():
-        if not hasattr(obj, name):
-            raise AttributeError(f"{cls.__name__} has no field {name}")
-        _SET(new, name, value)
-    return new

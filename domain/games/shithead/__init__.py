@@ -75,9 +75,8 @@ class Shithead:
         """The state before GameStarted."""
         return State()
 
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event."""
-        return evolve(state, event)
+    # Fold one event: the fold itself, not a method calling it (one call less per event).
+    evolve = staticmethod(evolve)
 
     def decide(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events of one action, or the most specific DomainError."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, groupby
 
 from domain.cards import deck_54, rank
 from domain.games.shithead.options import Rules
@@ -21,6 +21,7 @@ def _order(card: str) -> tuple[int, int]:
 
 
 _ORDER: dict[str, tuple[int, int]] = {card: _order(card) for card in deck_54()}
+_RANK: dict[str, str] = {card: rank(card) for card in deck_54()}  # rank() without the call
 
 
 def card_order(card: str) -> tuple[int, int]:
@@ -171,10 +172,8 @@ def reverses(rules: Rules, played_rank: str) -> bool:
 
 def rank_groups(cards: Cards) -> dict[str, list[str]]:
     """The cards by rank, each group in canonical order."""
-    groups: dict[str, list[str]] = {}
-    for card in sort_cards(cards):
-        groups.setdefault(rank(card), []).append(card)
-    return groups
+    ordered = sorted(cards, key=_ORDER.__getitem__)
+    return {r: list(group) for r, group in groupby(ordered, key=_RANK.__getitem__)}
 
 
 def rank_subsets(cards: Cards) -> list[Cards]:

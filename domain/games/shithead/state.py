@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, assert_never, cast
 
 from domain.events import Event
+from domain.frozen import copy_with
 from domain.games.shithead.events import (
     CardsDealt,
     CardsDrawn,
@@ -35,7 +36,8 @@ Slots = tuple[Cards, ...]
 NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
 
 
-@dataclass(frozen=True, slots=True)
+# Frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
+@dataclass(frozen=True)
 class Info:
     """The facts that rarely change: set at the start, the first burn and the end."""
 
@@ -52,7 +54,7 @@ class Info:
     end_reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """The whole table. Face-up slots hold stacks (bottom first); a flipped slot is None."""
 
@@ -130,61 +132,6 @@ class State:
         return self.info.end_reason
 
 
-_KEEP: Any = object()  # "not given": keep the field's value
-_new = object.__new__
-# The slots' own setters: faster than object.__setattr__ on the hot path.
-_set_info = State.__dict__["info"].__set__
-_set_phase = State.__dict__["phase"].__set__
-_set_hands = State.__dict__["hands"].__set__
-_set_face_up = State.__dict__["face_up"].__set__
-_set_face_down = State.__dict__["face_down"].__set__
-_set_stock = State.__dict__["stock"].__set__
-_set_pile = State.__dict__["pile"].__set__
-_set_burned = State.__dict__["burned"].__set__
-_set_ready = State.__dict__["ready"].__set__
-_set_chosen = State.__dict__["chosen"].__set__
-_set_to_act = State.__dict__["to_act"].__set__
-_set_direction = State.__dict__["direction"].__set__
-_set_out = State.__dict__["out"].__set__
-_set_lead_count = State.__dict__["lead_count"].__set__
-_set_last_revealed = State.__dict__["last_revealed"].__set__
-_set_actions = State.__dict__["actions"].__set__
-
-
-# Written out (not generated) so that mypy checks every field name and type at each call;
-# setting the slots directly is several times faster than dataclasses.replace, and folding
-# thousands of events per game is the service's hot path.
-def changed(
-    state: State,
-    *, info: Info = _KEEP, phase: str = _KEEP, hands: tuple[Cards, ...] = _KEEP,
-    face_up: tuple[Slots, ...] = _KEEP, face_down: tuple[tuple[str | None, ...], ...] = _KEEP,
-    stock: Cards = _KEEP, pile: Cards = _KEEP, burned: Cards = _KEEP,
-    ready: tuple[bool, ...] = _KEEP, chosen: tuple[bool, ...] = _KEEP, to_act: int | None = _KEEP,
-    direction: int = _KEEP, out: tuple[int, ...] = _KEEP, lead_count: int = _KEEP,
-    last_revealed: str | None = _KEEP, actions: int = _KEEP,
-) -> State:
-    """A copy of the state with some fields changed (every name checked by mypy)."""
-    new = _new(State)
-    _set_info(new, state.info if info is _KEEP else info)
-    _set_phase(new, state.phase if phase is _KEEP else phase)
-    _set_hands(new, state.hands if hands is _KEEP else hands)
-    _set_face_up(new, state.face_up if face_up is _KEEP else face_up)
-    _set_face_down(new, state.face_down if face_down is _KEEP else face_down)
-    _set_stock(new, state.stock if stock is _KEEP else stock)
-    _set_pile(new, state.pile if pile is _KEEP else pile)
-    _set_burned(new, state.burned if burned is _KEEP else burned)
-    _set_ready(new, state.ready if ready is _KEEP else ready)
-    _set_chosen(new, state.chosen if chosen is _KEEP else chosen)
-    _set_to_act(new, state.to_act if to_act is _KEEP else to_act)
-    _set_direction(new, state.direction if direction is _KEEP else direction)
-    _set_out(new, state.out if out is _KEEP else out)
-    _set_lead_count(new, state.lead_count if lead_count is _KEEP else lead_count)
-    _set_last_revealed(new, state.last_revealed if last_revealed is _KEEP else last_revealed)
-    _set_actions(new, state.actions if actions is _KEEP else actions)
-    return new
-
-
-
 def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """The tuple with one position replaced."""
     return (*items[:index], value, *items[index + 1 :])
@@ -207,7 +154,7 @@ def evolve(state: State, event: Event) -> State:
         case CardsPlayed():
             return _played(state, e)
         case TurnPassed():
-            return changed(state, to_act=e.seat)
+            return copy_with(state, to_act=e.seat)
         case CardsDrawn():
             return _drawn(state, e)
         case PilePickedUp():
@@ -219,9 +166,9 @@ def evolve(state: State, event: Event) -> State:
         case StockPlayed():
             return _stock_played(state, e)
         case DirectionReversed():
-            return changed(state, direction=e.direction)
+            return copy_with(state, direction=e.direction)
         case PlayerOut():
-            return changed(state, out=(*state.out, e.seat))
+            return copy_with(state, out=(*state.out, e.seat))
         case FaceUpSwapped():
             return _swapped(state, e)
         case CardStacked():
@@ -229,27 +176,27 @@ def evolve(state: State, event: Event) -> State:
         case FaceUpChosen():
             return _chosen(state, e)
         case PlayerReady():
-            return changed(state, ready=put(state.ready, e.seat, True), actions=state.actions + 1)
+            return copy_with(state, ready=put(state.ready, e.seat, True), actions=state.actions + 1)
         case PlayStarted():
             start = (e.starter, e.rank, e.tier)
-            info = replace(state.info, starter=start)
-            return changed(state, info=info, phase=PLAY, to_act=e.starter)
+            info = copy_with(state.info, starter=start)
+            return copy_with(state, info=info, phase=PLAY, to_act=e.starter)
         case CardsDealt():
             return _dealt(state, e)
         case GameStarted():
             return _started(e)
         case GameEnded():
-            info = replace(
+            info = copy_with(
                 state.info,
                 end_reason="finished",
                 finishing_order=e.finishing_order,
                 loser=e.loser,
                 winner=e.winner,
             )
-            return changed(state, info=info, phase=OVER, to_act=None)
+            return copy_with(state, info=info, phase=OVER, to_act=None)
         case GameAborted():
-            info = replace(state.info, end_reason=e.reason)
-            return changed(state, info=info, phase=OVER, to_act=None)
+            info = copy_with(state.info, end_reason=e.reason)
+            return copy_with(state, info=info, phase=OVER, to_act=None)
         case _:
             assert_never(e)
 
@@ -280,7 +227,7 @@ def _dealt(state: State, e: CardsDealt) -> State:
     face_up = tuple(
         tuple((c,) for c in seat_cards) if seat_cards else ((),) * rows for seat_cards in e.face_up
     )
-    return changed(
+    return copy_with(
         state,
         phase=PREPLAY,
         hands=e.hands,
@@ -295,14 +242,14 @@ def _played(state: State, e: CardsPlayed) -> State:
     pile = state.pile
     lead = len(cards) if not pile else state.lead_count
     if e.source == "hand":
-        return changed(
+        return copy_with(
             state,
             hands=put(state.hands, seat, without(state.hands[seat], cards)),
             pile=pile + cards,
             lead_count=lead,
             actions=state.actions + 1,
         )
-    return changed(
+    return copy_with(
         state,
         face_up=put(state.face_up, seat, remove_face_up(state.face_up[seat], cards)),
         pile=pile + cards,
@@ -316,7 +263,7 @@ def _flipped(state: State, e: FaceDownFlipped) -> State:
     face_down = put(state.face_down, seat, put(state.face_down[seat], e.slot, None))
     if e.legal:
         lead = 1 if not state.pile else state.lead_count
-        return changed(
+        return copy_with(
             state,
             face_down=face_down,
             pile=(*state.pile, e.card),
@@ -325,7 +272,7 @@ def _flipped(state: State, e: FaceDownFlipped) -> State:
             actions=state.actions + 1,
         )
     hands = put(state.hands, seat, (*state.hands[seat], e.card))
-    return changed(
+    return copy_with(
         state, face_down=face_down, hands=hands, last_revealed=e.card, actions=state.actions + 1
     )
 
@@ -333,7 +280,7 @@ def _flipped(state: State, e: FaceDownFlipped) -> State:
 def _stock_played(state: State, e: StockPlayed) -> State:
     if e.legal:
         lead = 1 if not state.pile else state.lead_count
-        return changed(
+        return copy_with(
             state,
             stock=state.stock[1:],
             pile=(*state.pile, e.card),
@@ -342,7 +289,7 @@ def _stock_played(state: State, e: StockPlayed) -> State:
             actions=state.actions + 1,
         )
     hands = put(state.hands, e.seat, (*state.hands[e.seat], e.card))
-    return changed(
+    return copy_with(
         state,
         stock=state.stock[1:],
         hands=hands,
@@ -353,7 +300,7 @@ def _stock_played(state: State, e: StockPlayed) -> State:
 
 def _drawn(state: State, e: CardsDrawn) -> State:
     hands = put(state.hands, e.seat, state.hands[e.seat] + e.cards)
-    return changed(state, hands=hands, stock=state.stock[len(e.cards) :])
+    return copy_with(state, hands=hands, stock=state.stock[len(e.cards) :])
 
 
 def _picked_up(state: State, e: PilePickedUp) -> State:
@@ -363,22 +310,22 @@ def _picked_up(state: State, e: PilePickedUp) -> State:
     if e.face_up_cards:
         face_up = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
     actions = state.actions + 1 if e.cause == "pickup" else state.actions
-    return changed(state, hands=hands, face_up=face_up, pile=(), lead_count=0, actions=actions)
+    return copy_with(state, hands=hands, face_up=face_up, pile=(), lead_count=0, actions=actions)
 
 
 def _burned(state: State, e: PileBurned) -> State:
     flusher = state.flusher
     if flusher is None and state.r.track_flusher:
         flusher = e.seat
-    info = state.info if flusher == state.flusher else replace(state.info, flusher=flusher)
-    return changed(state, info=info, burned=state.burned + state.pile, pile=(), lead_count=0)
+    info = state.info if flusher == state.flusher else copy_with(state.info, flusher=flusher)
+    return copy_with(state, info=info, burned=state.burned + state.pile, pile=(), lead_count=0)
 
 
 def _swapped(state: State, e: FaceUpSwapped) -> State:
     seat = e.seat
     hand = tuple(e.face_up_card if c == e.hand_card else c for c in state.hands[seat])
     slots = put(state.face_up[seat], e.slot, (e.hand_card,))
-    return changed(
+    return copy_with(
         state,
         hands=put(state.hands, seat, hand),
         face_up=put(state.face_up, seat, slots),
@@ -390,7 +337,7 @@ def _stacked(state: State, e: CardStacked) -> State:
     seat = e.seat
     slots = state.face_up[seat]
     slots = put(slots, e.slot, (*slots[e.slot], e.card))
-    return changed(
+    return copy_with(
         state,
         hands=put(state.hands, seat, without(state.hands[seat], (e.card,))),
         face_up=put(state.face_up, seat, slots),
@@ -402,7 +349,7 @@ def _chosen(state: State, e: FaceUpChosen) -> State:
     seat = e.seat
     gone = tuple(c for stack in e.slots for c in stack)
     ready = state.ready if state.r.stack_face_up else put(state.ready, seat, True)
-    return changed(
+    return copy_with(
         state,
         hands=put(state.hands, seat, without(state.hands[seat], gone)),
         face_up=put(state.face_up, seat, e.slots),

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
+from domain.frozen import copy_with
 from domain.games.sixty_six.events import (
     CODEC,
     CardDrawn,
@@ -25,58 +26,60 @@ from domain.games.sixty_six.events import (
     TrickWon,
     TrumpExchanged,
 )
-from domain.games.sixty_six.state import Deal, Rules, State, copy_deal, copy_state, with_seat
+from domain.games.sixty_six.state import Deal, Rules, State, with_seat
 
 
 def evolve(state: State, event: SixtySixEvent) -> State:
     """Fold one Sixty-Six event onto the state."""
+    # the most frequent events first: a match tries its cases in order
     match event:
-        case GameStarted(options=options, seed=seed, dealer=dealer):
-            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
-                         seed=seed, first_dealer=dealer)
-        case MatchResumed(match_points=points, deals_scored=scored):
-            return copy_state(state, game_points=points, deals_scored=scored)
-        case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
-            deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
-                        turn=1 - dealer)
-            return copy_state(state, deal=deal, carry_over=carry)
-        case HandDealt(seat=seat, cards=cards):
-            return _with_deal(state, hands=_set_hand(_deal(state).hands, seat, cards))
-        case StockLaid(cards=cards):
-            return _with_deal(state, stock=cards)
         case CardPlayed():
-            return copy_state(state, deal=_played(_deal(state), event), actions=state.actions + 1)
-        case MarriageAnnounced():
-            return _with(state, _married(_deal(state), event))
-        case TrumpExchanged(seat=seat, nine=nine, taken=taken):
-            return copy_state(state, deal=_exchanged(_deal(state), seat, nine, taken),
-                              actions=state.actions + 1)
+            return copy_with(state, deal=_played(_deal(state), event), actions=state.actions + 1)
         case TrickWon():
             return _with(state, _trick_won(_deal(state), event))
         case CardDrawn(seat=seat, card=card, face_up=face_up):
             return _with(state, _drawn(_deal(state), seat, card, face_up))
         case CardsDrawn(automatic=automatic):
-            deal = copy_deal(_deal(state), phase="lead")
-            return copy_state(state, deal=deal, actions=state.actions + (not automatic))
+            deal = copy_with(_deal(state), phase="lead")
+            return copy_with(state, deal=deal, actions=state.actions + (not automatic))
+        case GameStarted(options=options, seed=seed, dealer=dealer):
+            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
+                         seed=seed, first_dealer=dealer)
+        case MatchResumed(match_points=points, deals_scored=scored):
+            return copy_with(state, game_points=points, deals_scored=scored)
+        case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
+            deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
+                        turn=1 - dealer)
+            return copy_with(state, deal=deal, carry_over=carry)
+        case HandDealt(seat=seat, cards=cards):
+            deal = _deal(state)
+            return copy_with(state, deal=copy_with(deal, hands=_set_hand(deal.hands, seat, cards)))
+        case StockLaid(cards=cards):
+            return copy_with(state, deal=copy_with(_deal(state), stock=cards))
+        case MarriageAnnounced():
+            return _with(state, _married(_deal(state), event))
+        case TrumpExchanged(seat=seat, nine=nine, taken=taken):
+            return copy_with(state, deal=_exchanged(_deal(state), seat, nine, taken),
+                              actions=state.actions + 1)
         case StockClosed(seat=seat, before_draw=before, stock_size=size,
                          opponent_had_trick_at_close=had):
-            deal = copy_deal(_deal(state), closed_by=seat, closed_before_draw=before,
+            deal = copy_with(_deal(state), closed_by=seat, closed_before_draw=before,
                              closed_at_stock_size=size, opponent_had_trick_at_close=had,
                              phase="lead")
-            return copy_state(state, deal=deal, actions=state.actions + 1)
+            return copy_with(state, deal=deal, actions=state.actions + 1)
         case DeclaredOut():
-            return copy_state(state, deal=copy_deal(_deal(state), phase="over"),
+            return copy_with(state, deal=copy_with(_deal(state), phase="over"),
                               actions=state.actions + 1)
         case Passed():
             deal = _deal(state)
-            deal = copy_deal(deal, passes=deal.passes + 1, turn=1 - deal.turn)
-            return copy_state(state, deal=deal, actions=state.actions + 1)
+            deal = copy_with(deal, passes=deal.passes + 1, turn=1 - deal.turn)
+            return copy_with(state, deal=deal, actions=state.actions + 1)
         case DealScored():
             return _scored(state, event)
         case MatchEnded(winner=winner):
-            return copy_state(state, ended="finished", winner=winner)
+            return copy_with(state, ended="finished", winner=winner)
         case GameAborted():
-            return copy_state(state, ended="action_limit")
+            return copy_with(state, ended="action_limit")
         case _:
             assert_never(event)
 
@@ -87,11 +90,7 @@ def _deal(state: State) -> Deal:
 
 
 def _with(state: State, deal: Deal) -> State:
-    return copy_state(state, deal=deal)
-
-
-def _with_deal(state: State, **changes: Any) -> State:
-    return copy_state(state, deal=copy_deal(_deal(state), **changes))
+    return copy_with(state, deal=deal)
 
 
 Hands = tuple[tuple[str, ...], tuple[str, ...]]
@@ -102,7 +101,10 @@ def _set_hand(hands: Hands, seat: int, cards: tuple[str, ...]) -> Hands:
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    return tuple(c for c in cards if c != card)
+    if card not in cards:
+        return cards
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
 
 
 def _played(deal: Deal, event: CardPlayed) -> Deal:
@@ -110,9 +112,9 @@ def _played(deal: Deal, event: CardPlayed) -> Deal:
     hands = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
     known = _set_hand(deal.known, seat, _without(deal.known[seat], card))
     if event.role == "lead":
-        return copy_deal(deal, hands=hands, known=known, trick=(card,), phase="follow",
+        return copy_with(deal, hands=hands, known=known, trick=(card,), phase="follow",
                          turn=1 - seat)
-    return copy_deal(deal, hands=hands, known=known, trick=(*deal.trick, card))
+    return copy_with(deal, hands=hands, known=known, trick=(*deal.trick, card))
 
 
 def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
@@ -123,16 +125,16 @@ def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
         known = _set_hand(known, seat, (*known[seat], event.shown))
     if event.credited:
         points = with_seat(deal.marriage_points, seat, deal.marriage_points[seat] + event.value)
-        return copy_deal(deal, marriages=(*deal.marriages, entry), known=known,
+        return copy_with(deal, marriages=(*deal.marriages, entry), known=known,
                          marriage_points=points)
     pending = with_seat(deal.pending, seat, deal.pending[seat] + event.value)
-    return copy_deal(deal, marriages=(*deal.marriages, entry), known=known, pending=pending)
+    return copy_with(deal, marriages=(*deal.marriages, entry), known=known, pending=pending)
 
 
 def _exchanged(deal: Deal, seat: int, nine: str, taken: str) -> Deal:
     hands = _set_hand(deal.hands, seat, (*_without(deal.hands[seat], nine), taken))
     known = _set_hand(deal.known, seat, (*deal.known[seat], taken))
-    return copy_deal(deal, hands=hands, known=known, under=nine, exchanged=(seat, nine, taken))
+    return copy_with(deal, hands=hands, known=known, under=nine, exchanged=(seat, nine, taken))
 
 
 def _trick_won(deal: Deal, event: TrickWon) -> Deal:
@@ -144,7 +146,7 @@ def _trick_won(deal: Deal, event: TrickWon) -> Deal:
         phase = "end_window"
     else:
         phase = "lead"
-    return copy_deal(
+    return copy_with(
         deal, trick=(), tricks=(*deal.tricks, (w, lead, follow)), won=event.tricks,
         card_points=with_seat(deal.card_points, w, deal.card_points[w] + event.points),
         marriage_points=with_seat(deal.marriage_points, w,
@@ -159,12 +161,12 @@ def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> Deal:
     hands = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
     if face_up:
         known = _set_hand(deal.known, seat, (*deal.known[seat], card))
-        return copy_deal(deal, hands=hands, under=None, known=known)
-    return copy_deal(deal, hands=hands, stock=deal.stock[1:])
+        return copy_with(deal, hands=hands, under=None, known=known)
+    return copy_with(deal, hands=hands, stock=deal.stock[1:])
 
 
 def _scored(state: State, event: DealScored) -> State:
-    deal = copy_deal(_deal(state), phase="over")
+    deal = copy_with(_deal(state), phase="over")
     carry = state.carry_over
     if event.winner is not None:
         carry = 0
@@ -180,5 +182,5 @@ def _scored(state: State, event: DealScored) -> State:
         marriages=[{"seat": m[0], "suit": m[1], "value": m[2], "credited": m[5]}
                    for m in deal.marriages],
     )
-    return copy_state(state, deal=deal, game_points=event.match_points, carry_over=carry,
+    return copy_with(state, deal=deal, game_points=event.match_points, carry_over=carry,
                       deals_scored=state.deals_scored + 1, last_result=result)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from domain.deals import deal_order, parse_deal
 from domain.errors import InvalidDeal, InvalidSetup
@@ -152,9 +152,9 @@ class SixtySix:
         """The encoded event as that seat may see it during play."""
         return views.redact(event, seat)
 
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event."""
-        return evolve(state, event)  # type: ignore[arg-type]
+    # Fold one event: the fold itself, not a method calling it (one call less per event);
+    # it is given only Sixty-Six events.
+    evolve = staticmethod(cast(Callable[[State, Event], State], evolve))
 
 
 def _explicit(

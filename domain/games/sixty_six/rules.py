@@ -28,6 +28,10 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
     "marriage": ("declare",),  # declaring out in the same act (see "Optional rights")
 }
 CARD_CODES = frozenset(r + s for r in "9TJQKA" for s in "CDHS")
+_ALLOWED_KEYS = {
+    kind: frozenset({"type", *fields, *OPTIONAL_FIELDS.get(kind, ())})
+    for kind, fields in ACTION_FIELDS.items()
+}
 
 
 Refusal = tuple[str, str]
@@ -36,7 +40,7 @@ Refusal = tuple[str, str]
 
 def parse_action(action: object) -> tuple[str, str | None]:
     """The action's type and card, or InvalidAction for a malformed shape."""
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise InvalidAction("an action must be an object with a type", reason="unknown_action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_FIELDS:
@@ -44,8 +48,8 @@ def parse_action(action: object) -> tuple[str, str | None]:
         raise InvalidAction(f"unknown action type {kind!r}; expected one of {known}",
                             reason="unknown_action")
     fields = ACTION_FIELDS[kind]
-    extra = sorted(set(action) - {"type", *fields, *OPTIONAL_FIELDS.get(kind, ())})
-    if extra:
+    if not _ALLOWED_KEYS[kind].issuperset(action):
+        extra = sorted(set(action) - _ALLOWED_KEYS[kind])
         raise InvalidAction(
             f"{kind} takes no field(s) {', '.join(extra)}; send {action_shape(kind)}"
         )
@@ -227,32 +231,29 @@ def exchange_card(deal: Deal, rules: Rules) -> str:
     return rules.exchange_rank + deal.trump
 
 
-def candidates(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every action shape worth checking for the seat, in the listing order."""
-    deal = state.deal
-    assert deal is not None
-    hand = deal.hands[seat]
-    out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
-    out += [{"type": "marriage", "cards": [c]} for c in hand if c[0] in "KQ"]
-    for kind in ("exchange_trump", "close", "draw", "pass", "declare_out"):
-        out.append({"type": kind})
-    return out
+_CARDLESS = ("exchange_trump", "close", "draw", "pass", "declare_out")
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every action the seat may send now."""
+    """Every action the seat may send now: what ``problem`` lets through, in listing order
+    (plays, marriages, then the cardless types). ``problem()``'s match and turn checks are
+    made once here, then only the per-type checks of ``_CHECKS`` remain, per hand card where
+    the type takes one (the contract test holds decide and this list equal)."""
     if seat not in acting_seats(state):
         return []
     deal, rules = state.deal, state.rules
     assert deal is not None
     if seat != deal.turn:
         return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
-    # problem()'s match and turn checks have passed; only the per-type checks remain.
-    legal = [a for a in candidates(state, seat)
-             if a["type"] == "declare_out"
-             or _CHECKS[a["type"]](deal, rules, seat, (a.get("cards") or [None])[0]) is None]
-    return legal + [{**a, "declare": True} for a in legal
-                    if a["type"] == "marriage" and reaches_target(deal, rules, seat, a["cards"][0])]
+    hand = deal.hands[seat]
+    out = [{"type": "play", "cards": [c]} for c in hand if _play(deal, rules, seat, c) is None]
+    out += [{"type": "marriage", "cards": [c]} for c in hand
+            if c[0] in "KQ" and _marriage(deal, rules, seat, c) is None]
+    for kind in _CARDLESS:
+        if kind == "declare_out" or _CHECKS[kind](deal, rules, seat, None) is None:
+            out.append({"type": kind})
+    return out + [{**a, "declare": True} for a in out
+                  if a["type"] == "marriage" and reaches_target(deal, rules, seat, a["cards"][0])]
 
 
 def reaches_target(deal: Deal, rules: Rules, seat: int, card: str) -> bool:

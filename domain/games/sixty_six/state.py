@@ -96,7 +96,8 @@ class Rules:
         return "J" if self.deck20 else "9"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Deal and State are frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
+@dataclass(frozen=True, kw_only=True)
 class Deal:
     """One deal. ``phase`` is lead, follow, draw, end_window or over; ``turn`` acts in it."""
 
@@ -144,7 +145,7 @@ class Deal:
         return self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class State:
     """The match: setup facts, totals, the current deal and the end, if any."""
 
@@ -161,89 +162,6 @@ class State:
     last_result: dict[str, Any] | None = None
     ended: str | None = None
     winner: int | None = None
-
-
-_KEEP: Any = object()  # "not given": keep the field's value
-_new = object.__new__
-_set = object.__setattr__
-
-
-# Written out (not generated) so that mypy checks every field name and type at each call;
-# setting the slots directly is about three times faster than dataclasses.replace, and
-# evolve copies a state for every event.
-def copy_deal(
-    deal: Deal,
-    *, number: int = _KEEP, dealer: int = _KEEP, trump_card: str = _KEEP,
-    hands: tuple[tuple[str, ...], tuple[str, ...]] = _KEEP, stock: tuple[str, ...] = _KEEP,
-    under: str | None = _KEEP, phase: str = _KEEP, turn: int = _KEEP,
-    trick: tuple[str, ...] = _KEEP, tricks: tuple[tuple[int, str, str], ...] = _KEEP,
-    won: Pair = _KEEP, card_points: Pair = _KEEP, marriage_points: Pair = _KEEP,
-    pending: Pair = _KEEP, bonus: Pair = _KEEP,
-    marriages: tuple[tuple[int, str, int, str, str, bool], ...] = _KEEP,
-    known: tuple[tuple[str, ...], tuple[str, ...]] = _KEEP, closed_by: int | None = _KEEP,
-    closed_before_draw: bool = _KEEP, closed_at_stock_size: int | None = _KEEP,
-    opponent_had_trick_at_close: bool | None = _KEEP,
-    exchanged: tuple[int, str, str] | None = _KEEP, passes: int = _KEEP,
-) -> Deal:
-    """A copy of the deal with some fields changed."""
-    new = _new(Deal)
-    _set(new, "number", deal.number if number is _KEEP else number)
-    _set(new, "dealer", deal.dealer if dealer is _KEEP else dealer)
-    _set(new, "trump_card", deal.trump_card if trump_card is _KEEP else trump_card)
-    _set(new, "hands", deal.hands if hands is _KEEP else hands)
-    _set(new, "stock", deal.stock if stock is _KEEP else stock)
-    _set(new, "under", deal.under if under is _KEEP else under)
-    _set(new, "phase", deal.phase if phase is _KEEP else phase)
-    _set(new, "turn", deal.turn if turn is _KEEP else turn)
-    _set(new, "trick", deal.trick if trick is _KEEP else trick)
-    _set(new, "tricks", deal.tricks if tricks is _KEEP else tricks)
-    _set(new, "won", deal.won if won is _KEEP else won)
-    _set(new, "card_points", deal.card_points if card_points is _KEEP else card_points)
-    _set(new, "marriage_points",
-         deal.marriage_points if marriage_points is _KEEP
-         else marriage_points)
-    _set(new, "pending", deal.pending if pending is _KEEP else pending)
-    _set(new, "bonus", deal.bonus if bonus is _KEEP else bonus)
-    _set(new, "marriages", deal.marriages if marriages is _KEEP else marriages)
-    _set(new, "known", deal.known if known is _KEEP else known)
-    _set(new, "closed_by", deal.closed_by if closed_by is _KEEP else closed_by)
-    _set(new, "closed_before_draw",
-         deal.closed_before_draw if closed_before_draw is _KEEP
-         else closed_before_draw)
-    _set(new, "closed_at_stock_size",
-         deal.closed_at_stock_size if closed_at_stock_size is _KEEP
-         else closed_at_stock_size)
-    _set(new, "opponent_had_trick_at_close",
-         deal.opponent_had_trick_at_close if opponent_had_trick_at_close is _KEEP
-         else opponent_had_trick_at_close)
-    _set(new, "exchanged", deal.exchanged if exchanged is _KEEP else exchanged)
-    _set(new, "passes", deal.passes if passes is _KEEP else passes)
-    return new
-
-def copy_state(
-    state: State,
-    *, started: bool = _KEEP, options: dict[str, Any] | None = _KEEP, rules: Rules = _KEEP,
-    seed: str = _KEEP, first_dealer: int = _KEEP, game_points: Pair = _KEEP,
-    carry_over: int = _KEEP, deal: Deal | None = _KEEP, deals_scored: int = _KEEP,
-    actions: int = _KEEP, last_result: dict[str, Any] | None = _KEEP, ended: str | None = _KEEP,
-    winner: int | None = _KEEP,
-) -> State:
-    """A copy of the state with some fields changed."""
-    new = _new(State)
-    _set(new, "started", state.started if started is _KEEP else started)
-    _set(new, "options", state.options if options is _KEEP else options)
-    _set(new, "rules", state.rules if rules is _KEEP else rules)
-    _set(new, "seed", state.seed if seed is _KEEP else seed)
-    _set(new, "first_dealer", state.first_dealer if first_dealer is _KEEP else first_dealer)
-    _set(new, "game_points", state.game_points if game_points is _KEEP else game_points)
-    _set(new, "carry_over", state.carry_over if carry_over is _KEEP else carry_over)
-    _set(new, "deal", state.deal if deal is _KEEP else deal)
-    _set(new, "deals_scored", state.deals_scored if deals_scored is _KEEP else deals_scored)
-    _set(new, "actions", state.actions if actions is _KEEP else actions)
-    _set(new, "last_result", state.last_result if last_result is _KEEP else last_result)
-    _set(new, "ended", state.ended if ended is _KEEP else ended)
-    _set(new, "winner", state.winner if winner is _KEEP else winner)
-    return new
 
 
 def with_seat(pair: Pair, seat: int, value: int) -> Pair:

@@ -1,32 +1,23 @@
-"""The engines' fast state copies are plain typed functions over every field of their class:
-mypy checks each call's field names and types, and a field added to the class without its
-copy parameter fails here."""
+"""``copy_with`` (domain/frozen.py), the one fast copy of every engine's frozen state: it gives
+what ``dataclasses.replace`` gives, refuses an unknown field at run time, and mypy checks its
+field names and types at each call (to mypy it is ``dataclasses.replace``)."""
 
 from __future__ import annotations
 
-import inspect
-from dataclasses import fields
+import dataclasses
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
+from mypy import api as mypy_api
 
+from domain.frozen import copy_with
+from domain.games.sheepshead import state as sheepshead
 from domain.games.shithead import state as shithead
 from domain.games.sixty_six import state as sixty_six
 from domain.protocol import Setup, fold
 from domain.registry import get_game
-
-COPIES = [
-    pytest.param(shithead.changed, shithead.State, id="shithead.changed"),
-    pytest.param(sixty_six.copy_deal, sixty_six.Deal, id="sixty_six.copy_deal"),
-    pytest.param(sixty_six.copy_state, sixty_six.State, id="sixty_six.copy_state"),
-]
-
-
-@pytest.mark.parametrize(("copy", "cls"), COPIES)
-def test_a_copy_takes_every_field_by_name_with_the_field_s_type(copy: Any, cls: type) -> None:
-    params = list(inspect.signature(copy).parameters.values())[1:]
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params)
-    assert [(p.name, p.annotation) for p in params] == [(f.name, f.type) for f in fields(cls)]
 
 
 def _live(name: str, players: int) -> Any:
@@ -34,16 +25,60 @@ def _live(name: str, players: int) -> Any:
     return fold(game, game.start(Setup(players=players, seed="copies")))
 
 
-@pytest.mark.parametrize(("copy", "cls"), COPIES)
-def test_a_copy_keeps_every_field_it_is_not_given(copy: Any, cls: type) -> None:
-    state = _live("shithead", 3) if cls is shithead.State else _live("sixty_six", 2)
-    original = state.deal if cls is sixty_six.Deal else state
-    for f in fields(cls):
+def _instances() -> list[Any]:
+    six, shit, sheep = _live("sixty_six", 2), _live("shithead", 3), _live("sheepshead", 5)
+    return [six, six.deal, shit, shit.info, sheep, sheep.hand]
+
+
+STATE_CLASSES = (sixty_six.State, sixty_six.Deal, shithead.State, shithead.Info,
+                 sheepshead.State, sheepshead.Hand, sheepshead.Trick)
+
+
+def test_every_state_class_is_a_frozen_dataclass_with_a_dict() -> None:
+    for cls in STATE_CLASSES:
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        assert "__slots__" not in cls.__dict__, f"{cls.__qualname__}: copy_with copies __dict__"
+
+
+@pytest.mark.parametrize("original", _instances(), ids=lambda o: type(o).__qualname__)
+def test_a_copy_changes_the_given_field_keeps_the_others_and_equals_replace(original: Any) -> None:
+    for f in dataclasses.fields(original):
         marker = object()
-        copied = copy(original, **{f.name: marker})
+        copied = copy_with(original, **{f.name: marker})
+        assert type(copied) is type(original)
+        assert copied == dataclasses.replace(original, **{f.name: marker})
         assert getattr(copied, f.name) is marker
-        assert all(
-            getattr(copied, other.name) is getattr(original, other.name)
-            for other in fields(cls) if other.name != f.name
-        )
-    assert copy(original) == original and copy(original) is not original
+        assert all(getattr(copied, o.name) is getattr(original, o.name)
+                   for o in dataclasses.fields(original) if o.name != f.name)
+        assert getattr(original, f.name) is not marker  # the original is untouched
+    assert copy_with(original) == original and copy_with(original) is not original
+
+
+@pytest.mark.parametrize("original", _instances(), ids=lambda o: type(o).__qualname__)
+def test_a_copy_stays_frozen_and_refuses_an_unknown_field(original: Any) -> None:
+    with pytest.raises(TypeError, match="no field"):
+        copy_with(original, no_such_field=1)
+    copied = copy_with(original)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(copied, dataclasses.fields(copied)[0].name, 3)
+
+
+def test_mypy_checks_the_field_names_and_types_of_a_copy(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(textwrap.dedent("""
+        from domain.frozen import copy_with
+        from domain.games.sixty_six.state import Deal
+
+        def bad(deal: Deal) -> Deal:
+            copy_with(deal, no_such_field=1)
+            return copy_with(deal, turn="one")
+
+        def good(deal: Deal) -> Deal:
+            return copy_with(deal, turn=1, phase="lead")
+    """))
+    out, _, status = mypy_api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path),
+                                   str(probe)])
+    assert status == 1, out
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert len(errors) == 2, out
+    assert "no_such_field" in errors[0] and '"turn"' in errors[1], out

@@ -6,8 +6,9 @@ from typing import Any
 
 from domain.cards import deck_54
 from domain.events import Event
+from domain.frozen import copy_with
 from domain.games.shithead.events import TurnPassed
-from domain.games.shithead.state import State, changed, put
+from domain.games.shithead.state import State, put
 from domain.protocol import Setup, fold
 from domain.registry import get_game
 
@@ -100,7 +101,7 @@ def plays(state: State, seat: int) -> list[str]:
 def with_pile(state: State, text: str) -> State:
     """The same table with the pile replaced (bottom first); its lead count is the top run."""
     pile = tuple(cards(text))
-    return changed(state, pile=pile, lead_count=1 if pile else 0)
+    return copy_with(state, pile=pile, lead_count=1 if pile else 0)
 
 
 def turn(state: State, seat: int) -> State:
@@ -113,12 +114,12 @@ def with_zones(
 ) -> State:
     """The same table with some zones of one seat replaced."""
     if hand is not None:
-        state = changed(state, hands=put(state.hands, seat, tuple(cards(hand))))
+        state = copy_with(state, hands=put(state.hands, seat, tuple(cards(hand))))
     if up is not None:
         slots = tuple(() if c == "-" else (c,) for c in cards(up))
         slots = slots or ((),) * state.r.cards_per_row
-        state = changed(state, face_up=put(state.face_up, seat, slots))
+        state = copy_with(state, face_up=put(state.face_up, seat, slots))
     if down is not None:
         row = tuple(None if c == "-" else c for c in cards(down))
-        state = changed(state, face_down=put(state.face_down, seat, row))
+        state = copy_with(state, face_down=put(state.face_down, seat, row))
     return state

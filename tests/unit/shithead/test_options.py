@@ -6,6 +6,7 @@ import pytest
 
 from domain.cards import deck_52
 from domain.errors import IllegalAction, InvalidAction, InvalidOptions, NotYourTurn
+from domain.frozen import copy_with
 from domain.games.shithead.events import (
     CardsDealt,
     CardsDrawn,
@@ -18,7 +19,7 @@ from domain.games.shithead.events import (
     StockPlayed,
     TurnPassed,
 )
-from domain.games.shithead.state import State, changed
+from domain.games.shithead.state import State
 from domain.protocol import Setup, action_key
 from domain.shuffle import deal_label, shuffled
 from tests.unit.shithead.helpers import (
@@ -354,7 +355,7 @@ def test_option_match_count() -> None:
 
 
 def given_lead(state: State, count: int) -> State:
-    return changed(state, lead_count=count)
+    return copy_with(state, lead_count=count)
 
 
 def test_option_dealing_style_one_at_a_time() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import GameOver, IllegalAction, NotYourTurn
+from domain.frozen import copy_with
 from domain.games.shithead.events import (
     CardsPlayed,
     DirectionReversed,
@@ -16,7 +17,7 @@ from domain.games.shithead.events import (
     PlayerOut,
     TurnPassed,
 )
-from domain.games.shithead.state import State, changed
+from domain.games.shithead.state import State
 from tests.unit.shithead.helpers import (
     GAME,
     act,
@@ -79,7 +80,7 @@ def test_R9_4_after_a_pickup_the_pile_is_empty_nothing_burned_direction_kept() -
 
 
 def test_R9_5_the_next_active_seat_after_the_picker_leads() -> None:
-    state = changed(with_pile(table(), "5D"), out=(1,))
+    state = copy_with(with_pile(table(), "5D"), out=(1,))
     events, after = act(state, 0, {"type": "pickup"})
     assert events[-1] == TurnPassed(seat=2, reason="picked_up")
     assert plays(with_zones(after, 2, hand="3S 4S"), 2) == ["3S", "4S"]
@@ -158,7 +159,7 @@ def test_R10_7_one_flip_per_turn_and_a_burning_flip_earns_a_new_flip() -> None:
 
 
 def test_R11_1_a_seat_goes_out_after_its_action_and_takes_the_next_position() -> None:
-    state = changed(face_down_only(table(), 0, "- 7S -"), out=(2,))
+    state = copy_with(face_down_only(table(), 0, "- 7S -"), out=(2,))
     state = with_pile(state, "5D")
     events, after = act(state, 0, {"type": "flip", "slot": 1})
     assert PlayerOut(seat=0, position=2) in events
@@ -173,7 +174,7 @@ def test_R11_2_an_unplayable_last_face_down_card_keeps_the_seat_in() -> None:
 
 
 def test_R11_3_an_out_seat_is_skipped_and_may_not_act() -> None:
-    state = changed(with_pile(table(), "5D"), out=(1,))
+    state = copy_with(with_pile(table(), "5D"), out=(1,))
     events, _ = play(state, 0, "9C")
     assert events[-1] == TurnPassed(seat=2, reason="played")
     with pytest.raises(IllegalAction, match="seat 1 is out") as err:
@@ -213,7 +214,7 @@ def test_R11_6_going_out_with_a_joker_still_reverses() -> None:
 
 
 def test_R11_7_the_last_seat_holding_cards_is_the_shithead() -> None:
-    state = changed(face_down_only(table(), 0, "- 7S -"), out=(2,))
+    state = copy_with(face_down_only(table(), 0, "- 7S -"), out=(2,))
     events, after = act(with_pile(state, "5D"), 0, {"type": "flip", "slot": 1})
     assert events[-2:] == [
         PlayerOut(seat=0, position=2),
@@ -230,7 +231,7 @@ def test_R11_7_the_last_seat_holding_cards_is_the_shithead() -> None:
 
 
 def test_R11_8_after_the_end_every_action_is_illegal() -> None:
-    state = changed(face_down_only(table(), 0, "- 7S -"), out=(2,))
+    state = copy_with(face_down_only(table(), 0, "- 7S -"), out=(2,))
     _, over = act(with_pile(state, "5D"), 0, {"type": "flip", "slot": 1})
     for seat in range(3):
         assert legal(over, seat) == []

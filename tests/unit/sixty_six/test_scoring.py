@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.frozen import copy_with
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored, DealStarted, HandDealt, MatchEnded, TrickWon
 from domain.games.sixty_six.scoring import judge_declaration
-from domain.games.sixty_six.state import copy_deal
 from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK24,
@@ -223,7 +223,7 @@ def test_R14_4_the_next_deal_is_dealt_by_the_other_seat_from_the_seed() -> None:
 
 def _at(card_points: tuple[int, int], won: tuple[int, int]) -> tuple[Any, Any]:
     state = table()
-    return copy_deal(deal(state), card_points=card_points, won=won), state.rules
+    return copy_with(deal(state), card_points=card_points, won=won), state.rules
 
 
 def test_R12_3_exactly_66_may_declare_and_an_opponent_at_exactly_33_is_not_under_33() -> None:
@@ -241,5 +241,5 @@ def test_R11_a_trick_of_two_nines_scores_nothing_but_is_a_trick() -> None:
     assert deal(state).won == (0, 1) and deal(state).card_points == (0, 0)
     # Seat 0 reaches 66 later: the opponent's only trick is worth nothing yet is a trick,
     # so the declaration is worth 2 (under 33 points), not 3 (no trick at all).
-    reached = copy_deal(deal(state), card_points=(66, 0), won=(5, 1))
+    reached = copy_with(deal(state), card_points=(66, 0), won=(5, 1))
     assert judge_declaration(reached, state.rules, 0) == (0, "declared_out", 2)
