@@ -23,7 +23,7 @@ from workers.bots.search.sixty_six_solver import Memo
 from workers.bots.sixty_six import wants_to_declare
 
 SUITS = "CDHS"
-DEFAULT_WORLDS = 64
+DEFAULT_WORLDS = 32
 
 
 def _deck(rules: Rules) -> list[str]:
@@ -79,14 +79,14 @@ class Facts:
                 strict = True
 
 
-def sample_world(view: View, rng: random.Random) -> State:
+def sample_world(view: View, rng: random.Random, facts: Facts | None = None) -> State:
     """A full state consistent with the seat's view and history (the opponent's hand and the
-    stock order sampled)."""
+    stock order sampled); ``facts``: the view's, read once per move."""
     me = int(view["seat"])
     opp = 1 - me
     options = dict(view["options"])
     rules = Rules.of(options)
-    facts = Facts(view)
+    facts = facts if facts is not None else Facts(view)
     hand = tuple(view["hand"])
     trick = tuple(t["card"] for t in view["current_trick"])
     opp_size = int(view["seats"][opp]["hand_size"])
@@ -230,10 +230,11 @@ class SixtySixSearch:
         memo: Memo | None = {} if self.solve_strict or view.get("stock") != "open" else None
         worlds = 1 if view.get("stock") == "exhausted" else self.worlds  # nothing is hidden
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        facts = Facts(view)
         for n in range(worlds):
             if deadline is not None and n >= 2 and time.perf_counter() > deadline:
                 break
-            world = sample_world(view, rng)
+            world = sample_world(view, rng, facts)
             deal = world.deal
             assert deal is not None
             table = Table.of(world.rules, code(deal.trump_card) // 6)

@@ -88,6 +88,13 @@ def end_value(mine: int, theirs: int, i_won: bool, they_won: bool, closer: int,
 Memo = dict[tuple[int, ...], tuple[int, int]]
 
 
+SUIT = tuple(c // 6 for c in range(24))
+SUIT_MASK = tuple(63 << (c // 6 * 6) for c in range(24))
+ABOVE = tuple(SUIT_MASK[c] & ~((2 << c) - 1) for c in range(24))  # higher cards of its suit
+QUEEN_PARTNER = tuple(1 << (c + 1) if c % 6 == 2 else 1 << (c - 1) if c % 6 == 3 else 0
+                      for c in range(24))
+
+
 def lead(me: int, them: int, mine: int, theirs: int, my_pending: int, their_pending: int,
          i_won: bool, they_won: bool, closer: int, opp_trick: bool, rules: Rules,
          memo: Memo, alpha: int = -3, beta: int = 3) -> int:
@@ -104,51 +111,63 @@ def lead(me: int, them: int, mine: int, theirs: int, my_pending: int, their_pend
     start_alpha, start_beta = alpha, beta
     best = -4
     trump = rules.trump
+    trumps = 63 << trump * 6
+    head, trump_void, marriages = rules.head, rules.trump_void, rules.marriages
     bonus = rules.bonus if closer == NOBODY else 0
     swapped = closer if closer == NOBODY else 3 - closer
-    for card in cards(me):
+    known = _CARDS
+    for card in known.get(me) or cards(me):
         rest = me & ~(1 << card)
         points, pending = mine, my_pending
-        rank = card % 6
-        if rules.marriages and ((rank == 2 and me >> (card + 1) & 1)
-                                or (rank == 3 and me >> (card - 1) & 1)):
-            value = 40 if card // 6 == trump else 20
+        partner = QUEEN_PARTNER[card]
+        if marriages and partner and me & partner:
+            value = 40 if SUIT[card] == trump else 20
             if i_won:
                 points += value
             else:
                 pending += value
-        if points >= OUT:
-            result = out_value(theirs, they_won)
+        # the follower's legal answers (R7), then the lowest value for the leader (who,
+        # reaching 66 with a marriage, declares on its next turn: after this trick)
+        suit = SUIT[card]
+        legal = them & SUIT_MASK[card]
+        if legal:
+            if head and them & ABOVE[card]:
+                legal = them & ABOVE[card]
+        elif trump_void and them & trumps:
+            legal = them & trumps
         else:
-            # the follower's answers: the lowest value for the leader
-            result = 4
-            suit = card // 6
-            for answer in cards(follows(them, card, rules)):
-                left = them & ~(1 << answer)
-                gained = POINTS[card] + POINTS[answer]
-                if (answer // 6 == suit and answer > card) or answer // 6 == trump != suit:
-                    total = theirs + gained + their_pending + (0 if rest else bonus)
-                    if total >= OUT:
-                        value = -out_value(points, i_won)
-                    elif not rest:
-                        value = -end_value(total, points, True, i_won, swapped, opp_trick)
-                    else:
-                        value = -lead(left, rest, total, points, 0, pending, True, i_won,
-                                      swapped, opp_trick, rules, memo, -min(beta, result), -alpha)
+            legal = them
+        result = 4
+        worth = POINTS[card]
+        for answer in known.get(legal) or cards(legal):
+            left = them & ~(1 << answer)
+            gained = worth + POINTS[answer]
+            answer_suit = SUIT[answer]
+            if (answer_suit == suit and answer > card) or answer_suit == trump != suit:
+                total = theirs + gained + their_pending + (0 if rest else bonus)
+                if total >= OUT:
+                    value = -out_value(points, i_won)
+                elif points >= OUT:
+                    value = out_value(total, True)
+                elif not rest:
+                    value = -end_value(total, points, True, i_won, swapped, opp_trick)
                 else:
-                    total = points + gained + pending + (0 if rest else bonus)
-                    if total >= OUT:
-                        value = out_value(theirs, they_won)
-                    elif not rest:
-                        value = end_value(total, theirs, True, they_won, closer, opp_trick)
-                    else:
-                        value = lead(rest, left, total, theirs, 0, their_pending, True,
-                                     they_won, closer, opp_trick, rules, memo, alpha,
-                                     min(beta, result))
-                if value < result:
-                    result = value
-                    if result <= alpha or result <= best:
-                        break
+                    value = -lead(left, rest, total, points, 0, pending, True, i_won,
+                                  swapped, opp_trick, rules, memo, -min(beta, result), -alpha)
+            else:
+                total = points + gained + pending + (0 if rest else bonus)
+                if total >= OUT:
+                    value = out_value(theirs, they_won)
+                elif not rest:
+                    value = end_value(total, theirs, True, they_won, closer, opp_trick)
+                else:
+                    value = lead(rest, left, total, theirs, 0, their_pending, True,
+                                 they_won, closer, opp_trick, rules, memo, alpha,
+                                 min(beta, result))
+            if value < result:
+                result = value
+                if result <= alpha or result <= best:
+                    break
         if result > best:
             best = result
             if best > alpha:
