@@ -106,3 +106,19 @@ def test_the_endgame_solver_equals_a_minimax_on_the_domain() -> None:
             assert solved == _minimax(state, state.deals_scored), (seed, deal)
             checked += 1
     assert checked > 20
+
+
+def test_the_match_value_is_a_chance_that_grows_with_the_points_won() -> None:
+    from workers.bots.search.sixty_six import match_value, outcome_value
+
+    for mine in range(7):
+        for theirs in range(7):
+            both = match_value(mine, theirs, 0, 7) + match_value(theirs, mine, 0, 7)
+            assert abs(both - 1) < 1e-9  # one of the two wins
+            assert match_value(mine + 1, theirs, 0, 7) >= match_value(mine, theirs, 0, 7)
+    # a deal that wins the match is worth the same whatever its points; one short is not
+    assert outcome_value(1, 0, (6, 5), 0, 7) == outcome_value(3, 0, (6, 5), 0, 7) == 1.0
+    assert outcome_value(1, 1, (0, 3), 0, 7) < outcome_value(-1, 1, (0, 3), 0, 7)  # seat 1 loses
+    assert [outcome_value(v, 0, (2, 2), 0, 7) for v in (-3, -2, -1, 0, 1, 2, 3)] == sorted(
+        outcome_value(v, 0, (2, 2), 0, 7) for v in (-3, -2, -1, 0, 1, 2, 3)
+    )

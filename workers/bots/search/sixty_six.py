@@ -1,24 +1,28 @@
-"""The Sixty-Six search bot's world sampler and rollout (see ``workers.bots.search``).
+"""The Sixty-Six search bot: sampled worlds, each candidate valued on the compact engine.
 
 A world is rebuilt from the view (hand, trump card, trick, marriages, scores shown, stock state)
 and the current deal's redacted events (the tricks: cards and points; the opponent's voids,
 revealed when it did not follow suit once the stock was closed or exhausted). The opponent's
 unknown cards and the stock order are dealt at random from the unseen cards, the cards the
 opponent is known to hold (shown marriage partners, the exchanged trump card) staying with it.
-A rollout plays the deal to its end with random legal moves (declaring out as soon as a seat
-has 66) and scores the game points won minus those lost, a won or lost match counting most.
+
+In each world every candidate is played on ``sixty_six_engine``: the heuristic policy while
+the stock is open, the exact endgame (``sixty_six_solver``) once it is closed or exhausted. The
+deal's outcome is scored by the chance to win the match it leaves (``match_value``), and the
+candidate with the best mean over the worlds is played. The budget is a count of worlds.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from functools import lru_cache
 from typing import Any
 
 from domain.games.sixty_six.state import Deal, Rules, State
 from workers.bots.base import WAIT, Action, View, register_bot
 from workers.bots.search import sixty_six_engine as engine
-from workers.bots.search.sixty_six_engine import Sim, Table, code, outcome_value
+from workers.bots.search.sixty_six_engine import Sim, Table, code
 from workers.bots.search.sixty_six_solver import Memo
 from workers.bots.sixty_six import wants_to_declare
 
@@ -245,6 +249,43 @@ class SixtySixSearch:
                                            target)
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
         return actions[best]
+
+
+# How often a decided deal is worth 1, 2 or 3 game points, and how often a deal is undecided
+# (heuristic self-play, rounded): the model behind the match value of a deal's outcome.
+DEAL_VALUES = ((1, 0.45), (2, 0.35), (3, 0.20))
+UNDECIDED = 0.03
+MAX_CARRY = 4
+
+
+@lru_cache(maxsize=4096)
+def match_value(mine: int, theirs: int, carry: int, target: int) -> float:
+    """The chance to win the match from these game points, each deal a coin toss."""
+    if mine >= target:
+        return 1.0
+    if theirs >= target:
+        return 0.0
+    carry = min(carry, MAX_CARRY)
+    decided = (1 - UNDECIDED) / 2
+    value = 0.0
+    for points, share in DEAL_VALUES:
+        value += decided * share * match_value(mine + points + carry, theirs, 0, target)
+        value += decided * share * match_value(mine, theirs + points + carry, 0, target)
+    if carry < MAX_CARRY:
+        return value + UNDECIDED * match_value(mine, theirs, carry + 1, target)
+    return value / (1 - UNDECIDED)
+
+
+def outcome_value(signed: int, seat: int, game_points: tuple[int, int], carry: int,
+                  target: int) -> float:
+    """The seat's match value after a deal outcome (signed from seat 0's view)."""
+    mine, theirs = game_points[seat], game_points[1 - seat]
+    won = signed if seat == 0 else -signed
+    if won > 0:
+        return match_value(mine + won + carry, theirs, 0, target)
+    if won < 0:
+        return match_value(mine, theirs - won + carry, 0, target)
+    return match_value(mine, theirs, carry + 1, target)
 
 
 def make_bot() -> SixtySixSearch:

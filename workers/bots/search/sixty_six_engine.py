@@ -20,7 +20,6 @@ monotone in them (``match_value``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from domain.games.sixty_six.state import Deal, Rules
 from workers.bots.search import sixty_six_solver as solver
@@ -373,42 +372,3 @@ def _closer(sim: Sim, leader: int) -> int:
     if sim.closed_by is None:
         return solver.NOBODY
     return solver.ME if sim.closed_by == leader else solver.THEM
-
-
-# --- the match ------------------------------------------------------------------------------
-
-# How often a decided deal is worth 1, 2 or 3 game points, and how often a deal is undecided
-# (heuristic self-play, rounded): the model behind the match value of a deal's outcome.
-DEAL_VALUES = ((1, 0.45), (2, 0.35), (3, 0.20))
-UNDECIDED = 0.03
-MAX_CARRY = 4
-
-
-@lru_cache(maxsize=4096)
-def match_value(mine: int, theirs: int, carry: int, target: int) -> float:
-    """The chance to win the match from these game points, each deal a coin toss."""
-    if mine >= target:
-        return 1.0
-    if theirs >= target:
-        return 0.0
-    carry = min(carry, MAX_CARRY)
-    decided = (1 - UNDECIDED) / 2
-    value = 0.0
-    for points, share in DEAL_VALUES:
-        value += decided * share * match_value(mine + points + carry, theirs, 0, target)
-        value += decided * share * match_value(mine, theirs + points + carry, 0, target)
-    if carry < MAX_CARRY:
-        return value + UNDECIDED * match_value(mine, theirs, carry + 1, target)
-    return value / (1 - UNDECIDED)
-
-
-def outcome_value(signed: int, seat: int, game_points: tuple[int, int], carry: int,
-                  target: int) -> float:
-    """The seat's match value after a deal outcome (signed from seat 0's view)."""
-    mine, theirs = game_points[seat], game_points[1 - seat]
-    won = signed if seat == 0 else -signed
-    if won > 0:
-        return match_value(mine + won + carry, theirs, 0, target)
-    if won < 0:
-        return match_value(mine, theirs - won + carry, 0, target)
-    return match_value(mine, theirs, carry + 1, target)
