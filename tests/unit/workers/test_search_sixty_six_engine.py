@@ -122,3 +122,23 @@ def test_the_match_value_is_a_chance_that_grows_with_the_points_won() -> None:
     assert [outcome_value(v, 0, (2, 2), 0, 7) for v in (-3, -2, -1, 0, 1, 2, 3)] == sorted(
         outcome_value(v, 0, (2, 2), 0, 7) for v in (-3, -2, -1, 0, 1, 2, 3)
     )
+
+
+def test_the_endgame_solver_judges_a_closed_stock_as_the_domain_does() -> None:
+    """Close before drawing late in a deal (five cards each), then solve: a failed close costs
+    the closer, a made one scores, as the domain's own minimax says."""
+    checked = 0
+    for seed in ("c1", "c2", "c3", "c4", "c5", "c6"):
+        for state in _positions(seed):
+            deal = state.deal
+            assert deal is not None
+            if deal.phase != "draw" or deal.stock_size > 4 or checked >= 8:
+                continue
+            if max(deal.points(0), deal.points(1)) >= TARGET:
+                continue
+            closed = fold(GAME, GAME.decide(state, deal.turn, {"type": "close"}), state)
+            assert closed.deal is not None
+            solved = engine.solve(Sim.of(closed.deal), deal.turn, _table(closed), {})
+            assert solved == _minimax(closed, closed.deals_scored), (seed, deal)
+            checked += 1
+    assert checked >= 6
