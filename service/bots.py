@@ -7,13 +7,21 @@ refreshes its ``seen`` time every ``CARDROOM_BOT_HEARTBEAT_SECONDS`` (5); a name
 heartbeat is older than ``CARDROOM_BOT_LIVE_SECONDS`` (15) is known but has no live worker.
 
 In Redis the registry is one hash, ``<namespace>:bots``: name -> JSON ``{"games", "seen"}``.
+
+An HTTP bot account's games: the *active* ones (seating the bot, not yet seen finished; a sorted
+set ``<namespace>:bot-active:<name>`` by creation time) and a bounded history of the finished
+ones (the last ``FINISHED_KEPT``, a Redis stream ``<namespace>:bot-finished:<name>`` whose entry
+ids are the cursors a bot resumes from). A game leaves the active set once, when a bot stream
+first sees it over (``finish_game``), so the active set holds only live games.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,6 +31,8 @@ BUILTIN_BOTS = ("heuristic", "random", "search")
 BUILTIN_GAMES: dict[str, tuple[str, ...]] = {"search": ("sixty_six",)}
 HEARTBEAT_SECONDS = 5.0
 LIVE_SECONDS = 15.0
+FINISHED_KEPT = 100  # finished games a bot can resume from, per bot
+CURSOR = re.compile(r"\d{1,20}-\d{1,20}")
 
 
 def heartbeat_seconds() -> float:
@@ -71,11 +81,24 @@ class BotRegistry(Protocol):
         ...
 
     def add_game(self, name: str, game_id: str) -> None:
-        """Record that a game seats the HTTP bot."""
+        """Record that a game seats the HTTP bot (an active game)."""
         ...
 
-    def games(self, name: str) -> list[str]:
-        """The games that seat the HTTP bot."""
+    def active(self, name: str) -> list[str]:
+        """The HTTP bot's games not yet seen finished, oldest first."""
+        ...
+
+    def finish_game(self, name: str, game_id: str) -> bool:
+        """Move a finished game from the active ones to the history (True for the one call
+        that moved it; a game moves once)."""
+        ...
+
+    def finished_cursor(self, name: str) -> str:
+        """The cursor of the newest finished game ("0-0" when none)."""
+        ...
+
+    def finished_since(self, name: str, cursor: str) -> list[tuple[str, str]]:
+        """``(cursor, game)`` of the kept finished games after ``cursor``, oldest first."""
         ...
 
 
@@ -85,7 +108,9 @@ class MemoryBotRegistry:
     def __init__(self) -> None:
         self._bots: dict[str, RegisteredBot] = {}
         self._accounts: dict[str, str] = {}  # token hash -> name
-        self._games: dict[str, list[str]] = {}
+        self._active: dict[str, dict[str, None]] = {}  # name -> games in creation order
+        self._finished: dict[str, deque[tuple[int, str]]] = {}
+        self._sequence = 0
 
     def create_account(self, name: str, token_hash: str) -> bool:
         if name in self._accounts.values():
@@ -100,12 +125,27 @@ class MemoryBotRegistry:
         return name in self._accounts.values()
 
     def add_game(self, name: str, game_id: str) -> None:
-        games = self._games.setdefault(name, [])
-        if game_id not in games:  # once (a half-done create is finished again)
-            games.append(game_id)
+        self._active.setdefault(name, {})[game_id] = None
 
-    def games(self, name: str) -> list[str]:
-        return list(self._games.get(name, []))
+    def active(self, name: str) -> list[str]:
+        return list(self._active.get(name, {}))
+
+    def finish_game(self, name: str, game_id: str) -> bool:
+        if self._active.get(name, {}).pop(game_id, False) is False:
+            return False
+        self._sequence += 1
+        kept = self._finished.setdefault(name, deque(maxlen=FINISHED_KEPT))
+        kept.append((self._sequence, game_id))
+        return True
+
+    def finished_cursor(self, name: str) -> str:
+        kept = self._finished.get(name)
+        return f"{kept[-1][0]}-0" if kept else "0-0"
+
+    def finished_since(self, name: str, cursor: str) -> list[tuple[str, str]]:
+        after = _cursor_key(cursor)
+        return [(f"{n}-0", game) for n, game in self._finished.get(name, ())
+                if (n, 0) > after]
 
     def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
         self._bots[name] = RegisteredBot(name, tuple(sorted(games)), now)
@@ -137,14 +177,40 @@ class RedisBotRegistry:
     def is_account(self, name: str) -> bool:
         return bool(self.client.hexists(self.accounts_key, name))
 
-    def add_game(self, name: str, game_id: str) -> None:
-        key = f"{self.namespace}:bot-games:{name}"
-        if self.client.lpos(key, game_id) is None:  # once (a half-done create is finished again)
-            self.client.rpush(key, game_id)
+    def _active_key(self, name: str) -> str:
+        return f"{self.namespace}:bot-active:{name}"
 
-    def games(self, name: str) -> list[str]:
-        raw = self.client.lrange(f"{self.namespace}:bot-games:{name}", 0, -1)
-        return [g.decode() if isinstance(g, bytes) else str(g) for g in raw]
+    def _finished_key(self, name: str) -> str:
+        return f"{self.namespace}:bot-finished:{name}"
+
+    def add_game(self, name: str, game_id: str) -> None:
+        self.client.zadd(self._active_key(name), {game_id: time.time()}, nx=True)
+
+    def active(self, name: str) -> list[str]:
+        legacy = f"{self.namespace}:bot-games:{name}"  # the unbounded list it replaces
+        if self.client.exists(legacy):
+            for index, game in enumerate(self.client.lrange(legacy, 0, -1)):
+                self.client.zadd(self._active_key(name), {_text(game): index}, nx=True)
+            self.client.delete(legacy)
+        raw = self.client.zrange(self._active_key(name), 0, -1)
+        return [_text(g) for g in raw]
+
+    def finish_game(self, name: str, game_id: str) -> bool:
+        # ZREM answers 1 to one caller only: two streams of one bot record the game once.
+        # (A crash between the two steps loses the history entry, never the game.)
+        if not self.client.zrem(self._active_key(name), game_id):
+            return False
+        self.client.xadd(self._finished_key(name), {"game": game_id},
+                         maxlen=FINISHED_KEPT, approximate=False)
+        return True
+
+    def finished_cursor(self, name: str) -> str:
+        last = self.client.xrevrange(self._finished_key(name), count=1)
+        return _text(last[0][0]) if last else "0-0"
+
+    def finished_since(self, name: str, cursor: str) -> list[tuple[str, str]]:
+        entries = self.client.xrange(self._finished_key(name), min=f"({cursor}")
+        return [(_text(entry), _text(_field(fields, "game"))) for entry, fields in entries]
 
     def heartbeat(self, name: str, games: Iterable[str], now: float) -> None:
         self.client.hset(self.key, name, json.dumps({"games": sorted(games), "seen": now}))
@@ -187,3 +253,21 @@ class BotDirectory:
             for s, b in pairs
             if b not in bots or now - bots[b].seen > live_seconds()
         ]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _field(fields: dict[Any, Any], key: str) -> Any:
+    return fields.get(key, fields.get(key.encode()))
+
+
+def valid_cursor(cursor: str) -> bool:
+    """True for a finished-games cursor as the stream hands them out (``<ms>-<seq>``)."""
+    return CURSOR.fullmatch(cursor) is not None
+
+
+def _cursor_key(cursor: str) -> tuple[int, int]:
+    first, _, second = cursor.partition("-")
+    return int(first), int(second or 0)

@@ -59,6 +59,7 @@ class BotSummary:
     low: float = 0.0
     high: float = 0.0
     median_ms: float | None = None
+    p90_ms: float | None = None
     rating: float = 0.0
     rating_mu: float = 0.0
     rating_sigma: float = 0.0
@@ -72,6 +73,7 @@ class BotSummary:
             measure: round(self.mean, 4),
             "interval95": [round(self.low, 4), round(self.high, 4)],
             "median_decision_ms": None if self.median_ms is None else round(self.median_ms, 2),
+            "p90_decision_ms": None if self.p90_ms is None else round(self.p90_ms, 2),
             "rating": {
                 "ordinal": round(self.rating, 3),
                 "mu": round(self.rating_mu, 3),
@@ -219,6 +221,8 @@ def summarize(game_name: str, results: Sequence[SeatResult]) -> list[BotSummary]
             summary.low, summary.high = max(0.0, summary.low), min(1.0, summary.high)
         decisions = [t for r in mine for t in r.decisions_ms]
         summary.median_ms = statistics.median(decisions) if decisions else None
+        if len(decisions) >= 2:
+            summary.p90_ms = statistics.quantiles(decisions, n=10)[-1]
     for name, (mu, sigma, ordinal) in ratings(results).items():
         out[name].rating_mu, out[name].rating_sigma, out[name].rating = mu, sigma, ordinal
     return [out[n] for n in names]
@@ -332,7 +336,8 @@ def main(args: Any) -> int:
     summaries = summarize(args.game, results)
     measure = METRICS.get(args.game, "win")
     table = Table(title=f"{args.game}, {deals} deals x {len(bots)} seats, seed {args.seed!r}")
-    for column in ("bot", "games", measure, "95 % interval", "median ms/move", "rating"):
+    for column in ("bot", "games", measure, "95 % interval", "median ms/move", "p90 ms",
+                   "rating"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for s in summaries:
         table.add_row(
@@ -341,6 +346,7 @@ def main(args: Any) -> int:
             f"{s.mean:.3f}",
             f"{s.low:.3f} .. {s.high:.3f}",
             "-" if s.median_ms is None else f"{s.median_ms:.1f}",
+            "-" if s.p90_ms is None else f"{s.p90_ms:.1f}",
             f"{s.rating_mu:.1f} ± {s.rating_sigma:.1f}",
         )
     Console().print(table)

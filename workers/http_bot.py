@@ -32,6 +32,7 @@ class Client:
         self.url = url.rstrip("/")
         self.token = token
         self.timeout = timeout
+        self.last_event_id: str | None = None  # resumes the finished games after a reconnect
 
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
@@ -48,15 +49,22 @@ class Client:
             return err.code, json.loads(err.read() or b"null")
 
     def events(self) -> Iterator[dict[str, Any]]:
-        """The bot's stream messages until the connection ends."""
-        req = urllib.request.Request(
-            self.url + "/bots/stream", headers={"Authorization": f"Bearer {self.token}"}
-        )
+        """The bot's stream messages until the connection ends (resuming after the last
+        ``gameFinish`` seen, as EventSource does with ``Last-Event-ID``)."""
+        headers = {"Authorization": f"Bearer {self.token}"}
+        if self.last_event_id is not None:
+            headers["Last-Event-ID"] = self.last_event_id
+        req = urllib.request.Request(self.url + "/bots/stream", headers=headers)
         with urllib.request.urlopen(req, timeout=self.timeout) as response:
+            event_id = None
             for raw in response:
                 line = raw.decode().rstrip("\n")
-                if line.startswith("data: "):
+                if line.startswith("id: "):
+                    event_id = line[len("id: ") :]
+                elif line.startswith("data: "):
                     yield json.loads(line[len("data: ") :])
+                    if event_id is not None:
+                        self.last_event_id, event_id = event_id, None
 
     def history(self, game_id: str, seat: int) -> list[dict[str, Any]]:
         """The seat's redacted events, every page."""

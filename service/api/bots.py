@@ -7,7 +7,9 @@ token>``) is a server-sent event stream, like lichess's bot stream: ``gameStart`
 line. The bot acts through the normal ``POST /games/{id}/actions`` with its bot token (which
 holds only the seats that name the bot) and reads ``/games/{id}/view`` and ``/events`` the same
 way. A connection lasts at most CARDROOM_SSE_SECONDS; on reconnecting, the stream tells the
-current state of every unfinished game again (a turn already played is simply stale).
+current state of every unfinished game again (a turn already played is simply stale), and a
+finished game only after the cursor the bot resumes from: every ``gameFinish`` carries an SSE
+``id`` (a cursor), sent back as ``Last-Event-ID`` (EventSource does it) or ``?since=``.
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from service.api.deps import bearer_token, get_service, problems
-from service.errors import Unauthorized
+from service.bots import valid_cursor
+from service.errors import InvalidField, NotFound, Unauthorized
 from service.games import GameService
 from service.shapes import token_hash
+from service.store.port import UnknownGameId
 
 blp = Blueprint("bots", __name__, url_prefix="/bots", description="Bot accounts over HTTP")
 
@@ -54,9 +58,13 @@ class Bots(MethodView):
 @blp.route("/stream")
 class BotStream(MethodView):
     @blp.doc(security=[{"bearerAuth": []}])
-    @problems(blp, 401)
+    @problems(blp, 401, 422)
     def get(self) -> Response:
-        """The bot's events across its games: gameStart, yourTurn, gameFinish (SSE)."""
+        """The bot's events across its games: gameStart, yourTurn, gameFinish (SSE).
+
+        ``?since=<cursor>`` (or the ``Last-Event-ID`` header): also the games finished after
+        that cursor, each ``gameFinish`` carrying its cursor as the SSE ``id``; without one,
+        only the games that finish from now on."""
         service = get_service()
         token = bearer_token()
         name = None
@@ -64,46 +72,52 @@ class BotStream(MethodView):
             name = service.bots.registry.account_of(token_hash(token))
         if name is None:
             raise Unauthorized("this request needs a bot token: Authorization: Bearer <token>")
+        since = request.args.get("since") or request.headers.get("Last-Event-ID") or None
+        if since is not None and not valid_cursor(since):
+            raise InvalidField("since", "must be a cursor the stream sent (an event id)")
         config = current_app.config
         stream = bot_events(
-            service, name, config["CARDROOM_SSE_SECONDS"], config["CARDROOM_SSE_HEARTBEAT"]
+            service, name, config["CARDROOM_SSE_SECONDS"], config["CARDROOM_SSE_HEARTBEAT"],
+            since,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
 
 
-def _message(kind: str, data: dict[str, Any]) -> str:
-    return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
+def _message(kind: str, data: dict[str, Any], event_id: str | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
 
 
-def bot_events(service: GameService, name: str, seconds: float, heartbeat: float) -> Iterator[str]:
-    """Poll the bot's games and tell what changed (one process's view; cheap at bot scale)."""
+def bot_events(service: GameService, name: str, seconds: float, heartbeat: float,
+               since: str | None = None) -> Iterator[str]:
+    """Poll the bot's active games and its finished ones after the cursor, and tell what
+    changed (one process's view; cheap at bot scale)."""
     assert service.bots is not None
     registry = service.bots.registry
     deadline = time.monotonic() + seconds
+    cursor = since if since is not None else registry.finished_cursor(name)
     started: set[str] = set()
-    finished: set[str] = set()
     told: set[tuple[str, int, int]] = set()
     quiet_since = time.monotonic()
     yield "retry: 1000\n\n"
     while time.monotonic() < deadline:
         registry.heartbeat(name, (), time.time())  # an open stream is a live bot
         sent = False
-        for game_id in registry.games(name):
-            if game_id in finished:
+        for game_id in registry.active(name):
+            try:
+                summary = service.summary(game_id)
+            except (NotFound, UnknownGameId):  # gone from the store: it finishes here too
+                registry.finish_game(name, game_id)
                 continue
-            summary = service.summary(game_id)
+            if summary["status"] == "over":
+                registry.finish_game(name, game_id)  # told below, from the history
+                continue
             seats = [s["seat"] for s in summary["seats"] if s.get("bot") == name]
             if game_id not in started:
                 started.add(game_id)
                 yield _message("gameStart", {"game": game_id, "seats": seats})
                 sent = True
-            if summary["status"] == "over":
-                finished.add(game_id)
-                data = {"game": game_id, "outcome": summary["outcome"]}
-                yield _message("gameFinish", data)
-                sent = True
-                continue
             for seat in seats:
                 turn = (game_id, seat, int(summary["version"]))
                 if seat in summary["to_act"] and turn not in told:
@@ -112,6 +126,14 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
                         "yourTurn", {"game": game_id, "seat": seat, "version": turn[2]}
                     )
                     sent = True
+        for entry, game_id in registry.finished_since(name, cursor):
+            cursor = entry
+            try:
+                outcome = service.summary(game_id)["outcome"]
+            except (NotFound, UnknownGameId):
+                outcome = None
+            yield _message("gameFinish", {"game": game_id, "outcome": outcome}, entry)
+            sent = True
         now = time.monotonic()
         if sent:
             quiet_since = now

@@ -24,8 +24,8 @@ def test_finishing_a_half_done_create_lists_it_for_its_bot_account_once(
         with pytest.raises(OSError):
             service.create_game("fake", seats, deal=DEAL, dealer=1, idempotency_key="k")
     [game_id] = store.unsettled(before=1e12)
-    assert registry.games("mybot") == []  # the crash came before the account's index
+    assert registry.active("mybot") == []  # the crash came before the account's index
     assert service.complete_create(game_id)  # what the sweeper does
-    assert registry.games("mybot") == [game_id]
+    assert registry.active("mybot") == [game_id]
     again = service.create_game("fake", seats, deal=DEAL, dealer=1, idempotency_key="k")
-    assert again["id"] == game_id and registry.games("mybot") == [game_id]
+    assert again["id"] == game_id and registry.active("mybot") == [game_id]

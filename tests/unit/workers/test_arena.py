@@ -86,6 +86,7 @@ def test_the_command_prints_a_table_and_writes_json_and_a_png(
     low, high = heuristic["interval95"]
     assert 0 <= low <= heuristic["not_loser"] <= high <= 1
     assert set(heuristic["rating"]) == {"mu", "sigma", "ordinal"}
+    assert 0 < heuristic["median_decision_ms"] <= heuristic["p90_decision_ms"]
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -10,8 +10,7 @@ from domain.events import canonical_json
 from domain.protocol import Setup, fold
 from domain.registry import get_game
 from workers.bots.base import get_bot
-from workers.bots.search import SearchBot
-from workers.bots.search.sixty_six import sample_world
+from workers.bots.search.sixty_six import SixtySixSearch, sample_world
 
 GAME = get_game("sixty_six")
 
@@ -74,8 +73,8 @@ def test_worlds_deal_only_unseen_cards_to_the_opponent_and_the_stock() -> None:
 
 def test_the_search_bot_answers_a_legal_action_within_its_budget_of_worlds() -> None:
     bot = get_bot("search", "sixty_six")
-    assert isinstance(bot, SearchBot)
-    bot.iterations, bot.ms = 4, 10_000.0
+    assert isinstance(bot, SixtySixSearch)
+    bot.worlds = 4
     for _, _, view in list(_decisions("w5"))[:20]:
         action = bot.choose(view, random.Random(1))
         assert action in view["legal_actions"] or action == {"type": "wait"}
