@@ -14,7 +14,8 @@ processes (as ``cardroom serve``, no access log), both up for the whole run:
 Each sample first makes a fresh plan (not timed): ``--games`` games of two joined seats,
 played out in this process with random legal actions; one line per action (path, the acting
 seat's token, the body with its expected version), games taken round-robin so a game's next
-action is sent only after its previous one was answered (at least 8C live games apart: a slow answer is not overtaken).
+action is sent only after its previous one was answered (at least 8C live games apart: a slow
+answer is not overtaken).
 Then bare and action replay the same lines, alternately (A B, then B A, ...). Bare wraps around
 the plan; action never does (a run that would is reported as exhausted). Server CPU per request
 is the gunicorn workers' user+system time (/proc) over the requests wrk completed.
@@ -55,13 +56,23 @@ class Run:
 def need_wrk() -> str:
     path = shutil.which("wrk")
     if path is None:
-        sys.exit("bench_api needs wrk: apt-get install -y wrk (Debian/Ubuntu) or build it from "
-                 "https://github.com/wg/wrk, then run again")
+        sys.exit(
+            "bench_api needs wrk: apt-get install -y wrk (Debian/Ubuntu) or build it from "
+            "https://github.com/wg/wrk, then run again"
+        )
     return path
 
 
-def plan(url: str, namespace: str, game: str, games: int, lines: int, concurrency: int,
-         seed: int, out: Path) -> int:
+def plan(
+    url: str,
+    namespace: str,
+    game: str,
+    games: int,
+    lines: int,
+    concurrency: int,
+    seed: int,
+    out: Path,
+) -> int:
     """Create ``games`` games and write up to ``lines`` replayable actions; the count written."""
     from domain.protocol import fold
     from service import dealing, folding, shapes
@@ -93,8 +104,10 @@ def plan(url: str, namespace: str, game: str, games: int, lines: int, concurrenc
                 events = folding.decide(rules, state, seat, action, g["keys"])
                 g["state"] = fold(rules, events, state)
                 g["version"] += len(events)
-                file.write(f"/games/{g['id']}/actions\t{g['tokens'][seat]}\t"
-                           f"{shapes.canonical_json(body)}\n")
+                file.write(
+                    f"/games/{g['id']}/actions\t{g['tokens'][seat]}\t"
+                    f"{shapes.canonical_json(body)}\n"
+                )
                 written += 1
                 if written >= lines:
                     break
@@ -117,8 +130,9 @@ def worker_cpu(master: int) -> float:
     return total
 
 
-def wrk(binary: str, base: str, master: int, concurrency: int, seconds: float, lines: Path,
-        wrap: bool) -> Run:
+def wrk(
+    binary: str, base: str, master: int, concurrency: int, seconds: float, lines: Path, wrap: bool
+) -> Run:
     command = [binary, "-t1", f"-c{concurrency}", f"-d{seconds:g}s", "--timeout", "10s",
                "-s", str(LUA), base, "--", str(lines), *(["wrap"] if wrap else [])]  # fmt: skip
     before = worker_cpu(master)
@@ -142,20 +156,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games", type=int, default=0, help="games per plan (default 16*C+64)")
-    parser.add_argument("--max-rps", type=float, default=3000.0,
-                        help="the plan holds seconds * max-rps actions")
+    parser.add_argument(
+        "--max-rps", type=float, default=3000.0, help="the plan holds seconds * max-rps actions"
+    )
     parser.add_argument("--game", default="shithead")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 64])
     args = parser.parse_args(argv)
     binary = need_wrk()
-    print(f"bench_api: {load_note()}; {args.workers} gevent workers per server; wrk -t1; "
-          f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}")
+    print(
+        f"bench_api: {load_note()}; {args.workers} gevent workers per server; wrk -t1; "
+        f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}"
+    )
     with own_redis() as url, tempfile.TemporaryDirectory() as tmp:
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
         env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": "",
                "CARDROOM_RATE_LIMITS": "0"}  # fmt: skip
-        with gunicorn("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pid), \
-                gunicorn("service.app:create_app()", args.workers, env) as (app, app_pid):
+        with (
+            gunicorn("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pid),
+            gunicorn("service.app:create_app()", args.workers, env) as (app, app_pid),
+        ):
             for c in args.concurrency:
                 runs: dict[str, list[Run]] = {"bare": [], "action": []}
                 for i in range(args.samples):
@@ -176,20 +195,36 @@ def report(c: int, runs: dict[str, list[Run]]) -> None:
     bare, action = runs["bare"], runs["action"]
     print(f"concurrency {c} (median (min-max) of {len(bare)} alternated samples):")
     for name, rs in runs.items():
-        print(f"  {name:<6} req/s {spread([r.rps for r in rs], '{:.0f}')}   "
-              f"p50 ms {spread([r.p50_ms for r in rs], '{:.2f}')}   "
-              f"p99 ms {spread([r.p99_ms for r in rs], '{:.2f}')}   "
-              f"server CPU ms/req {spread([r.cpu_ms for r in rs], '{:.2f}')}   "
-              f"errors {sum(r.errors for r in rs)}")
+        print(
+            f"  {name:<6} req/s {spread([r.rps for r in rs], '{:.0f}')}   "
+            f"p50 ms {spread([r.p50_ms for r in rs], '{:.2f}')}   "
+            f"p99 ms {spread([r.p99_ms for r in rs], '{:.2f}')}   "
+            f"server CPU ms/req {spread([r.cpu_ms for r in rs], '{:.2f}')}   "
+            f"errors {sum(r.errors for r in rs)}"
+        )
     exhausted = sum(r.exhausted for r in action)
     if exhausted:
         print(f"  WARNING: the action plan ran out {exhausted} times: raise --max-rps")
-    print("  " + ratio_line("action/bare throughput", [a.rps / b.rps for a, b in
-                                                       zip(action, bare, strict=True)]))
-    print("  " + ratio_line("action/bare p99 latency", [a.p99_ms / b.p99_ms for a, b in
-                                                        zip(action, bare, strict=True)]))
-    print("  " + ratio_line("action/bare server CPU per request",
-                            [a.cpu_ms / b.cpu_ms for a, b in zip(action, bare, strict=True)]))
+    print(
+        "  "
+        + ratio_line(
+            "action/bare throughput", [a.rps / b.rps for a, b in zip(action, bare, strict=True)]
+        )
+    )
+    print(
+        "  "
+        + ratio_line(
+            "action/bare p99 latency",
+            [a.p99_ms / b.p99_ms for a, b in zip(action, bare, strict=True)],
+        )
+    )
+    print(
+        "  "
+        + ratio_line(
+            "action/bare server CPU per request",
+            [a.cpu_ms / b.cpu_ms for a, b in zip(action, bare, strict=True)],
+        )
+    )
 
 
 if __name__ == "__main__":

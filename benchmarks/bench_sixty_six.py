@@ -81,8 +81,13 @@ def random_selfplay(policy: Policy, matches: int) -> dict[str, float]:
         _, actions = play_match(f"bench-{i}", (policy, policy), rnd)
         total += actions
     elapsed = time.process_time() - start
-    return {"matches": matches, "actions": total, "seconds": elapsed,
-            "matches_per_s": matches / elapsed, "actions_per_s": total / elapsed}
+    return {
+        "matches": matches,
+        "actions": total,
+        "seconds": elapsed,
+        "matches_per_s": matches / elapsed,
+        "actions_per_s": total / elapsed,
+    }
 
 
 def heuristic_policy(bot: HeuristicBot) -> Policy:
@@ -130,8 +135,14 @@ def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
             wins += play_duplicate(f"dup-{i}", seat, rnd, opponent) == seat
     n = 2 * seeds
     low, high = wilson(wins, n)
-    return {"matches": n, "wins": wins, "rate": wins / n, "low": low, "high": high,
-            "seconds": time.process_time() - start}
+    return {
+        "matches": n,
+        "wins": wins,
+        "rate": wins / n,
+        "low": low,
+        "high": high,
+        "seconds": time.process_time() - start,
+    }
 
 
 BASELINE_SCRIPT = r"""
@@ -172,11 +183,19 @@ def baseline_python() -> tuple[Path | None, str]:
     if python.exists() and _has_schnapsen(python):
         return python, "reused"
     try:
-        subprocess.run([sys.executable, "-m", "venv", str(BASELINE_VENV)], check=True,
-                       capture_output=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "-m", "venv", str(BASELINE_VENV)],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         (BASELINE_VENV / ".gitignore").write_text("*\n")
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "schnapsen"],
-                       check=True, capture_output=True, timeout=600)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "schnapsen"],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
     except (subprocess.SubprocessError, OSError) as err:
         detail = getattr(err, "stderr", b"") or b""
         return None, f"could not install schnapsen: {err} {detail.decode(errors='replace')[-300:]}"
@@ -193,8 +212,12 @@ def schnapsen_baseline(matches: int) -> dict[str, Any]:
     python, how = baseline_python()
     if python is None:
         return {"error": how}
-    done = subprocess.run([str(python), "-c", BASELINE_SCRIPT, str(matches)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [str(python), "-c", BASELINE_SCRIPT, str(matches)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if done.returncode != 0:
         return {"error": f"baseline run failed: {done.stderr[-500:]}"}
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -203,9 +226,11 @@ def schnapsen_baseline(matches: int) -> dict[str, Any]:
 
 
 def _speed_line(name: str, r: dict[str, float]) -> str:
-    return (f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
-            f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
-            f"{r['actions_per_s']:10.0f} actions/s")
+    return (
+        f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
+        f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
+        f"{r['actions_per_s']:10.0f} actions/s"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -221,13 +246,18 @@ def main(argv: list[str] | None = None) -> None:
     print(_speed_line("uniform random", ours_uniform))
     print(_speed_line("random, declares at 66", ours_auto))
     print(f"2. heuristic vs random, {seeds} seeds x 2 seats (duplicate deals)")
-    opponents = (("uniform random", uniform), ("random, declares at 66", auto66),
-                 ("random, no close, 66", cautious))
+    opponents = (
+        ("uniform random", uniform),
+        ("random, declares at 66", auto66),
+        ("random, no close, 66", cautious),
+    )
     for name, opponent in opponents:
         h = heuristic_vs_random(seeds, opponent)
-        print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
-              f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), "
-              f"{h['seconds']:.1f} CPU s")
+        print(
+            f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "
+            f"{h['rate']:.1%} (95% CI {h['low']:.1%} - {h['high']:.1%}), "
+            f"{h['seconds']:.1f} CPU s"
+        )
     print("3. baseline: VU `schnapsen` engine, RandBot self-play, matches to 7")
     theirs = schnapsen_baseline(max(matches // 4, 50))
     if "error" in theirs:

@@ -13,6 +13,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from domain.chain import GENESIS, link_hash, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
@@ -90,10 +92,10 @@ def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
     raw = fields["event"]
     return StoredEvent(
         version=version,
-        event=json.loads(raw),
+        event=orjson.loads(raw),  # the stored text is our own canonical JSON: same values
         prev_hash=fields["prev_hash"],
         hash=fields["hash"],
-        command=None if command is None else json.loads(command),
+        command=None if command is None else orjson.loads(command),
         batch=None if batch is None else int(batch),
         raw=raw,
     )
