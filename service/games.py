@@ -24,7 +24,7 @@ from domain.errors import GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import dealing, folding, metrics, shapes, tickets
+from service import dealing, folding, metrics, responses, shapes, tickets
 from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import (
@@ -133,7 +133,9 @@ class GameService:
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
-            "players": len(records), "options": dict(options or {}), "dealer": dealer
+            "players": len(records),
+            "options": dict(options or {}),
+            "dealer": dealer,
         }
         events = folding.create(rules, keys, filled=filled, **setup)
         state = fold(rules, events)
@@ -408,7 +410,7 @@ class GameService:
         key = seat_key(seat, idempotency_key) if idempotency_key else None
         loaded, _, earlier = self._load(game_id, idempotency_key=key)
         if earlier is not None:
-            return self._replay(loaded, earlier, request)
+            return self._replay(loaded, earlier, request, seat)
         if not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
@@ -419,20 +421,11 @@ class GameService:
         state = fold(rules, events, loaded.state)
         encoded = [rules.codec.encode(e) for e in events]
         head = shapes.head(encoded, loaded.head_hash, salt)
-        response = shapes.json_ready(
-            {
-                "version": version + len(events),
-                **({"head_hash": head} if salt else {}),
-                "events": [
-                    {"version": version + i + 1, "event": rules.redact(e, seat)}
-                    for i, e in enumerate(events)
-                ],
-                "view": rules.view(state, seat),
-            }
-        )
+        response = responses.action_response(rules, version, events, state, seat, head, bool(salt))
         record = None
-        if key:
-            record = IdempotencyRecord(key, request, response["version"], response)
+        if key:  # the response is rendered again from the events for a retry
+            fp = request[: responses.FINGERPRINT_CHARS]
+            record = IdempotencyRecord(key, fp, response["version"], None)
         over = rules.outcome(state) is not None
         try:
             appended = self.store.append(
@@ -454,19 +447,23 @@ class GameService:
                 raise
             raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
-            return self._replay(loaded, appended.replayed, request)
+            return self._replay(loaded, appended.replayed, request, seat)
         metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
         return dict(response)
 
-    def _replay(self, loaded: Loaded, earlier: IdempotencyRecord, request: str) -> dict[str, Any]:
-        if earlier.fingerprint != request:
+    def _replay(
+        self, loaded: Loaded, earlier: IdempotencyRecord, request: str, seat: int
+    ) -> dict[str, Any]:
+        if not responses.same_request(earlier.fingerprint, request):
             raise IdempotencyKeyReused(
                 "this seat already used that idempotency key for a different request"
             )
-        return dict(earlier.response)
+        if earlier.response is not None:  # a record written before responses were re-rendered
+            return dict(earlier.response)
+        return responses.render_action(self.store, loaded, seat, earlier.version)
 
     def expire_if_due(self, game_id: str, now: float, ttl: float) -> bool:
         """End a game still waiting for players ``ttl`` seconds after its creation (recorded as

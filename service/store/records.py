@@ -10,6 +10,7 @@ A stream entry (Redis field -> string):
 from __future__ import annotations
 
 import json
+import lzma
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -233,7 +234,10 @@ def creation_key(key: str) -> str:
 
 
 def idempotency_to_json(record: IdempotencyRecord) -> str:
-    """The stored form of an idempotency record."""
+    """The stored form of an idempotency record: ``<fingerprint>:<version>`` when it keeps no
+    response (an action's: the service renders it again from the events), else JSON."""
+    if record.response is None:
+        return f"{record.fingerprint}:{record.version}"
     return canonical_json(
         {"fingerprint": record.fingerprint, "version": record.version, "response": record.response}
     )
@@ -243,6 +247,9 @@ def idempotency_from_json(key: str, raw: str | None) -> IdempotencyRecord | None
     """An idempotency record from its stored form."""
     if raw is None:
         return None
+    if not raw.startswith("{"):
+        fingerprint, _, version = raw.rpartition(":")
+        return IdempotencyRecord(key=key, fingerprint=fingerprint, version=int(version))
     data = json.loads(raw)
     return IdempotencyRecord(
         key=key,
@@ -259,3 +266,20 @@ def replayed(earlier: IdempotencyRecord, request: IdempotencyRecord) -> Appended
             "that idempotency key was already used for a different request"
         )
     return Appended(version=earlier.version, replayed=earlier)
+
+
+
+REPLAY_MAGIC = b"\xfd7zXZ\x00"  # how a stored replay starts once compressed (the xz header)
+
+
+def pack_replay(text: str) -> bytes:
+    """A replay file as stored in Redis: xz-compressed UTF-8 (a replay repeats its game's
+    events and their hashes; this keeps about an eighth of the text)."""
+    return lzma.compress(text.encode(), preset=9, check=lzma.CHECK_NONE)
+
+
+def unpack_replay(stored: bytes) -> str:
+    """The replay file from its stored form (a copy stored before compression as it is)."""
+    if stored.startswith(REPLAY_MAGIC):
+        return lzma.decompress(stored).decode()
+    return stored.decode()

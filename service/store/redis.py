@@ -5,7 +5,8 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
 - ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
   ``due`` (present until the creation's listing and first scheduling are done);
-- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record; it expires
+- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> record (``records.idempotency_to_json``:
+  an action's is ``<fingerprint prefix>:<version>``, its response rendered again); it expires
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
 
 The index for listing lives outside the games' slots: sorted sets (score = creation time)
@@ -26,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
+from redis.client import NEVER_DECODE
 
 from domain.chain import GENESIS
 from service.store import records
@@ -48,7 +50,7 @@ from service.store.port import (
     VersionConflict,
 )
 
-REPLAY_PART = "replay"  # a game's exported replay file: <ns>:game:{<id>}:replay
+REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
 APPEND_LUA = """
 -- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
@@ -369,11 +371,13 @@ class RedisEventStore(records.CreateInSteps):
         }
 
     def put_replay(self, game_id: str, text: str) -> None:
-        self.client.set(self.key(game_id, REPLAY_PART), text)
+        self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))
 
     def replay(self, game_id: str) -> str | None:
-        raw = self.client.get(self.key(game_id, REPLAY_PART))
-        return raw.decode() if isinstance(raw, bytes) else raw
+        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
+            "GET", self.key(game_id, REPLAY_PART), **{NEVER_DECODE: True}
+        )  # bytes: the stored replay is compressed
+        return None if raw is None else records.unpack_replay(raw)
 
     def _index_key(self, game: str | None, status: str | None) -> str:
         parts = [self.namespace, "index"]
