@@ -113,8 +113,13 @@ class InMemoryEventStore(records.CreateInSteps):
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
         salt: str = "",
+        entries: Sequence[Mapping[str, str]] | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash, salt)
+        built = (
+            [dict(e) for e in entries]
+            if entries is not None
+            else records.build_entries(events, command, prev_hash, salt)
+        )
         with self._lock:
             game = self._game(game_id)
             if idempotency is not None:
@@ -125,11 +130,16 @@ class InMemoryEventStore(records.CreateInSteps):
                     return records.replayed(earlier, idempotency)
             current = len(game.entries)
             if current != expected_version:
-                raise VersionConflict(game_id, expected_version, current)
+                newer = [
+                    records.parse_entry(v, game.entries[v - 1])
+                    for v in range(expected_version + 1, current + 1)
+                    if v >= 1
+                ]
+                raise VersionConflict(game_id, expected_version, current, newer)
             head = game.entries[-1]["hash"] if game.entries else GENESIS
             if head != prev_hash:
                 raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
-            game.entries.extend(entries)
+            game.entries.extend(built)
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
             if status is not None:

@@ -16,7 +16,8 @@ creations begun and not settled yet.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
 id, HGET key);
-``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 3
+``append`` = 1 (EVALSHA; a version conflict returns the newer events with it), +1 only when the
+status changes (index update); ``create`` = 3
 (note, script, listing) and 1 more to settle it once its first turns are scheduled.
 """
 
@@ -77,7 +78,14 @@ if #last > 0 then
     if fields[i] == 'hash' then head = fields[i + 1] end
   end
 end
-if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
+if current ~= tonumber(ARGV[1]) then
+  -- the events after the expected version: a caller's stale cache catches up in this trip
+  local newer = {}
+  if current > tonumber(ARGV[1]) then
+    newer = redis.call('XRANGE', KEYS[1], string.format('%d-0', tonumber(ARGV[1]) + 1), '+')
+  end
+  return {'conflict', tostring(current), newer}
+end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
 local i = 9
@@ -213,10 +221,15 @@ class RedisEventStore(records.CreateInSteps):
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
         salt: str = "",
+        entries: Sequence[Mapping[str, str]] | None = None,
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash, salt)
+        built = (
+            list(entries)
+            if entries is not None
+            else records.build_entries(events, command, prev_hash, salt)
+        )
         result = self._run_append(
-            game_id, expected_version, prev_hash, entries, idempotency, status or "", ""
+            game_id, expected_version, prev_hash, built, idempotency, status or "", ""
         )
         if status is not None and result.replayed is None:
             meta = self.meta(game_id)
@@ -229,7 +242,7 @@ class RedisEventStore(records.CreateInSteps):
         game_id: str,
         expected: int,
         prev_hash: str,
-        entries: list[records.Fields],
+        entries: Sequence[Mapping[str, str]],
         idempotency: IdempotencyRecord | None,
         status: str,
         meta_json: str,
@@ -249,8 +262,8 @@ class RedisEventStore(records.CreateInSteps):
             for name, value in fields.items():
                 args += [name, value]
         keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "idem")]
-        outcome, value = self._append(keys=keys, args=args)
-        return _appended(game_id, expected, outcome, value, idempotency)
+        outcome, value, *newer = self._append(keys=keys, args=args)
+        return _appended(game_id, expected, outcome, value, idempotency, newer)
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         pipe = self.client.pipeline(transaction=True)
@@ -417,8 +430,21 @@ def _parse(raw: list[Any]) -> list[StoredEvent]:
     return [records.parse_entry(records.version_of(i), fields) for i, fields in raw]
 
 
+def _parse_script_entries(raw: list[Any]) -> list[StoredEvent]:
+    """Stream entries as a script returns them (``[id, [field, value, ...]]``)."""
+    return [
+        records.parse_entry(records.version_of(_text(i)), dict(zip(f[::2], f[1::2], strict=True)))
+        for i, f in raw
+    ]
+
+
 def _appended(
-    game_id: str, expected: int, outcome: str, value: str, request: IdempotencyRecord | None
+    game_id: str,
+    expected: int,
+    outcome: str,
+    value: str,
+    request: IdempotencyRecord | None,
+    newer: list[Any],
 ) -> Appended:
     if outcome == "ok":
         return Appended(version=int(value))
@@ -427,7 +453,8 @@ def _appended(
         assert earlier is not None
         return records.replayed(earlier, request)
     if outcome == "conflict":
-        raise VersionConflict(game_id, expected, int(value))
+        return_newer = _parse_script_entries(newer[0]) if newer else None
+        raise VersionConflict(game_id, expected, int(value), return_newer)
     if outcome == "exists":
         raise GameExists(game_id)
     if outcome == "unknown":
