@@ -7,8 +7,9 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
                           idempotency_key="bot:...")
 
 Reads fold from an in-process cache of states plus the events newer than it. Round trips per
-action: one ``fetch`` (meta + newer events + idempotency lookup) and one conditional append
-(plus one index update on the action that ends the game).
+action: one conditional append when this process's fold is at the caller's expected version
+(a conflict brings the newer events back); otherwise one ``fetch`` (meta + newer events +
+idempotency lookup) first. Plus one index update on the action that ends the game.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.chain import GENESIS
-from domain.errors import GameOver, InvalidAction
+from domain.errors import DomainError, GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
@@ -48,7 +49,7 @@ from service.store.port import (
     StoredEvent,
     VersionConflict,
 )
-from service.store.records import creation_key, salt_of, seat_key
+from service.store.records import build_entries, creation_key, salt_of, seat_key
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
@@ -408,6 +409,18 @@ class GameService:
             raise InvalidAction("an action must be an object with a type")
         request = fingerprint(seat, action, expected_version)
         key = seat_key(seat, idempotency_key) if idempotency_key else None
+        warm = self._warm(game_id, seat, expected_version)
+        if warm is not None:
+            # The common case: this process's fold is at the version the caller expects.
+            # Decide on it and append in one round trip; the append checks the version and the
+            # idempotency key, and a conflict brings the newer events along.
+            try:
+                return self._act(warm, seat, action, expected_version, request, key)
+            except DomainError:
+                pass  # refused on this fold: the stream may be ahead; decide on the stream
+            except VersionConflict as conflict:
+                self._catch_up(warm, conflict.newer)
+                raise
         loaded, _, earlier = self._load(game_id, idempotency_key=key)
         if earlier is not None:
             return self._replay(loaded, earlier, request, seat)
@@ -415,12 +428,46 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
+        return self._act(loaded, seat, action, expected_version, request, key)
+
+    def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
+        """The cached fold when it is at the caller's expected version (None otherwise)."""
+        cached = self.cache.get(game_id)
+        if cached is None or cached.version != expected_version:
+            return None
+        if not 0 <= seat < cached.meta.players:
+            return None
+        rules = self.rules(cached.meta.game)
+        return Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
+
+    def _catch_up(self, loaded: Loaded, newer: Sequence[StoredEvent] | None) -> None:
+        """Fold the events a conflicting append brought back onto a stale cached fold."""
+        if not newer or newer[0].version != loaded.version + 1:
+            return
+        try:
+            self._remember(folding.fold_stored(loaded, newer))
+        except ChainBroken:
+            self.cache.discard(loaded.meta.id)  # the next read refolds the stream as it is
+
+    def _act(
+        self,
+        loaded: Loaded,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        request: str,
+        key: str | None,
+    ) -> dict[str, Any]:
+        """Decide on ``loaded`` and append under its version (one round trip)."""
+        game_id = loaded.meta.id
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         keys = dealing.keys_of(loaded.meta)
         events = folding.decide(rules, loaded.state, seat, action, keys)
         state = fold(rules, events, loaded.state)
         encoded = [rules.codec.encode(e) for e in events]
-        head = shapes.head(encoded, loaded.head_hash, salt)
+        command = action_command(seat, action)
+        entries = build_entries(encoded, command, loaded.head_hash, salt)  # encoded, hashed once
+        head = entries[-1]["hash"] if entries else loaded.head_hash
         response = responses.action_response(rules, version, events, state, seat, head, bool(salt))
         record = None
         if key:  # the response is rendered again from the events for a retry
@@ -432,11 +479,12 @@ class GameService:
                 game_id,
                 version,
                 encoded,
-                action_command(seat, action),
+                command,
                 prev_hash=loaded.head_hash,
                 idempotency=record,
                 status="over" if over else None,
                 salt=salt,
+                entries=entries,
             )
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from
@@ -452,7 +500,7 @@ class GameService:
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
-        return dict(response)
+        return response
 
     def _replay(
         self, loaded: Loaded, earlier: IdempotencyRecord, request: str, seat: int
