@@ -181,6 +181,8 @@ def main(argv: list[str] | None = None) -> None:
                     lines = Path(tmp) / f"plan-{c}-{i}.txt"
                     games = args.games or 16 * c + 64
                     wanted = int(args.seconds * args.max_rps)
+                    if games < 8 * c + 1:
+                        sys.exit(f"--games must exceed 8 x concurrency ({8 * c})")
                     plan(url, namespace, args.game, games, wanted, c, 1000 * c + i, lines)
                     order = ("bare", "action") if i % 2 == 0 else ("action", "bare")
                     for name in order:
