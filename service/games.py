@@ -25,7 +25,7 @@ from domain.errors import DomainError, GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import dealing, folding, metrics, responses, shapes, tickets
+from service import dealing, folding, metrics, responses, shapes, snapshots, tickets
 from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import (
@@ -474,6 +474,10 @@ class GameService:
             fp = request[: responses.FINGERPRINT_CHARS]
             record = IdempotencyRecord(key, fp, response["version"], None)
         over = rules.outcome(state) is not None
+        after_version = version + len(encoded)
+        snapshot = b""
+        if snapshots.due(version, after_version):
+            snapshot = snapshots.to_bytes(snapshots.take(state, after_version, head))
         try:
             appended = self.store.append(
                 game_id,
@@ -485,6 +489,7 @@ class GameService:
                 status="over" if over else None,
                 salt=salt,
                 entries=entries,
+                snapshot=snapshot,
             )
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from
@@ -682,6 +687,10 @@ class GameService:
         read_from: int | None,
         idempotency_key: str | None,
     ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
+        if cached is None and read_from is None:
+            warmed = self._from_snapshot(game_id, idempotency_key)
+            if warmed is not None:
+                return warmed
         base = cached.version if cached else 0
         start = base if read_from is None else min(base, read_from)
         fetched = self.store.fetch(game_id, start, idempotency_key)
@@ -697,6 +706,30 @@ class GameService:
             loaded = Loaded(fetched.meta, rules, cached.state, cached.version, cached.head_hash)
         if newer:
             loaded = folding.fold_stored(loaded, newer)
+        self._remember(loaded)
+        return loaded, fetched.events, fetched.idempotency
+
+    def _from_snapshot(
+        self, game_id: str, idempotency_key: str | None
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None] | None:
+        """The game from its latest snapshot and the events after it (``service.snapshots``);
+        None when there is none this code can use or the stream no longer holds it."""
+        snap = snapshots.from_bytes(self.store.snapshot(game_id))
+        state = None if snap is None else snapshots.state_of(snap)
+        if snap is None or state is None:
+            return None
+        fetched = self.store.fetch(game_id, snap.version - 1, idempotency_key)
+        if fetched.meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        first = fetched.events[0] if fetched.events else None
+        if first is None or first.version != snap.version or first.hash != snap.head_hash:
+            return None  # the stream does not hold the snapshot's version as it was
+        loaded = Loaded(fetched.meta, self.rules(fetched.meta.game), state, snap.version,
+                        snap.head_hash)  # fmt: skip
+        try:
+            loaded = folding.fold_stored(loaded, fetched.events[1:])
+        except ChainBroken:
+            return None  # the whole stream is folded (and its break reported) instead
         self._remember(loaded)
         return loaded, fetched.events, fetched.idempotency
 

@@ -35,6 +35,7 @@ class _Game:
     entries: list[Fields] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
     keys_expire: float | None = None  # monotonic time the idempotency records expire at
+    snapshot: bytes = b""  # the latest state snapshot (service.snapshots)
 
 
 class InMemoryEventStore(records.CreateInSteps):
@@ -114,6 +115,7 @@ class InMemoryEventStore(records.CreateInSteps):
         status: str | None = None,
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
         built = (
             [dict(e) for e in entries]
@@ -140,6 +142,8 @@ class InMemoryEventStore(records.CreateInSteps):
             if head != prev_hash:
                 raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
             game.entries.extend(built)
+            if snapshot:
+                game.snapshot = snapshot
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
             if status is not None:
@@ -247,6 +251,11 @@ class InMemoryEventStore(records.CreateInSteps):
     def replay(self, game_id: str) -> str | None:
         with self._lock:
             return self._replays.get(game_id)
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            return game.snapshot if game is not None and game.snapshot else None
 
     def tamper(self, game_id: str, version: int, fields: Mapping[str, str]) -> None:
         """Overwrite stored fields of one entry (for tests of the chain check)."""

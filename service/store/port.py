@@ -239,6 +239,7 @@ class EventStore(Protocol):
         status: str | None = None,
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
         """Append one batch atomically iff the stream is at ``expected_version``.
 
@@ -250,7 +251,13 @@ class EventStore(Protocol):
         version and, in ``newer``, the events after ``expected_version``: one round trip
         catches a stale cache up). ``entries``: the batch's stream entries when the caller
         built them already (``records.build_entries`` of the same arguments; not built twice).
+        ``snapshot``: the game's latest state snapshot (``service.snapshots``), kept with the
+        batch (replacing the one before) only when the batch is appended.
         """
+        ...
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        """The game's latest state snapshot as an append stored it (None: none)."""
         ...
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:

@@ -5,6 +5,7 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
 - ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
   ``due`` (present until the creation's listing and first scheduling are done);
+- ``<ns>:game:{<id>}:snap``    the latest snapshot of the folded state (``service.snapshots``);
 - ``<ns>:game:{<id>}:idem``    hash: idempotency key -> record (``records.idempotency_to_json``:
   an action's is ``<fingerprint prefix>:<version>``, its response rendered again); it expires
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
@@ -51,12 +52,14 @@ from service.store.port import (
     VersionConflict,
 )
 
+SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
 APPEND_LUA = """
--- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
--- idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- idempotency TTL in ms once over (0: none), then per entry: field count, field, value, ...
+-- KEYS: stream, meta, idem, snapshot.  ARGV: expected version, prev hash, idempotency key
+-- (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
+-- idempotency TTL in ms once over (0: none), snapshot (or ''), then per entry: field count,
+-- field, value, ...
 local unpack = table.unpack or unpack
 local key = ARGV[3]
 if key ~= '' then
@@ -88,7 +91,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 9
+local i = 10
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -98,6 +101,7 @@ for v = current + 1, current + n do
   redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
 end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
+if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
 return {'ok', tostring(current + n)}
@@ -222,6 +226,7 @@ class RedisEventStore(records.CreateInSteps):
         status: str | None = None,
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
         built = (
             list(entries)
@@ -229,7 +234,7 @@ class RedisEventStore(records.CreateInSteps):
             else records.build_entries(events, command, prev_hash, salt)
         )
         result = self._run_append(
-            game_id, expected_version, prev_hash, built, idempotency, status or "", ""
+            game_id, expected_version, prev_hash, built, idempotency, status or "", "", snapshot
         )
         if status is not None and result.replayed is None:
             meta = self.meta(game_id)
@@ -246,6 +251,7 @@ class RedisEventStore(records.CreateInSteps):
         idempotency: IdempotencyRecord | None,
         status: str,
         meta_json: str,
+        snapshot: bytes = b"",
     ) -> Appended:
         args: list[Any] = [
             expected,
@@ -256,12 +262,13 @@ class RedisEventStore(records.CreateInSteps):
             meta_json,
             len(entries),
             self._ttl_ms(),
+            snapshot,
         ]
         for fields in entries:
             args.append(len(fields))
             for name, value in fields.items():
                 args += [name, value]
-        keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "idem")]
+        keys = [self.key(game_id, part) for part in ("events", "meta", "idem", SNAPSHOT_PART)]
         outcome, value, *newer = self._append(keys=keys, args=args)
         return _appended(game_id, expected, outcome, value, idempotency, newer)
 
@@ -382,6 +389,12 @@ class RedisEventStore(records.CreateInSteps):
             game_id: records.version_of(last[0][0]) if last else 0
             for game_id, last in zip(game_ids, lasts, strict=True)
         }
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
+            "GET", self.key(game_id, SNAPSHOT_PART), **{NEVER_DECODE: True}
+        )
+        return raw if isinstance(raw, bytes) else None
 
     def put_replay(self, game_id: str, text: str) -> None:
         self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))

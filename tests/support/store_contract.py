@@ -142,6 +142,18 @@ class StoreContract:
         assert store.read(meta.id, 2)[0].hash == built[0]["hash"]
         assert store.verify_chain(meta.id).ok
 
+    def test_a_snapshot_is_kept_with_its_batch_and_only_then(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        assert store.snapshot(meta.id) is None
+        blob = b"3:" + bytes(range(256))  # any bytes, kept as they are
+        store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head, snapshot=blob)
+        assert store.snapshot(meta.id) == blob
+        with pytest.raises(VersionConflict):
+            store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head,
+                          snapshot=b"never")  # fmt: skip
+        assert store.snapshot(meta.id) == blob
+
     def test_an_expected_version_ahead_of_the_stream_is_a_conflict(self, store: Any) -> None:
         meta = self.created(store)
         with pytest.raises(VersionConflict):
