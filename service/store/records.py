@@ -9,6 +9,7 @@ A stream entry (Redis field -> string):
 
 from __future__ import annotations
 
+import functools
 import json
 import lzma
 from collections.abc import Iterable, Mapping, Sequence
@@ -166,8 +167,8 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
     raw = fields.get("meta")
     if raw is None:
         return None
-    data = json.loads(raw)
-    seats = [_seat_from_dict(s) for s in data["seats"]]
+    data, created_seats = _static_meta(raw)
+    seats = list(created_seats)
     for index in range(len(seats)):
         joined = fields.get(f"join:{index}")
         if joined is not None:
@@ -186,6 +187,13 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         deal=data.get("deal"),
         prearranged=bool(data.get("prearranged", False)),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _static_meta(raw: str) -> tuple[dict[str, Any], tuple[SeatRecord, ...]]:
+    """The static metadata JSON parsed once per process (it never changes once written)."""
+    data = json.loads(raw)
+    return data, tuple(_seat_from_dict(s) for s in data["seats"])
 
 
 def joined_seat_json(name: str, token_hash: str) -> str:
