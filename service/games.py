@@ -446,8 +446,9 @@ class GameService:
             return
         try:
             self._remember(folding.fold_stored(loaded, newer))
-        except ChainBroken:
-            self.cache.discard(loaded.meta.id)  # the next read refolds the stream as it is
+        except Exception:  # the caller's 409 stands; the next read refolds the stream as it is
+            log.warning("game %s: could not catch the cached fold up", loaded.meta.id)
+            self.cache.discard(loaded.meta.id)
 
     def _act(
         self,
