@@ -137,10 +137,10 @@ class StoreContract:
     def test_an_append_may_bring_the_entries_it_built(self, store: Any) -> None:
         meta = self.created(store)
         head = self.head(store, meta.id)
-        built = build_entries(events("CardPlayed"), action(), head)
+        # built under another salt than the append names: the stored hash shows which was kept
+        built = build_entries(events("CardPlayed"), action(), head, salt="other")
         store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head, entries=built)
         assert store.read(meta.id, 2)[0].hash == built[0]["hash"]
-        assert store.verify_chain(meta.id).ok
 
     def test_a_snapshot_is_kept_with_its_batch_and_only_then(self, store: Any) -> None:
         meta = self.created(store)
