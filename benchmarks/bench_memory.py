@@ -7,8 +7,9 @@ Redis store, every action with an idempotency key as the bot workers send them
 (``bot:<seat>:<version>``), then exported as the replay worker does
 (``workers.jobs.export_replay``). Then ``MEMORY USAGE <key> SAMPLES 0`` of each of a game's
 keys: the events stream (the baseline: the events alone), its metadata, its idempotency
-records, its latest state snapshot and its replay copy. Printed: bytes per 1,000 events of each part, and per game the
-ratio (all of the game's keys) / (its events stream), median and range over the games.
+records, its latest state snapshot and its replay copy. Printed: bytes per 1,000 events of
+each part, and per game the ratio (all of the game's keys) / (its events stream), median and
+range over the games.
 """
 
 from __future__ import annotations
