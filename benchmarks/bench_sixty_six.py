@@ -78,8 +78,13 @@ def random_selfplay(policy: Policy, matches: int) -> dict[str, float]:
         _, actions = play_match(f"bench-{i}", (policy, policy), rnd)
         total += actions
     elapsed = time.process_time() - start
-    return {"matches": matches, "actions": total, "seconds": elapsed,
-            "matches_per_s": matches / elapsed, "actions_per_s": total / elapsed}
+    return {
+        "matches": matches,
+        "actions": total,
+        "seconds": elapsed,
+        "matches_per_s": matches / elapsed,
+        "actions_per_s": total / elapsed,
+    }
 
 
 def heuristic_policy(bot: HeuristicBot) -> Policy:
@@ -127,14 +132,22 @@ def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
             wins += play_duplicate(f"dup-{i}", seat, rnd, opponent) == seat
     n = 2 * seeds
     low, high = wilson(wins, n)
-    return {"matches": n, "wins": wins, "rate": wins / n, "low": low, "high": high,
-            "seconds": time.process_time() - start}
+    return {
+        "matches": n,
+        "wins": wins,
+        "rate": wins / n,
+        "low": low,
+        "high": high,
+        "seconds": time.process_time() - start,
+    }
 
 
 def _speed_line(name: str, r: dict[str, float]) -> str:
-    return (f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
-            f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
-            f"{r['actions_per_s']:10.0f} actions/s")
+    return (
+        f"  {name:<22} {r['matches']:>6} matches {r['actions']:>8} actions "
+        f"{r['seconds']:6.2f} CPU s {r['matches_per_s']:8.1f} matches/s "
+        f"{r['actions_per_s']:10.0f} actions/s"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -150,8 +163,11 @@ def main(argv: list[str] | None = None) -> None:
     print(_speed_line("uniform random", ours_uniform))
     print(_speed_line("random, declares at 66", ours_auto))
     print(f"2. heuristic vs random, {seeds} seeds x 2 seats (duplicate deals)")
-    opponents = (("uniform random", uniform), ("random, declares at 66", auto66),
-                 ("random, no close, 66", cautious))
+    opponents = (
+        ("uniform random", uniform),
+        ("random, declares at 66", auto66),
+        ("random, no close, 66", cautious),
+    )
     for name, opponent in opponents:
         h = heuristic_vs_random(seeds, opponent)
         print(f"  vs {name:<22}: heuristic wins {h['wins']}/{h['matches']} matches = "

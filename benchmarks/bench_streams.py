@@ -61,9 +61,7 @@ def redis_executable() -> str:
 # The load generator (its own process) --------------------------------------------------------
 
 
-async def _hold(
-    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
-) -> None:
+async def _hold(port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float) -> None:
     """Keep one stream open on ``path`` (first after ``delay``): reconnect whenever it ends."""
     await asyncio.sleep(delay)
     while not stop.is_set():

@@ -1,27 +1,42 @@
-"""Run every benchmark in turn (``make bench``); each prints its own figures and baselines."""
+"""Run every benchmark in turn (``make bench``); each prints its own figures against a baseline
+measured in the same run (ratios, median and range of alternated samples).
+
+``--smoke``: every script at a tiny size (it runs, it prints; the figures mean nothing).
+"""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-SCRIPTS = (
-    "benchmarks.bench_shithead",
-    "benchmarks.bench_sixty_six",
-    "benchmarks.bench_sheepshead",
-    "benchmarks.bench_engines",
-    "benchmarks.bench_api",
-    "benchmarks.bench_stack",
-    "benchmarks.bench_cluster",
-    "benchmarks.bench_clocks",
-)
+# module, its full-size arguments, its smoke-size arguments
+SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("benchmarks.bench_api", (), ("--samples", "1", "--seconds", "1", "--concurrency", "8",
+                                  "--games", "72", "--max-rps", "200")),
+    ("benchmarks.bench_fold", (), ("--samples", "1", "--version", "60")),
+    ("benchmarks.bench_memory", (), ("--games", "1")),
+    ("benchmarks.bench_shithead", (), ("--quick",)),
+    ("benchmarks.bench_sixty_six", (), ("--quick",)),
+    ("benchmarks.bench_sheepshead", (), ("--quick",)),
+    ("benchmarks.bench_stack", (), ("--seconds", "3", "--replies", "10")),
+    ("benchmarks.bench_engines", (), ("--quick", "--samples", "1")),
+    ("benchmarks.bench_search_sixty_six", (), ("--matches", "1")),
+    ("benchmarks.bench_cluster", (), ("--seconds", "2", "--rounds", "1", "--wrk-seconds", "1")),
+    ("benchmarks.bench_clocks", (), ("--timeouts", "2", "--parallel", "2")),
+)  # fmt: skip
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    smoke = "--smoke" in args
+    only = [a for a in args if not a.startswith("--")]
     failed = []
-    for module in SCRIPTS:
+    for module, full, tiny in SCRIPTS:
+        if only and not any(name in module for name in only):
+            continue
         print(f"\n=== {module} ===", flush=True)
-        if subprocess.run([sys.executable, "-m", module, *sys.argv[1:]], check=False).returncode:
+        command = [sys.executable, "-m", module, *(tiny if smoke else full)]
+        if subprocess.run(command, check=False).returncode:
             failed.append(module)
     if failed:
         print(f"\nfailed: {', '.join(failed)}")

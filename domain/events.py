@@ -25,8 +25,19 @@ class Event:
     SCHEMA: ClassVar[int] = 1
 
 
+_NESTED = frozenset((list, dict))
+
+
 def _freeze(value: Any) -> Any:
-    if isinstance(value, list):
+    """Lists as tuples, all the way down (the decode of every stored event: kept cheap)."""
+    kind = type(value)
+    if kind is list:
+        if any(type(v) in _NESTED for v in value):
+            return tuple([_freeze(v) for v in value])
+        return tuple(value)
+    if kind is dict:
+        return {k: _freeze(v) if type(v) in _NESTED else v for k, v in value.items()}
+    if isinstance(value, list):  # a subclass
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
         return {k: _freeze(v) for k, v in value.items()}
@@ -92,7 +103,12 @@ class EventCodec:
             raise UnknownEvent(type_name)
         if data.get("schema", 1) != cls.SCHEMA:
             data = self.upcast(dict(data), cls.SCHEMA)
-        kwargs = {k: _freeze(v) for k, v in data.items() if k != "type" and k != "schema"}
+        nested = _NESTED
+        kwargs = {
+            k: _freeze(v) if type(v) in nested else v
+            for k, v in data.items()
+            if k != "type" and k != "schema"
+        }
         return cls(**kwargs)
 
     def upcast(self, data: Encoded, target: int) -> Encoded:

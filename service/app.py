@@ -17,7 +17,7 @@ from flask_smorest import Api
 from domain.protocol import Game
 from service import config as settings
 from service import ops, web
-from service.api import all_blueprints, bodies, limits, problems, typed
+from service.api import actions, all_blueprints, bodies, limits, problems, typed
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
@@ -89,6 +89,7 @@ def create_app(
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
     typed.finish(api)
+    actions.install_direct(app)  # the action endpoint's hot path (documented as above)
     web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.refuse_deep_json)
     app.before_request(bodies.refuse_bad_fields)

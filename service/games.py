@@ -7,8 +7,9 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
                           idempotency_key="bot:...")
 
 Reads fold from an in-process cache of states plus the events newer than it. Round trips per
-action: one ``fetch`` (meta + newer events + idempotency lookup) and one conditional append
-(plus one index update on the action that ends the game).
+action: one conditional append when this process's fold is at the caller's expected version
+(a conflict brings the newer events back); otherwise one ``fetch`` (meta + newer events +
+idempotency lookup) first. Plus one index update on the action that ends the game.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.chain import GENESIS
-from domain.errors import GameOver, InvalidAction
+from domain.errors import DomainError, GameOver, InvalidAction
 from domain.lifecycle import Keys, create_command, join_command, lifecycle
 from domain.protocol import Game, action_command, fold
 from domain.registry import all_games, get_game
-from service import clocks, dealing, folding, metrics, shapes, tickets
+from service import clocks, dealing, folding, metrics, responses, shapes, snapshots, tickets
 from service.bots import BUILTIN_BOTS, BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import (
@@ -49,7 +50,7 @@ from service.store.port import (
     StoredEvent,
     VersionConflict,
 )
-from service.store.records import creation_key, salt_of, seat_key
+from service.store.records import build_entries, creation_key, salt_of, seat_key
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
@@ -143,7 +144,9 @@ class GameService:
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
-            "players": len(records), "options": dict(options or {}), "dealer": dealer,
+            "players": len(records),
+            "options": dict(options or {}),
+            "dealer": dealer,
             "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
         at = clocks.now_ms(self._clock)
@@ -351,6 +354,7 @@ class GameService:
                 meta = self.store.join(game_id, seat, name, token_hash(token))
             except SeatTaken as err:
                 raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
+        self._refresh_meta(meta)
         out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
         return {**out, "seats": shapes.public_seats(meta)}
 
@@ -441,49 +445,95 @@ class GameService:
             raise InvalidAction("an action must be an object with a type")
         request = fingerprint(seat, action, expected_version)
         key = seat_key(seat, idempotency_key) if idempotency_key else None
+        warm = self._warm(game_id, seat, expected_version)
+        if warm is not None:
+            # The common case: this process's fold is at the version the caller expects.
+            # Decide on it and append in one round trip; the append checks the version and the
+            # idempotency key, and a conflict brings the newer events along.
+            try:
+                return self._act(warm, seat, action, expected_version, request, key)
+            except DomainError:
+                pass  # refused on this fold: the stream may be ahead; decide on the stream
+            except VersionConflict as conflict:
+                self._catch_up(warm, conflict.newer)
+                raise
         loaded, _, earlier = self._load(game_id, idempotency_key=key)
         if earlier is not None:
-            return self._replay(loaded, earlier, request)
+            return self._replay(loaded, earlier, request, seat)
         if not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
+        return self._act(loaded, seat, action, expected_version, request, key)
+
+    def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
+        """The cached fold when it is at the caller's expected version (None otherwise)."""
+        cached = self.cache.get(game_id)
+        if cached is None or cached.version != expected_version:
+            return None
+        if not 0 <= seat < cached.meta.players:
+            return None
+        rules = self.rules(cached.meta.game)
+        return Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
+
+    def _catch_up(self, loaded: Loaded, newer: Sequence[StoredEvent] | None) -> None:
+        """Fold the events a conflicting append brought back onto a stale cached fold."""
+        if not newer or newer[0].version != loaded.version + 1:
+            return
+        try:
+            self._remember(folding.fold_stored(loaded, newer))
+        except Exception:  # the caller's 409 stands; the next read refolds the stream as it is
+            log.warning("game %s: could not catch the cached fold up", loaded.meta.id)
+            self.cache.discard(loaded.meta.id)
+
+    def _act(
+        self,
+        loaded: Loaded,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        request: str,
+        key: str | None,
+    ) -> dict[str, Any]:
+        """Decide on ``loaded`` and append under its version (one round trip)."""
+        game_id = loaded.meta.id
+        rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         if self.check_action is not None:
             self.check_action(loaded.meta.game, action)
-        rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         keys = dealing.keys_of(loaded.meta)
         at = clocks.now_ms(self._clock)
         events = folding.decide(rules, loaded.state, seat, action, keys, at)
         state = fold(rules, events, loaded.state)
         clocks.hint(self.store, game_id, state)
         encoded = [rules.codec.encode(e) for e in events]
-        head = shapes.head(encoded, loaded.head_hash, salt)
-        response = shapes.json_ready(
-            {
-                "version": version + len(events),
-                **({"head_hash": head} if salt else {}),
-                "events": [
-                    {"version": version + i + 1, "event": rules.redact(e, seat)}
-                    for i, e in enumerate(events)
-                ],
-                "view": shapes.for_people(rules.view(state, seat), loaded.meta),
-            }
+        command = clocks.stamp(action_command(seat, action), state, at)
+        entries = build_entries(encoded, command, loaded.head_hash, salt)  # encoded, hashed once
+        head = entries[-1]["hash"] if entries else loaded.head_hash
+        response = responses.action_response(
+            rules, version, events, state, seat, head, bool(salt), loaded.meta
         )
         record = None
-        if key:
-            record = IdempotencyRecord(key, request, response["version"], response)
+        if key:  # the response is rendered again from the events for a retry
+            fp = request[: responses.FINGERPRINT_CHARS]
+            record = IdempotencyRecord(key, fp, response["version"], None)
         over = rules.outcome(state) is not None
         waits = getattr(state, "vacant", ()) and not getattr(loaded.state, "vacant", ())
+        after_version = version + len(encoded)
+        snapshot = b""
+        if snapshots.due(version, after_version):
+            snapshot = snapshots.to_bytes(snapshots.take(state, after_version, head))
         try:
             appended = self.store.append(
                 game_id,
                 version,
                 encoded,
-                clocks.stamp(action_command(seat, action), state, at),
+                command,
                 prev_hash=loaded.head_hash,
                 idempotency=record,
                 status="over" if over else ("waiting" if waits else None),
                 salt=salt,
+                entries=entries,
+                snapshot=snapshot,
             )
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from
@@ -494,21 +544,26 @@ class GameService:
                 raise
             raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
-            return self._replay(loaded, appended.replayed, request)
+            return self._replay(loaded, appended.replayed, request, seat)
         metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
         if action.get("type") == "leave":
             self.store.vacate(game_id, seat)  # the token stops holding the seat
+            self._refresh_meta(self._meta(game_id))
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)
-        return dict(response)
+        return response
 
-    def _replay(self, loaded: Loaded, earlier: IdempotencyRecord, request: str) -> dict[str, Any]:
-        if earlier.fingerprint != request:
+    def _replay(
+        self, loaded: Loaded, earlier: IdempotencyRecord, request: str, seat: int
+    ) -> dict[str, Any]:
+        if not responses.same_request(earlier.fingerprint, request):
             raise IdempotencyKeyReused(
                 "this seat already used that idempotency key for a different request"
             )
-        return dict(earlier.response)
+        if earlier.response is not None:  # a record written before responses were re-rendered
+            return dict(earlier.response)
+        return responses.render_action(self.store, loaded, seat, earlier.version)
 
     def expire_if_due(
         self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None
@@ -699,6 +754,10 @@ class GameService:
         read_from: int | None,
         idempotency_key: str | None,
     ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
+        if cached is None and read_from is None:
+            warmed = self._from_snapshot(game_id, idempotency_key)
+            if warmed is not None:
+                return warmed
         base = cached.version if cached else 0
         start = base if read_from is None else min(base, read_from)
         fetched = self.store.fetch(game_id, start, idempotency_key)
@@ -716,6 +775,37 @@ class GameService:
             loaded = folding.fold_stored(loaded, newer)
         self._remember(loaded)
         return loaded, fetched.events, fetched.idempotency
+
+    def _from_snapshot(
+        self, game_id: str, idempotency_key: str | None
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None] | None:
+        """The game from its latest snapshot and the events after it (``service.snapshots``);
+        None when there is none this code can use or the stream no longer holds it."""
+        snap = snapshots.from_bytes(self.store.snapshot(game_id))
+        state = None if snap is None else snapshots.state_of(snap)
+        if snap is None or state is None:
+            return None
+        fetched = self.store.fetch(game_id, snap.version - 1, idempotency_key)
+        if fetched.meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        first = fetched.events[0] if fetched.events else None
+        if first is None or first.version != snap.version or first.hash != snap.head_hash:
+            return None  # the stream does not hold the snapshot's version as it was
+        loaded = Loaded(fetched.meta, self.rules(fetched.meta.game), state, snap.version,
+                        snap.head_hash)  # fmt: skip
+        try:
+            loaded = folding.fold_stored(loaded, fetched.events[1:])
+        except ChainBroken:
+            return None  # the whole stream is folded (and its break reported) instead
+        self._remember(loaded)
+        return loaded, fetched.events, fetched.idempotency
+
+    def _refresh_meta(self, meta: GameMeta) -> None:
+        """A cached fold takes the metadata a join or a leave changed without an append (the
+        warm path of ``submit_action`` answers from the cache, seat names included)."""
+        cached = self.cache.get(meta.id)
+        if cached is not None:
+            self.cache.put(meta.id, Folded(meta, cached.state, cached.version, cached.head_hash))
 
     def _remember(self, loaded: Loaded) -> None:
         self.cache.put(

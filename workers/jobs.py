@@ -108,7 +108,7 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     bot = str(loaded.meta.seats[seat].bot)
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
-    key = f"bot:{game_id}:{seat}:{expected_version}"
+    key = f"bot:{seat}:{expected_version}"  # a game's keys are its own: no game id (memory)
     if getattr(_strategy(bot, loaded.meta.game), "wants_history", False):
         view["history"] = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
     action = _choose(bot, loaded.meta.game, view, rng)

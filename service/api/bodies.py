@@ -6,8 +6,10 @@ field)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+import orjson
 from flask import request
 
 from service.errors import InvalidField, InvalidRequest
@@ -47,6 +49,8 @@ def refuse_deep_json() -> None:
         raise InvalidRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
 
 
+LONG_DIGITS = re.compile(rb"\d{19}")  # a number orjson may not read as json does
+PARSED = "cardroom.json"  # where refuse_bad_fields leaves the body it parsed (WSGI environ)
 MAX_INT_DIGITS = 4300  # Python's own limit on int(str): longer integers are refused, not parsed
 
 
@@ -110,9 +114,23 @@ def refuse_bad_fields() -> None:
     if not body:
         return
     try:
-        data = json.loads(body, parse_int=_parse_int)
-    except ValueError:
-        return  # not JSON at all: the schema layer answers 400
+        # orjson refuses what needs a closer look (unpaired surrogates, NaN, ...) and would
+        # read an integer past 64 bits as a float: those go through the standard parser
+        if LONG_DIGITS.search(body):
+            raise orjson.JSONDecodeError("long number", "", 0)
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        try:
+            data = json.loads(body, parse_int=_parse_int)
+        except ValueError:
+            return  # not JSON at all: the schema layer answers 400
     found = bad_field(data)
     if found is not None:
         raise InvalidField(*found)
+    request.environ[PARSED] = data  # checked once: views that can take it parse no more
+
+
+def parsed_json() -> Any:
+    """The request's JSON body as ``refuse_bad_fields`` parsed and checked it (None if it did
+    not: no JSON body, or not JSON at all)."""
+    return request.environ.get(PARSED)

@@ -35,6 +35,7 @@ class _Game:
     entries: list[Fields] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
     keys_expire: float | None = None  # monotonic time the idempotency records expire at
+    snapshot: bytes = b""  # the latest state snapshot (service.snapshots)
 
 
 class InMemoryEventStore(records.CreateInSteps):
@@ -114,8 +115,14 @@ class InMemoryEventStore(records.CreateInSteps):
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
         salt: str = "",
+        entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash, salt)
+        built = (
+            [dict(e) for e in entries]
+            if entries is not None
+            else records.build_entries(events, command, prev_hash, salt)
+        )
         with self._lock:
             game = self._game(game_id)
             if idempotency is not None:
@@ -126,11 +133,18 @@ class InMemoryEventStore(records.CreateInSteps):
                     return records.replayed(earlier, idempotency)
             current = len(game.entries)
             if current != expected_version:
-                raise VersionConflict(game_id, expected_version, current)
+                newer = [
+                    records.parse_entry(v, game.entries[v - 1])
+                    for v in range(expected_version + 1, current + 1)
+                    if v >= 1
+                ]
+                raise VersionConflict(game_id, expected_version, current, newer)
             head = game.entries[-1]["hash"] if game.entries else GENESIS
             if head != prev_hash:
                 raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
-            game.entries.extend(entries)
+            game.entries.extend(built)
+            if snapshot:
+                game.snapshot = snapshot
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
             if status is not None:
@@ -265,6 +279,11 @@ class InMemoryEventStore(records.CreateInSteps):
             else:
                 self._clocks[game_id] = due_ms
             return True
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            return game.snapshot if game is not None and game.snapshot else None
 
     def tamper(self, game_id: str, version: int, fields: Mapping[str, str]) -> None:
         """Overwrite stored fields of one entry (for tests of the chain check)."""

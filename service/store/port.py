@@ -31,11 +31,19 @@ class StoreError(Exception):
 class VersionConflict(StoreError):
     """The stream is not at the expected version: someone else appended first."""
 
-    def __init__(self, game_id: str, expected: int, current: int) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        expected: int,
+        current: int,
+        newer: Sequence[StoredEvent] | None = None,
+    ) -> None:
         super().__init__(f"game {game_id} is at version {current}, not {expected}")
         self.game_id = game_id
         self.expected = expected
         self.current = current
+        # from an append: the events after ``expected`` (a stale cache catches up with them)
+        self.newer: tuple[StoredEvent, ...] | None = None if newer is None else tuple(newer)
 
 
 class IdempotencyKeyReused(StoreError):
@@ -231,6 +239,8 @@ class EventStore(Protocol):
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
         salt: str = "",
+        entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
         """Append one batch atomically iff the stream is at ``expected_version``.
 
@@ -239,8 +249,16 @@ class EventStore(Protocol):
         a key already recorded returns its record (``replayed``) when the fingerprint matches
         and raises IdempotencyKeyReused when not; either way nothing is appended. ``status``
         updates the game's status in the same step. Raises VersionConflict (with the current
-        version).
+        version and, in ``newer``, the events after ``expected_version``: one round trip
+        catches a stale cache up). ``entries``: the batch's stream entries when the caller
+        built them already (``records.build_entries`` of the same arguments; not built twice).
+        ``snapshot``: the game's latest state snapshot (``service.snapshots``), kept with the
+        batch (replacing the one before) only when the batch is appended.
         """
+        ...
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        """The game's latest state snapshot as an append stored it (None: none)."""
         ...
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:

@@ -9,9 +9,13 @@ A stream entry (Redis field -> string):
 
 from __future__ import annotations
 
+import functools
 import json
+import lzma
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import orjson
 
 from domain.chain import GENESIS, link_hash, walk
 from domain.events import canonical_json
@@ -90,10 +94,10 @@ def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
     raw = fields["event"]
     return StoredEvent(
         version=version,
-        event=json.loads(raw),
+        event=orjson.loads(raw),  # the stored text is our own canonical JSON: same values
         prev_hash=fields["prev_hash"],
         hash=fields["hash"],
-        command=None if command is None else json.loads(command),
+        command=None if command is None else orjson.loads(command),
         batch=None if batch is None else int(batch),
         raw=raw,
     )
@@ -163,8 +167,8 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
     raw = fields.get("meta")
     if raw is None:
         return None
-    data = json.loads(raw)
-    seats = [_seat_from_dict(s) for s in data["seats"]]
+    data, created_seats = _static_meta(raw)
+    seats = list(created_seats)
     for index in range(len(seats)):
         joined = fields.get(f"join:{index}")
         if joined is not None:
@@ -197,6 +201,13 @@ def left_field(token_hash: str) -> str:
 def token_hash_of(joined: str | None) -> str | None:
     """The token hash of a stored ``join:<seat>`` value."""
     return None if joined is None else json.loads(joined).get("token_hash")
+
+
+@functools.lru_cache(maxsize=4096)
+def _static_meta(raw: str) -> tuple[dict[str, Any], tuple[SeatRecord, ...]]:
+    """The static metadata JSON parsed once per process (it never changes once written)."""
+    data = json.loads(raw)
+    return data, tuple(_seat_from_dict(s) for s in data["seats"])
 
 
 def joined_seat_json(name: str, token_hash: str) -> str:
@@ -245,7 +256,10 @@ def creation_key(key: str) -> str:
 
 
 def idempotency_to_json(record: IdempotencyRecord) -> str:
-    """The stored form of an idempotency record."""
+    """The stored form of an idempotency record: ``<fingerprint>:<version>`` when it keeps no
+    response (an action's: the service renders it again from the events), else JSON."""
+    if record.response is None:
+        return f"{record.fingerprint}:{record.version}"
     return canonical_json(
         {"fingerprint": record.fingerprint, "version": record.version, "response": record.response}
     )
@@ -255,6 +269,9 @@ def idempotency_from_json(key: str, raw: str | None) -> IdempotencyRecord | None
     """An idempotency record from its stored form."""
     if raw is None:
         return None
+    if not raw.startswith("{"):
+        fingerprint, _, version = raw.rpartition(":")
+        return IdempotencyRecord(key=key, fingerprint=fingerprint, version=int(version))
     data = json.loads(raw)
     return IdempotencyRecord(
         key=key,
@@ -271,3 +288,20 @@ def replayed(earlier: IdempotencyRecord, request: IdempotencyRecord) -> Appended
             "that idempotency key was already used for a different request"
         )
     return Appended(version=earlier.version, replayed=earlier)
+
+
+
+REPLAY_MAGIC = b"\xfd7zXZ\x00"  # how a stored replay starts once compressed (the xz header)
+
+
+def pack_replay(text: str) -> bytes:
+    """A replay file as stored in Redis: xz-compressed UTF-8 (a replay repeats its game's
+    events and their hashes; this keeps about an eighth of the text)."""
+    return lzma.compress(text.encode(), preset=9, check=lzma.CHECK_NONE)
+
+
+def unpack_replay(stored: bytes) -> str:
+    """The replay file from its stored form (a copy stored before compression as it is)."""
+    if stored.startswith(REPLAY_MAGIC):
+        return lzma.decompress(stored).decode()
+    return stored.decode()

@@ -5,7 +5,9 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
 - ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
   ``due`` (present until the creation's listing and first scheduling are done);
-- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> JSON record; it expires
+- ``<ns>:game:{<id>}:snap``    the latest snapshot of the folded state (``service.snapshots``);
+- ``<ns>:game:{<id>}:idem``    hash: idempotency key -> record (``records.idempotency_to_json``:
+  an action's is ``<fingerprint prefix>:<version>``, its response rendered again); it expires
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
@@ -17,7 +19,8 @@ key, so every command on it (the reset script too) touches one slot, on a cluste
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
 id, HGET key);
-``append`` = 1 (EVALSHA), +1 only when the status changes (index update); ``create`` = 3
+``append`` = 1 (EVALSHA; a version conflict returns the newer events with it), +1 only when the
+status changes (index update); ``create`` = 3
 (note, script, listing) and 1 more to settle it once its first turns are scheduled.
 """
 
@@ -29,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
+from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
@@ -56,12 +60,14 @@ from service.store.port import (
 
 log = logging.getLogger(__name__)
 
-REPLAY_PART = "replay"  # a game's exported replay file: <ns>:game:{<id>}:replay
+SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
+REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
 APPEND_LUA = """
--- KEYS: stream, meta, idem.  ARGV: expected version, prev hash, idempotency key (or ''),
--- idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- idempotency TTL in ms once over (0: none), then per entry: field count, field, value, ...
+-- KEYS: stream, meta, idem, snapshot.  ARGV: expected version, prev hash, idempotency key
+-- (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
+-- idempotency TTL in ms once over (0: none), snapshot (or ''), then per entry: field count,
+-- field, value, ...
 local unpack = table.unpack or unpack
 local key = ARGV[3]
 if key ~= '' then
@@ -83,10 +89,17 @@ if #last > 0 then
     if fields[i] == 'hash' then head = fields[i + 1] end
   end
 end
-if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
+if current ~= tonumber(ARGV[1]) then
+  -- the events after the expected version: a caller's stale cache catches up in this trip
+  local newer = {}
+  if current > tonumber(ARGV[1]) then
+    newer = redis.call('XRANGE', KEYS[1], string.format('%d-0', tonumber(ARGV[1]) + 1), '+')
+  end
+  return {'conflict', tostring(current), newer}
+end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 9
+local i = 10
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -96,6 +109,7 @@ for v = current + 1, current + n do
   redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
 end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
+if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
 return {'ok', tostring(current + n)}
@@ -214,10 +228,16 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         idempotency: IdempotencyRecord | None = None,
         status: str | None = None,
         salt: str = "",
+        entries: Sequence[Mapping[str, str]] | None = None,
+        snapshot: bytes = b"",
     ) -> Appended:
-        entries = records.build_entries(events, command, prev_hash, salt)
+        built = (
+            list(entries)
+            if entries is not None
+            else records.build_entries(events, command, prev_hash, salt)
+        )
         result = self._run_append(
-            game_id, expected_version, prev_hash, entries, idempotency, status or "", ""
+            game_id, expected_version, prev_hash, built, idempotency, status or "", "", snapshot
         )
         if status is not None and result.replayed is None:
             meta = self.meta(game_id)
@@ -230,10 +250,11 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         game_id: str,
         expected: int,
         prev_hash: str,
-        entries: list[records.Fields],
+        entries: Sequence[Mapping[str, str]],
         idempotency: IdempotencyRecord | None,
         status: str,
         meta_json: str,
+        snapshot: bytes = b"",
     ) -> Appended:
         args: list[Any] = [
             expected,
@@ -244,14 +265,15 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             meta_json,
             len(entries),
             self._ttl_ms(),
+            snapshot,
         ]
         for fields in entries:
             args.append(len(fields))
             for name, value in fields.items():
                 args += [name, value]
-        keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "idem")]
-        outcome, value = self._append(keys=keys, args=args)
-        return _appended(game_id, expected, outcome, value, idempotency)
+        keys = [self.key(game_id, part) for part in ("events", "meta", "idem", SNAPSHOT_PART)]
+        outcome, value, *newer = self._append(keys=keys, args=args)
+        return _appended(game_id, expected, outcome, value, idempotency, newer)
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         pipe = self.client.pipeline(transaction=True)
@@ -362,12 +384,20 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             for game_id, last in zip(game_ids, lasts, strict=True)
         }
 
+    def snapshot(self, game_id: str) -> bytes | None:
+        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
+            "GET", self.key(game_id, SNAPSHOT_PART), **{NEVER_DECODE: True}
+        )
+        return raw if isinstance(raw, bytes) else None
+
     def put_replay(self, game_id: str, text: str) -> None:
-        self.client.set(self.key(game_id, REPLAY_PART), text)
+        self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))
 
     def replay(self, game_id: str) -> str | None:
-        raw = self.client.get(self.key(game_id, REPLAY_PART))
-        return raw.decode() if isinstance(raw, bytes) else raw
+        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
+            "GET", self.key(game_id, REPLAY_PART), **{NEVER_DECODE: True}
+        )  # bytes: the stored replay is compressed
+        return None if raw is None else records.unpack_replay(raw)
 
     # The clock index sits beside the listing index, outside the games' slots: one sorted set
     # (score: Unix ms) touched one key per command (the reset script too), so it works alike
@@ -410,8 +440,21 @@ def _parse(raw: list[Any]) -> list[StoredEvent]:
     return [records.parse_entry(records.version_of(_text(i)), _strings(f)) for i, f in raw]
 
 
+def _parse_script_entries(raw: list[Any]) -> list[StoredEvent]:
+    """Stream entries as a script returns them (``[id, [field, value, ...]]``)."""
+    return [
+        records.parse_entry(records.version_of(_text(i)), dict(zip(f[::2], f[1::2], strict=True)))
+        for i, f in raw
+    ]
+
+
 def _appended(
-    game_id: str, expected: int, outcome: str, value: str, request: IdempotencyRecord | None
+    game_id: str,
+    expected: int,
+    outcome: str,
+    value: str,
+    request: IdempotencyRecord | None,
+    newer: list[Any],
 ) -> Appended:
     if outcome == "ok":
         return Appended(version=int(value))
@@ -420,7 +463,8 @@ def _appended(
         assert earlier is not None
         return records.replayed(earlier, request)
     if outcome == "conflict":
-        raise VersionConflict(game_id, expected, int(value))
+        return_newer = _parse_script_entries(newer[0]) if newer else None
+        raise VersionConflict(game_id, expected, int(value), return_newer)
     if outcome == "exists":
         raise GameExists(game_id)
     if outcome == "unknown":

@@ -27,3 +27,20 @@ class TestRedisStore(StoreContract):
     @pytest.fixture
     def tamper(self) -> Any:
         return rewrite_redis_entry
+
+
+def test_a_replay_is_stored_compressed_and_an_uncompressed_copy_still_reads() -> None:
+    client = redis.Redis.from_url(redis_url(), decode_responses=True)
+    namespace = unique_namespace()
+    store = RedisEventStore(client, namespace)
+    try:
+        text = '{"events": [' + ",".join(f'{{"v": {i}, "x": "é"}}' for i in range(500)) + "]}"
+        store.put_replay("g1", text)
+        stored = client.memory_usage(store.key("g1", "replay"), samples=0)
+        assert stored is not None and stored < len(text.encode()) // 4
+        assert store.replay("g1") == text
+        client.set(store.key("g2", "replay"), '{"format": "plain é"}')  # stored before packing
+        assert store.replay("g2") == '{"format": "plain é"}'
+    finally:
+        delete_namespace(client, namespace)
+        client.close()

@@ -27,6 +27,7 @@ from service.store import (
     UnknownGameId,
     VersionConflict,
 )
+from service.store.records import build_entries
 
 _ids = itertools.count()
 
@@ -122,6 +123,36 @@ class StoreContract:
             store.append(meta.id, 2, events("CardPlayed"), action("TH"), prev_hash=head)
         assert err.value.current == 3
         assert store.version(meta.id) == 3
+
+    def test_a_conflict_carries_the_events_after_the_expected_version(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        store.append(meta.id, 2, events("CardPlayed", "TurnPassed"), action(), prev_hash=head)
+        with pytest.raises(VersionConflict) as err:
+            store.append(meta.id, 1, events("CardPlayed"), action("TH"), prev_hash=head)
+        assert err.value.newer == tuple(store.read(meta.id, 1))
+        assert [s.version for s in err.value.newer] == [2, 3, 4]
+        assert err.value.newer[1].command is not None and err.value.newer[1].batch == 2
+
+    def test_an_append_may_bring_the_entries_it_built(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        # built under another salt than the append names: the stored hash shows which was kept
+        built = build_entries(events("CardPlayed"), action(), head, salt="other")
+        store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head, entries=built)
+        assert store.read(meta.id, 2)[0].hash == built[0]["hash"]
+
+    def test_a_snapshot_is_kept_with_its_batch_and_only_then(self, store: Any) -> None:
+        meta = self.created(store)
+        head = self.head(store, meta.id)
+        assert store.snapshot(meta.id) is None
+        blob = b"3:" + bytes(range(256))  # any bytes, kept as they are
+        store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head, snapshot=blob)
+        assert store.snapshot(meta.id) == blob
+        with pytest.raises(VersionConflict):
+            store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head,
+                          snapshot=b"never")  # fmt: skip
+        assert store.snapshot(meta.id) == blob
 
     def test_an_expected_version_ahead_of_the_stream_is_a_conflict(self, store: Any) -> None:
         meta = self.created(store)

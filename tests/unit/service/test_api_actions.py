@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.api.deps import EXTENSION
 from service.store import InMemoryEventStore
+from service.store.records import idempotency_to_json, seat_key
 from tests.support.api import Table, bearer
 from tests.unit.service.test_api_games import problem_of
 
@@ -151,6 +153,20 @@ def test_a_retried_idempotency_key_returns_the_identical_response(
 def test_a_retry_after_the_game_moved_on_still_gets_its_first_response(table: Table) -> None:
     first = table.act(0, play("AS"), version=DEALT, key="k-1")
     table.act(1, play("KD"), version=DEALT + 1)
+    assert table.act(0, play("AS"), version=DEALT, key="k-1").get_data() == first.get_data()
+
+
+def test_an_action_record_keeps_no_copy_of_its_response(
+    table: Table, store: InMemoryEventStore
+) -> None:
+    """The record holds the request's fingerprint and the version; a retry renders the first
+    response again from the events, also on a process that never saw the game (a full fold)."""
+    first = table.act(0, play("AS"), version=DEALT, key="k-1")
+    table.act(1, play("KD"), version=DEALT + 1)
+    record = store.fetch(table.id, 0, seat_key(0, "k-1")).idempotency
+    assert record is not None and record.response is None and record.version == DEALT + 1
+    assert len(idempotency_to_json(record)) < 32
+    table.client.application.extensions[EXTENSION].cache.clear()
     assert table.act(0, play("AS"), version=DEALT, key="k-1").get_data() == first.get_data()
 
 

@@ -87,12 +87,35 @@ def test_a_failing_scheduler_does_not_undo_the_action() -> None:
     assert result["version"] == DEALT + 1
 
 
-def test_an_action_costs_one_fetch_of_newer_events_and_one_append() -> None:
+def test_an_action_on_a_current_fold_costs_one_append() -> None:
     store = CountingStore()
     service = GameService(store, games=GAMES)
     game_id = new_game(service)
     service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
-    assert store.calls == [("fetch", DEALT), ("append", DEALT)]
+    assert store.calls == [("append", DEALT)]
+
+
+def test_an_action_on_a_cold_process_costs_one_fetch_and_one_append() -> None:
+    store = CountingStore()
+    game_id = new_game(GameService(store, games=GAMES))
+    store.calls.clear()
+    cold = GameService(store, games=GAMES)
+    cold.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert store.calls == [("fetch", 0), ("append", DEALT)]
+
+
+def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip() -> None:
+    store = CountingStore()
+    one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
+    game_id = new_game(one)
+    two.view(game_id, 0)
+    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    store.calls.clear()
+    with pytest.raises(VersionConflict) as err:
+        two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert err.value.current == DEALT + 1 and store.calls == [("append", DEALT)]
+    assert two.submit_action(game_id, 1, {"type": "play", "card": "KD"}, DEALT + 1)["version"]
+    assert store.calls == [("append", DEALT), ("append", DEALT + 1)]  # no fetch: caught up
 
 
 def test_another_process_folds_only_the_events_it_has_not_seen() -> None:

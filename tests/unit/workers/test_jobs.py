@@ -217,7 +217,7 @@ def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
 
 
 def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack: Stack) -> None:
-    """The attack of issue 9: bots' keys are predictable (``bot:<game>:<seat>:<version>``)."""
+    """The attack of issue 9: bots' keys are predictable (``bot:<seat>:<version>``)."""
     seats = [{"type": "open"}, {"type": "bot", "bot": "random"}]
     # A fixed game id (from the creation's key) fixes the random bot's choices, so the match
     # lasts long enough for the attack to be tried several times.
@@ -233,7 +233,7 @@ def test_the_attack_a_person_sending_the_bot_s_next_key_does_not_stall_it(stack:
         assert 0 in loaded.game.awaited_seats(loaded.state), "the bot's turn stalled"
         view = stack.service.view(game_id, 0)["view"]
         version = loaded.version
-        bot_key = f"bot:{game_id}:1:{version + 1}"  # the bot's key right after this action
+        bot_key = f"bot:1:{version + 1}"  # the bot's key right after this action
         stack.service.submit_action(game_id, 0, view["legal_actions"][0], version, bot_key)
         attacks += 1
         stack.work()

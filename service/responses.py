@@ -1,0 +1,79 @@
+"""The response of an accepted action, built the same way when it is played and when a retried
+idempotency key asks for it again.
+
+An action's idempotency record keeps only the request's fingerprint and the version the action
+brought the game to; a retry renders the response again from the stored events (the batch
+ending at that version, redacted for the seat, and the seat's view of the state there), so it
+is the first response byte for byte without a second copy of it in Redis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.protocol import Game, fold
+from service import shapes
+from service.folding import Loaded, fold_stored
+from service.store.port import EventStore, GameMeta, StoredEvent
+from service.store.records import salt_of
+
+FINGERPRINT_CHARS = 16  # of an action's request digest kept in its record (64 bits)
+
+
+def action_response(
+    rules: Game[Any],
+    before: int,
+    events: Sequence[Any],
+    state: Any,
+    seat: int,
+    head: str,
+    salted: bool,
+    meta: GameMeta,
+) -> dict[str, Any]:
+    """``{"version", "head_hash" (salted chains), "events" (redacted for the seat), "view"}``."""
+    out: dict[str, Any] = shapes.json_ready(
+        {
+            "version": before + len(events),
+            **({"head_hash": head} if salted else {}),
+            "events": [
+                {"version": before + i + 1, "event": rules.redact(e, seat)}
+                for i, e in enumerate(events)
+            ],
+            "view": shapes.for_people(rules.view(state, seat), meta),
+        }
+    )
+    return out
+
+
+def same_request(recorded: str, request: str) -> bool:
+    """Whether a recorded fingerprint (whole, or the prefix an action keeps) is the request's."""
+    size = min(len(recorded), len(request))
+    return size >= FINGERPRINT_CHARS and recorded[:size] == request[:size]
+
+
+def render_action(store: EventStore, loaded: Loaded, seat: int, version: int) -> dict[str, Any]:
+    """The response the action whose batch ends at ``version`` got (from the stored events)."""
+    rules = loaded.game
+    stored = store.read(loaded.meta.id, 0, version)
+    if not stored or stored[-1].version != version:
+        raise LookupError(f"game {loaded.meta.id} has no version {version}")
+    start = max(i for i, s in enumerate(stored) if s.command is not None)
+    batch: list[StoredEvent] = stored[start:]
+    if loaded.version == version:
+        state, head = loaded.state, loaded.head_hash
+    else:
+        genesis = Loaded(loaded.meta, rules, fold(rules, ()), 0, "0" * 64)
+        at = fold_stored(genesis, stored)
+        state, head = at.state, at.head_hash
+    events = [rules.codec.decode(s.event) for s in batch]
+    return action_response(
+        rules,
+        batch[0].version - 1,
+        events,
+        state,
+        seat,
+        head,
+        bool(salt_of(loaded.meta)),
+        loaded.meta,
+    )

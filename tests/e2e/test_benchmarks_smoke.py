@@ -1,0 +1,42 @@
+"""Each of the service's benchmarks runs at a tiny size and prints its ratio lines (the figures
+of so short a run mean nothing; no timing is asserted)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
+
+
+def smoke(name: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "benchmarks.run_all", "--smoke", name]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_the_fold_benchmark_prints_its_ratios() -> None:
+    done = smoke("bench_fold")
+    assert done.returncode == 0, done.stderr
+    assert "fold path / json.loads: median" in done.stdout
+    assert "cold view / warm view at version" in done.stdout
+
+
+def test_the_memory_benchmark_prints_its_ratio() -> None:
+    done = smoke("bench_memory")
+    assert done.returncode == 0, done.stderr
+    assert "all of a game's keys / its events stream: median" in done.stdout
+
+
+def test_the_api_benchmark_prints_its_ratios_or_says_how_to_get_wrk() -> None:
+    done = smoke("bench_api")
+    if shutil.which("wrk") is None:
+        assert done.returncode != 0 and "apt-get install -y wrk" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    assert "action/bare throughput: median" in done.stdout
+    assert "errors 0" in done.stdout
