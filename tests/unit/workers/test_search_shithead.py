@@ -15,7 +15,8 @@ from domain.games.shithead.state import State
 from domain.protocol import Setup, fold
 from domain.registry import get_game
 from workers.bots.base import get_bot
-from workers.bots.search.shithead import ShitheadSearch, sample_world
+from workers.bots.search.shithead import ShitheadSearch, fast_play, sample_world
+from workers.bots.shithead import specials
 
 GAME = get_game("shithead")
 
@@ -159,3 +160,24 @@ def test_the_bot_decides_from_the_view_alone() -> None:
         assert bot.choose(other, random.Random(2)) == bot.choose(view, random.Random(2))
         compared += 1
     assert compared == 40
+
+
+def test_the_fast_rollout_play_is_the_heuristic_bot_s_choice() -> None:
+    """``fast_play`` (ranks and counts on the bare state) chooses what the heuristic bot chooses
+    from the view: the same rank and count, or None where the heuristic picks the pile up."""
+    heuristic = get_bot("heuristic", "shithead")
+    compared = 0
+    for seed, players in (("f1", 4), ("f2", 3), ("f3", 5), ("f4", 2)):
+        for real, seat, view in _decisions(seed, players):
+            if view["legal_actions"][0]["type"] == "flip":
+                continue
+            special = specials(view["options"])
+            want = heuristic.choose(view, random.Random(0))
+            got = fast_play(real, seat, special)
+            if want["type"] == "pickup":
+                assert got is None
+            else:
+                assert got is not None
+                assert (got[0][0], len(got)) == (want["cards"][0][0], len(want["cards"]))
+            compared += 1
+    assert compared > 200

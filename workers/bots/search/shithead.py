@@ -21,14 +21,24 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.cards import deck_52, deck_54
+from domain.cards import deck_52, deck_54, rank
+from domain.games.shithead.events import CardsPlayed
 from domain.games.shithead.options import Rules, rules_for
-from domain.games.shithead.play import decide_play, turn_actions
-from domain.games.shithead.rules import FACE_DOWN, face_down_slots, tier
+from domain.games.shithead.play import Batch, decide_play, resolve_placed, turn_actions
+from domain.games.shithead.rules import (
+    FACE_DOWN,
+    FACE_UP,
+    HAND,
+    face_down_slots,
+    face_up_cards,
+    pile_rank,
+    rank_problem,
+    tier,
+)
 from domain.games.shithead.state import PLAY, Info, State
 from workers.bots.base import Action, View, register_bot
 from workers.bots.search.pimc import IterationSearch, events_of
-from workers.bots.shithead import ShitheadHeuristic, specials
+from workers.bots.shithead import _VALUE, BIG_PILE, CHEAP_PILE, ShitheadHeuristic, specials
 from workers.bots.shithead import _play as heuristic_play
 
 DEFAULT_ITERATIONS = 24
@@ -194,19 +204,81 @@ def policy(state: State, seat: int, special: frozenset[str], rng: random.Random)
     return heuristic_play(_policy_view(state, seat), legal, special)
 
 
+def fast_rules(rules: Rules) -> bool:
+    """True when ``fast_play`` knows these rules (sets of any size, no stacks, no stock play)."""
+    return not (rules.stack_face_up or rules.match_count or rules.play_from_stock)
+
+
+def fast_play(state: State, seat: int, special: frozenset[str]) -> tuple[str, ...] | None:
+    """The set the heuristic would play from the hand or face-up tier, by rank and count
+    (suits do not matter), or None when it would pick up; only under ``fast_rules``."""
+    rules, pile = state.r, state.pile
+    cards = state.hands[seat] or face_up_cards(state, seat)
+    groups: dict[str, list[str]] = {}
+    for card in cards:
+        groups.setdefault(rank(card), []).append(card)
+    top = pile_rank(rules, pile)
+    legal = [r for r in groups if rank_problem(rules, top, r) is None]
+    if not legal:
+        return None
+    if pile:
+        last = rank(pile[-1])
+        if last != "*" and last in groups and last in legal:
+            run = 0
+            for card in reversed(pile):
+                if rank(card) != last:
+                    break
+                run += 1
+            if run + len(groups[last]) >= 4:
+                return tuple(groups[last])  # completes four of a kind: a free turn
+    ordinary = [r for r in legal if r not in special]
+    low = min((_VALUE[r] for r in ordinary), default=99)
+    if "T" in legal and "T" in special and len(pile) >= BIG_PILE and low >= _VALUE["J"]:
+        return (groups["T"][0],)
+    if ordinary:
+        return tuple(groups[_BY_VALUE[low]])
+    extra = [r for r in legal if r in special]
+    if not pile or len(pile) > CHEAP_PILE or _endgame(state, seat):
+        return (groups[min(extra, key=lambda r: _KEEP.get(r, -1))][0],)
+    return None
+
+
+_BY_VALUE = {v: r for r, v in _VALUE.items()}
+_KEEP = {"2": 0, "*": 1, "T": 2}
+
+
+def _endgame(state: State, seat: int) -> bool:
+    table = sum(len(slot) for slot in state.face_up[seat])
+    return not state.stock and len(state.hands[seat]) + table <= 3
+
+
+def _apply_play(state: State, seat: int, cards: tuple[str, ...]) -> State:
+    """A validated play's events (``fast_play`` only names legal sets), as decide emits them."""
+    batch = Batch(state)
+    source = HAND if state.hands[seat] else FACE_UP
+    batch.emit(CardsPlayed(seat=seat, cards=cards, source=source))
+    resolve_placed(batch, seat, rank(cards[0]))
+    return batch.state
+
+
 def rollout(world: State, seat: int, action: Action, rng: random.Random) -> float:
     """1 when the seat gets out, 0 when it is the shithead (cards left decide a long game)."""
     special = specials(world.options)
-    state = world
-    mover, move = seat, action
+    fast = fast_rules(world.r)
+    state = decide_play(world, seat, str(action["type"]), action).state
     for _ in range(ROLLOUT_ACTIONS):
-        state = decide_play(state, mover, str(move["type"]), move).state
         if seat in state.out:
             return 1.0
         if state.loser is not None or state.to_act is None:
             return 0.0 if state.loser == seat else 1.0
         mover = state.to_act
+        if fast and tier(state, mover) != FACE_DOWN:
+            cards = fast_play(state, mover, special)
+            if cards is not None:
+                state = _apply_play(state, mover, cards)
+                continue
         move = policy(state, mover, special, rng)
+        state = decide_play(state, mover, str(move["type"]), move).state
     return _cards_left_value(state, seat)
 
 
