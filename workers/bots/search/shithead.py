@@ -41,7 +41,7 @@ from workers.bots.search.pimc import IterationSearch, events_of
 from workers.bots.shithead import _VALUE, BIG_PILE, CHEAP_PILE, ShitheadHeuristic, specials
 from workers.bots.shithead import _play as heuristic_play
 
-DEFAULT_ITERATIONS = 24
+DEFAULT_ITERATIONS = 16
 ROLLOUT_ACTIONS = 400  # a rollout longer than this is scored by the cards left
 _HEURISTIC = ShitheadHeuristic()
 
