@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from domain.events import canonical_json
 from domain.games.sheepshead.cards import effective_suit
+from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
 from domain.protocol import Setup, fold
 from domain.registry import get_game
 from workers.bots.base import get_bot
-from workers.bots.search.sheepshead import SheepsheadSearch, sample_world
+from workers.bots.search.sheepshead import SheepsheadSearch, play_out, policy, sample_world
 
 GAME = get_game("sheepshead")
 
@@ -193,3 +194,28 @@ def test_the_called_card_never_goes_to_the_picker_and_a_called_jack_leaves_the_j
                         assert sampled["JD"] in p8
                 checked += 1
     assert checked > 10
+
+
+def test_the_fast_play_out_scores_what_the_engine_scores_with_the_same_play() -> None:
+    """``play_out`` (plain lists) ends a hand exactly as the domain's decide/evolve does when
+    every seat plays the heuristic's card."""
+    compared = 0
+    for seed, players in (("p1", 5), ("p2", 3), ("p3", 6), ("p4", 7)):
+        for _, seat, view in _decisions(seed, players, {"rounds": 2}):
+            if view["phase"] != "playing":
+                continue
+            world = sample_world(view, random.Random(compared))
+            assert play_out(world, seat) == _engine_play_out(world, seat)
+            compared += 1
+    assert compared > 100
+
+
+def _engine_play_out(state: State, seat: int) -> float:
+    rng = random.Random(0)
+    while True:
+        hand = state.hand
+        assert hand is not None and hand.to_act is not None
+        for event in GAME.decide(state, hand.to_act, policy(state, hand.to_act, rng)):
+            if isinstance(event, HandScored):
+                return float(event.scores[seat])
+            state = GAME.evolve(state, event)
