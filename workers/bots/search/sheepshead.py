@@ -46,7 +46,7 @@ from workers.bots.base import Action, View, register_bot
 from workers.bots.search.pimc import IterationSearch, events_of
 from workers.bots.sheepshead import SheepsheadHeuristic
 
-DEFAULT_ITERATIONS = 12
+DEFAULT_ITERATIONS = 40
 SAMPLE_TRIES = 200
 _HEURISTIC = SheepsheadHeuristic()
 _SEARCHED = frozenset({"pick", "pass", "play"})
