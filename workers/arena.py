@@ -84,6 +84,7 @@ class BotSummary:
                 "mu": round(self.rating_mu, 3),
                 "sigma": round(self.rating_sigma, 3),
             },
+            "per_deal": [round(v, 6) for v in self.per_deal],  # runs on other seeds pool exactly
         }
 
 
