@@ -21,6 +21,7 @@ SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("benchmarks.bench_stack", (), ("--seconds", "3", "--replies", "10")),
     ("benchmarks.bench_engines", (), ("--quick", "--samples", "1")),
     ("benchmarks.bench_search_sixty_six", (), ("--matches", "1")),
+    ("benchmarks.bench_search_time", (), ("--games", "1")),
     ("benchmarks.bench_cluster", (), ("--seconds", "2", "--rounds", "1", "--wrk-seconds", "1")),
     ("benchmarks.bench_clocks", (), ("--timeouts", "2", "--parallel", "2")),
 )  # fmt: skip

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 BUILTIN_BOTS = ("heuristic", "random", "search")
 # built-in bots that play only some games (the others play every game)
-BUILTIN_GAMES: dict[str, tuple[str, ...]] = {"search": ("sixty_six",)}
+BUILTIN_GAMES: dict[str, tuple[str, ...]] = {"search": ("sheepshead", "shithead", "sixty_six")}
 HEARTBEAT_SECONDS = 5.0
 LIVE_SECONDS = 15.0
 FINISHED_KEPT = 100  # finished games a bot can resume from, per bot

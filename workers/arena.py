@@ -66,12 +66,19 @@ class BotSummary:
     per_deal: list[float] = field(default_factory=list)
 
     def as_json(self, measure: str) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if measure == "not_loser":  # Shithead's own figure: how often the bot is the shithead
+            extra = {
+                "loser_rate": round(1 - self.mean, 4),
+                "loser_interval95": [round(1 - self.high, 4), round(1 - self.low, 4)],
+            }
         return {
             "bot": self.bot,
             "games": self.games,
             "measure": measure,
             measure: round(self.mean, 4),
             "interval95": [round(self.low, 4), round(self.high, 4)],
+            **extra,
             "median_decision_ms": None if self.median_ms is None else round(self.median_ms, 2),
             "p90_decision_ms": None if self.p90_ms is None else round(self.p90_ms, 2),
             "rating": {
@@ -79,6 +86,7 @@ class BotSummary:
                 "mu": round(self.rating_mu, 3),
                 "sigma": round(self.rating_sigma, 3),
             },
+            "per_deal": [round(v, 6) for v in self.per_deal],  # runs on other seeds pool exactly
         }
 
 
@@ -336,15 +344,17 @@ def main(args: Any) -> int:
     summaries = summarize(args.game, results)
     measure = METRICS.get(args.game, "win")
     table = Table(title=f"{args.game}, {deals} deals x {len(bots)} seats, seed {args.seed!r}")
-    for column in ("bot", "games", measure, "95 % interval", "median ms/move", "p90 ms",
-                   "rating"):
+    losers = measure == "not_loser"  # Shithead's table shows how often a bot is the shithead
+    for column in ("bot", "games", "loser rate" if losers else measure, "95 % interval",
+                   "median ms/move", "p90 ms", "rating"):  # fmt: skip
         table.add_column(column, justify="left" if column == "bot" else "right")
     for s in summaries:
+        mean, low, high = (1 - s.mean, 1 - s.high, 1 - s.low) if losers else (s.mean, s.low, s.high)
         table.add_row(
             s.bot,
             str(s.games),
-            f"{s.mean:.3f}",
-            f"{s.low:.3f} .. {s.high:.3f}",
+            f"{mean:.3f}",
+            f"{low:.3f} .. {high:.3f}",
             "-" if s.median_ms is None else f"{s.median_ms:.1f}",
             "-" if s.p90_ms is None else f"{s.p90_ms:.1f}",
             f"{s.rating_mu:.1f} ± {s.rating_sigma:.1f}",

@@ -10,9 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api.deps import EXTENSION
-from service.bots import BUILTIN_BOTS, LIVE_SECONDS
+from service.bots import BUILTIN_BOTS, BUILTIN_GAMES, LIVE_SECONDS
 from service.store import InMemoryEventStore
 from tests.support.api import make_app
+from workers.bots.base import games_of
 
 
 @pytest.fixture
@@ -77,10 +78,12 @@ def test_a_user_bot_without_a_live_worker_is_reported_in_the_summary_and_views(
     assert client.get(f"/games/{game_id}").json["bots_missing"] == []
 
 
-def test_the_search_bot_is_known_only_for_the_games_it_plays(client: FlaskClient) -> None:
-    assert _create(client, "search", "sixty_six").status_code == 201
-    refused = _create(client, "search", "shithead")
-    assert refused.status_code == 422 and "search" not in refused.json["known"]
+def test_the_search_bot_is_known_for_the_games_it_plays(client: FlaskClient) -> None:
+    assert BUILTIN_GAMES["search"] == games_of("search")  # the service offers what is registered
+    for game, players in (("sixty_six", 2), ("shithead", 4), ("sheepshead", 5)):
+        seats = [{"type": "bot", "bot": "search"}] + [{"type": "open"}] * (players - 1)
+        created = client.post("/games", json={"game": game, "seats": seats, "seed": "names"})
+        assert created.status_code == 201, game
 
 
 def test_built_in_bots_are_never_reported_missing(client: FlaskClient) -> None:

@@ -85,6 +85,9 @@ def test_the_command_prints_a_table_and_writes_json_and_a_png(
     assert heuristic["games"] == 3 and data["bots"]["random"]["games"] == 3
     low, high = heuristic["interval95"]
     assert 0 <= low <= heuristic["not_loser"] <= high <= 1
+    assert heuristic["per_deal"] == [heuristic["not_loser"]]  # one deal of three rotations
+    assert heuristic["loser_rate"] == pytest.approx(1 - heuristic["not_loser"], abs=1e-3)
+    assert heuristic["loser_interval95"] == pytest.approx([1 - high, 1 - low], abs=1e-3)
     assert set(heuristic["rating"]) == {"mu", "sigma", "ordinal"}
     assert 0 < heuristic["median_decision_ms"] <= heuristic["p90_decision_ms"]
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
