@@ -79,8 +79,10 @@ SHITHEAD = _game("shithead", {
 SIXTY_SIX = _game("sixty_six", {
     "play": ("Lead or follow with one card (§15: `cards: [c]`).",
              {"cards": cards(required=True, validate=validate.Length(equal=1))}),
-    "marriage": ("Announce a marriage by leading its king or queen (`cards: [c]`).",
-                 {"cards": cards(required=True, validate=validate.Length(equal=1))}),
+    "marriage": ("Announce a marriage by leading its king or queen (`cards: [c]`); with "
+                 "`declare: true` it also declares out in the same act (rules: Optional rights).",
+                 {"cards": cards(required=True, validate=validate.Length(equal=1)),
+                  "declare": fields.Boolean()}),
     "exchange_trump": ("Exchange the trump nine for the face-up trump card (R9).", {}),
     "close": ("Close the stock (R10).", {}),
     "draw": ("Draw after a trick (both seats draw; R6).", {}),
