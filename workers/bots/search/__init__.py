@@ -13,19 +13,16 @@ it sets ``wants_history = True``). Per move it repeatedly
 
 The action with the best mean over the sampled worlds is played (perfect-information Monte
 Carlo: each world is searched as if its cards were known, and the worlds are averaged). The
-budget is ``iterations`` worlds per move, cut short after ``ms`` milliseconds.
+budget is a count of worlds per move (``pimc.IterationSearch``), so a bot plays alike on a busy
+machine and an idle one.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any, Protocol
 
 from workers.bots.base import Action, View
-
-DEFAULT_ITERATIONS = 48
-DEFAULT_MS = 150.0
 
 
 class Adapter(Protocol):
@@ -47,38 +44,3 @@ class Adapter(Protocol):
         """Play ``action`` in ``world``, finish with the rollout policy, return the seat's value."""
         ...
 
-
-class SearchBot:
-    """A determinized Monte Carlo search over an ``Adapter``; see the module docstring."""
-
-    wants_history = True
-
-    def __init__(
-        self,
-        adapter: Adapter,
-        iterations: int = DEFAULT_ITERATIONS,
-        ms: float = DEFAULT_MS,
-    ) -> None:
-        self.adapter = adapter
-        self.iterations = iterations
-        self.ms = ms
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        forced = self.adapter.forced(view)
-        if forced is not None:
-            return forced
-        actions = self.adapter.candidates(view)
-        if len(actions) == 1:
-            return dict(actions[0])
-        totals = [0.0] * len(actions)
-        deadline = time.perf_counter() + self.ms / 1000
-        worlds = 0
-        while worlds < self.iterations and (worlds < 2 or time.perf_counter() < deadline):
-            world = self.adapter.sample(view, rng)
-            seat = int(view["seat"])
-            common = rng.random()  # every action's rollout in this world draws the same numbers
-            for i, action in enumerate(actions):
-                totals[i] += self.adapter.rollout(world, seat, action, random.Random(common))
-            worlds += 1
-        best = max(range(len(actions)), key=lambda i: totals[i])
-        return dict(actions[best])
