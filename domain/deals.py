@@ -103,3 +103,25 @@ def deal_order(
     out += list(deal["stock"])
     out += [c for z in extra_zones for c in deal["extra"].get(z, ())]
     return out
+
+
+def whole_number(value: Any, field: str, least: int, most: int) -> int:
+    """``value`` if it is a whole number from ``least`` to ``most``, else InvalidDeal naming
+    ``field`` (a match state's number in ``deal.extra``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise InvalidDeal(
+            f"{field} must be a whole number from {least} to {most}, got {value!r}", field=field
+        )
+    return value
+
+
+def match_fields(deal: Any, names: Sequence[str]) -> tuple[Any, dict[str, Any]]:
+    """The deal without the match-state fields ``names`` of its ``extra``, and those fields
+    (empty when none is given: the deal is returned as it is)."""
+    if not isinstance(deal, Mapping) or not isinstance(deal.get("extra"), Mapping):
+        return deal, {}
+    extra = deal["extra"]
+    given = {k: extra[k] for k in names if k in extra}
+    if not given:
+        return deal, {}
+    return {**deal, "extra": {k: v for k, v in extra.items() if k not in names}}, given

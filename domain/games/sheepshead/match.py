@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.deals import match_fields, whole_number
 from domain.errors import InvalidDeal
 
 MATCH_FIELDS = ("totals", "multiplier", "hand_number", "deal_number")
@@ -33,22 +34,14 @@ class MatchState:
     deal_number: int = 0
 
 
-def _whole(value: Any, field: str, least: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise InvalidDeal(f"{field} must be a whole number from {least} to {most}, got "
-                          f"{value!r}", field=field)
-    return value
+_whole = whole_number
 
 
 def match_state(deal: Any, players: int, options: Mapping[str, Any]) -> tuple[Any, MatchState]:
     """The deal without its match fields, and the validated match state they give."""
-    if not isinstance(deal, Mapping) or not isinstance(deal.get("extra"), Mapping):
-        return deal, MatchState()
-    extra = deal["extra"]
-    given = {k: extra[k] for k in MATCH_FIELDS if k in extra}
+    cards, given = match_fields(deal, MATCH_FIELDS)
     if not given:
         return deal, MatchState()
-    cards = {**deal, "extra": {k: v for k, v in extra.items() if k not in MATCH_FIELDS}}
     totals = given.get("totals", [0] * players)
     field = "deal.extra.totals"
     if not isinstance(totals, list | tuple) or len(totals) != players:

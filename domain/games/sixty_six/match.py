@@ -10,10 +10,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.deals import match_fields, whole_number
 from domain.errors import InvalidDeal
 from domain.games.sixty_six.state import Rules
 
@@ -32,21 +32,14 @@ class MatchState:
 
 
 def _count(value: Any, field: str, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise InvalidDeal(f"{field} must be a whole number from 0 to {most}, got {value!r}",
-                          field=field)
-    return value
+    return whole_number(value, field, 0, most)
 
 
 def match_state(deal: Any, rules: Rules) -> tuple[Any, MatchState]:
     """The deal without its match fields, and the validated match state they give."""
-    if not isinstance(deal, Mapping) or not isinstance(deal.get("extra"), Mapping):
-        return deal, MatchState()
-    extra = deal["extra"]
-    given = {k: extra[k] for k in MATCH_FIELDS if k in extra}
+    cards, given = match_fields(deal, MATCH_FIELDS)
     if not given:
         return deal, MatchState()
-    cards = {**deal, "extra": {k: v for k, v in extra.items() if k not in MATCH_FIELDS}}
     top = rules.game_target - 1
     points = given.get("match_points", [0, 0])
     field = "deal.extra.match_points"
