@@ -10,38 +10,25 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.events import canonical_json
 from domain.games.sheepshead.cards import effective_suit
 from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
 from domain.protocol import Setup, fold
 from domain.registry import get_game
+from tests.support.decisions import as_json as _json
+from tests.support.decisions import decisions
 from workers.bots.base import get_bot
 from workers.bots.search.sheepshead import SheepsheadSearch, play_out, policy, sample_world
 
 GAME = get_game("sheepshead")
 
 
-def _json(data: Any) -> Any:
-    return json.loads(canonical_json(data))
-
-
 def _decisions(
     seed: str, players: int, options: dict[str, Any] | None = None, bots: str = "heuristic"
 ) -> Iterator[tuple[State, int, dict[str, Any]]]:
     """(real state, seat, the seat's view with its redacted history) at every pick or play."""
-    state = fold(GAME, events := GAME.start(Setup(players=players, seed=seed, options=options)))
-    history = list(events)
-    bot, rng = get_bot(bots, "sheepshead"), random.Random(seed)
-    while GAME.outcome(state) is None:
-        seat = GAME.awaited_seats(state)[0]
-        view = _json(GAME.view(state, seat))
-        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
-        if view["phase"] in ("picking", "playing"):
-            yield state, seat, view
-        new = GAME.decide(state, seat, bot.choose(view, rng))
-        state = fold(GAME, new, state)
-        history += new
+    asked = lambda state, view: view["phase"] in ("picking", "playing")  # noqa: E731
+    return decisions(GAME, asked, seed, players, options, bots)
 
 
 def _where(state: State) -> dict[str, str]:

@@ -10,10 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.events import canonical_json
 from domain.games.shithead.state import State
 from domain.protocol import Setup, fold
 from domain.registry import get_game
+from tests.support.decisions import as_json as _json
+from tests.support.decisions import decisions
 from workers.bots.base import get_bot
 from workers.bots.search.shithead import ShitheadSearch, fast_play, sample_world
 from workers.bots.shithead import specials
@@ -21,26 +22,11 @@ from workers.bots.shithead import specials
 GAME = get_game("shithead")
 
 
-def _json(data: Any) -> Any:
-    return json.loads(canonical_json(data))
-
-
 def _decisions(
     seed: str, players: int, options: dict[str, Any] | None = None, bots: str = "heuristic"
 ) -> Iterator[tuple[State, int, dict[str, Any]]]:
     """(real state, seat, the seat's view with its redacted history) at every play decision."""
-    state = fold(GAME, events := GAME.start(Setup(players=players, seed=seed, options=options)))
-    history = list(events)
-    bot, rng = get_bot(bots, "shithead"), random.Random(seed)
-    while GAME.outcome(state) is None:
-        seat = GAME.awaited_seats(state)[0]
-        view = _json(GAME.view(state, seat))
-        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
-        if state.phase == "play":
-            yield state, seat, view
-        new = GAME.decide(state, seat, bot.choose(view, rng))
-        state = fold(GAME, new, state)
-        history += new
+    return decisions(GAME, lambda state, view: state.phase == "play", seed, players, options, bots)
 
 
 def _where(state: State) -> dict[str, tuple[str, int]]:
