@@ -20,15 +20,40 @@ import threading
 import time
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import redis
+import rq.worker.base
 from rq import Queue, SimpleWorker
+from rq.scheduler import RQScheduler
 
 from service import telemetry
 from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
 from service.store.connect import client_from_url
 from workers import config
 from workers.bots.base import games_of
+
+
+class ParentBoundScheduler(RQScheduler):
+    """RQ's scheduler process (forked by the worker that holds a queue's scheduling lock),
+    which stops once that worker is gone: RQ's own keeps running after a SIGKILL of its worker,
+    an unsupervised process renewing the lock for ever."""
+
+    _parent: int | None = None
+
+    def start(self) -> Any:
+        self._parent = os.getpid()  # the worker's, read again in the forked scheduler
+        return super().start()  # type: ignore[no-untyped-call]  # untyped in rq
+
+    def heartbeat(self) -> None:
+        if self._parent is not None and os.getppid() != self._parent:
+            # the loop stops at its next turn: the locks released, the death noted
+            self.request_stop()  # type: ignore[no-untyped-call]  # untyped in rq
+        super().heartbeat()  # type: ignore[no-untyped-call]  # untyped in rq
+
+
+# the class a worker starts its scheduler with (rq.worker.base names it at call time)
+rq.worker.base.RQScheduler = ParentBoundScheduler  # type: ignore[attr-defined]
 
 log = logging.getLogger("cardroom.worker")
 
