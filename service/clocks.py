@@ -23,7 +23,7 @@ from service.store.port import EventStore, VersionConflict
 from service.store.records import salt_of
 
 if TYPE_CHECKING:
-    from service.games import GameService
+    from service.base import ServiceBase
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def add_remaining(view: dict[str, Any], at_ms: int) -> dict[str, Any]:
 
 
 def enforce(
-    service: GameService,
+    service: ServiceBase,
     game_id: str,
     policy: clock.MovePolicy,
     *,
@@ -115,7 +115,7 @@ def enforce(
     return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)"
 
 
-def after_append(service: GameService, loaded: Loaded) -> None:
+def after_append(service: ServiceBase, loaded: Loaded) -> None:
     """Index and schedule the next due time of a clocked game (drop it once the game is over)."""
     if not clocked(loaded.state):
         return

@@ -1,0 +1,206 @@
+"""The action path (a mixin of ``GameService``).
+
+Round trips per action: one conditional append when this process's fold is at the caller's
+expected version (a conflict brings the newer events back); otherwise one ``fetch`` (meta +
+newer events + idempotency lookup) first. Plus one index update on the action that ends the
+game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.errors import DomainError, InvalidAction
+from domain.protocol import action_command, fold
+from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
+from service.base import ServiceBase, log
+from service.errors import NotFound
+from service.folding import Loaded
+from service.shapes import fingerprint
+from service.store.port import (
+    ChainBroken,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    StoredEvent,
+    VersionConflict,
+)
+from service.store.records import build_entries, salt_of, seat_key
+
+
+class Acting(ServiceBase):
+    """Seats' actions and the sweeper's expiry: the appends after creation and joins."""
+
+    def submit_action(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Decide and append one seat's action iff the game is at ``expected_version``.
+
+        Returns ``{"version", "events": [{"version", "event"}] (redacted for the seat),
+        "view"}``. A retried idempotency key returns the first response unchanged. Raises
+        DomainError (rules), VersionConflict, IdempotencyKeyReused, NotFound.
+        """
+        if not isinstance(action, Mapping):
+            raise InvalidAction("an action must be an object with a type")
+        request = fingerprint(seat, action, expected_version)
+        key = seat_key(seat, idempotency_key) if idempotency_key else None
+        warm = self._warm(game_id, seat, expected_version)
+        if warm is not None:
+            # The common case: this process's fold is at the version the caller expects.
+            # Decide on it and append in one round trip; the append checks the version and the
+            # idempotency key, and a conflict brings the newer events along.
+            try:
+                return self._act(warm, seat, action, expected_version, request, key)
+            except DomainError:
+                pass  # refused on this fold: the stream may be ahead; decide on the stream
+            except VersionConflict as conflict:
+                self._catch_up(warm, conflict.newer)
+                raise
+        loaded, _, earlier = self._load(game_id, idempotency_key=key)
+        if earlier is not None:
+            return self._replay(loaded, earlier, request, seat)
+        if not 0 <= seat < loaded.meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        if expected_version != loaded.version:
+            raise VersionConflict(game_id, expected_version, loaded.version)
+        return self._act(loaded, seat, action, expected_version, request, key)
+
+    def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
+        """The cached fold when it is at the caller's expected version (None otherwise)."""
+        cached = self.cache.get(game_id)
+        if cached is None or cached.version != expected_version:
+            return None
+        if not 0 <= seat < cached.meta.players:
+            return None
+        rules = self.rules(cached.meta.game)
+        return Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
+
+    def _catch_up(self, loaded: Loaded, newer: Sequence[StoredEvent] | None) -> None:
+        """Fold the events a conflicting append brought back onto a stale cached fold."""
+        if not newer or newer[0].version != loaded.version + 1:
+            return
+        try:
+            self._remember(folding.fold_stored(loaded, newer))
+        except Exception:  # the caller's 409 stands; the next read refolds the stream as it is
+            log.warning("game %s: could not catch the cached fold up", loaded.meta.id)
+            self.cache.discard(loaded.meta.id)
+
+    def _act(
+        self,
+        loaded: Loaded,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        request: str,
+        key: str | None,
+    ) -> dict[str, Any]:
+        """Decide on ``loaded`` and append under its version (one round trip)."""
+        game_id = loaded.meta.id
+        rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
+        if self.check_action is not None:
+            self.check_action(loaded.meta.game, action)
+        keys = dealing.keys_of(loaded.meta)
+        at = clocks.now_ms(self._clock)
+        events = folding.decide(rules, loaded.state, seat, action, keys, at)
+        state = fold(rules, events, loaded.state)
+        clocks.hint(self.store, game_id, state)
+        encoded = [rules.codec.encode(e) for e in events]
+        command = clocks.stamp(action_command(seat, action), state, at)
+        entries = build_entries(encoded, command, loaded.head_hash, salt)  # encoded, hashed once
+        head = entries[-1]["hash"] if entries else loaded.head_hash
+        response = responses.action_response(
+            rules, version, events, state, seat, head, bool(salt), loaded.meta
+        )
+        record = None
+        if key:  # the response is rendered again from the events for a retry
+            fp = request[: responses.FINGERPRINT_CHARS]
+            record = IdempotencyRecord(key, fp, response["version"], None)
+        over = rules.outcome(state) is not None
+        waits = getattr(state, "vacant", ()) and not getattr(loaded.state, "vacant", ())
+        after_version = version + len(encoded)
+        snapshot = b""
+        if snapshots.due(version, after_version):
+            snapshot = snapshots.to_bytes(snapshots.take(state, after_version, head))
+        try:
+            appended = self.store.append(
+                game_id,
+                version,
+                encoded,
+                command,
+                prev_hash=loaded.head_hash,
+                idempotency=record,
+                status="over" if over else ("waiting" if waits else None),
+                salt=salt,
+                entries=entries,
+                snapshot=snapshot,
+            )
+        except ChainBroken:
+            # The stream was rewound and rewritten under our cached fold (Redis restored from
+            # an older state, then played on): refold, and let the caller retry on the truth.
+            self.cache.discard(game_id)
+            fresh = self.load(game_id)
+            if fresh.head_hash == loaded.head_hash:
+                raise
+            raise VersionConflict(game_id, expected_version, fresh.version) from None
+        if appended.replayed is not None:
+            return self._replay(loaded, appended.replayed, request, seat)
+        metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
+        if action.get("type") == "leave":
+            self.store.vacate(game_id, seat)  # the token stops holding the seat
+            self._refresh_meta(self._meta(game_id))
+        after = Loaded(loaded.meta, rules, state, appended.version, head)
+        self._remember(after)
+        self._notify(after)
+        return response
+
+    def _replay(
+        self, loaded: Loaded, earlier: IdempotencyRecord, request: str, seat: int
+    ) -> dict[str, Any]:
+        if not responses.same_request(earlier.fingerprint, request):
+            raise IdempotencyKeyReused(
+                "this seat already used that idempotency key for a different request"
+            )
+        if earlier.response is not None:  # a record written before responses were re-rendered
+            return dict(earlier.response)
+        return responses.render_action(self.store, loaded, seat, earlier.version)
+
+    def expire_if_due(
+        self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None
+    ) -> bool:
+        """End a game still waiting for players ``ttl`` seconds after its creation (recorded as
+        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now.
+
+        A dealt game waiting on a seat a person left open expires once it has stayed at the
+        same version for ``ttl`` seconds: ``still_since`` is (version, since when), as the
+        sweeper saw it."""
+        loaded = self.load(game_id)
+        keys = dealing.keys_of(loaded.meta)
+        state = loaded.state
+        if keys is None or loaded.over or loaded.meta.created + ttl > now:
+            return False
+        if state.dealt and not (
+            getattr(state, "vacant", ())
+            and still_since is not None
+            and still_since[0] == loaded.version
+            and still_since[1] + ttl <= now
+        ):
+            return False
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        events = rules.expire(state, keys)  # type: ignore[attr-defined]
+        encoded = [rules.codec.encode(e) for e in events]
+        try:
+            self.store.append(game_id, loaded.version, encoded, {"kind": "expire"},
+                              prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
+        except VersionConflict:
+            return False  # someone joined (or another sweeper expired it) meanwhile
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
+        self._remember(after)
+        self._notify(after)
+        log.info("game %s expired with seats %s never filled", game_id, state.joinable)
+        return True

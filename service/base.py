@@ -1,0 +1,214 @@
+"""``ServiceBase``: the state ``GameService`` is made of and how it loads and caches games.
+
+Reads fold from an in-process cache of states plus the events newer than it (or from the
+latest snapshot when nothing is cached).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.chain import GENESIS
+from domain.lifecycle import lifecycle
+from domain.protocol import Game, fold
+from domain.registry import all_games, get_game
+from service import clocks, folding, shapes, snapshots
+from service.bots import BotDirectory
+from service.cache import Folded, StateCache
+from service.errors import NotFound
+from service.folding import Loaded
+from service.scheduling import NoScheduler, Scheduler
+from service.shapes import GAME_ID
+from service.store.port import ChainBroken, EventStore, GameMeta, IdempotencyRecord, StoredEvent
+
+log = logging.getLogger("service.games")  # the use cases' logger, named as before the split
+
+
+class ServiceBase:
+    """What every use case stands on: the store, the cache, the rules, loading a game and
+    telling the clocks and the scheduler after an append. ``games`` replaces the registry
+    (tests); ``cache`` is shared per process."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        scheduler: Scheduler | None = None,
+        *,
+        games: Mapping[str, Game[Any]] | None = None,
+        cache: StateCache | None = None,
+        clock: Callable[[], float] = time.time,
+        bots: BotDirectory | None = None,
+        check_action: Callable[[str, Any], None] | None = None,
+    ) -> None:
+        self.store = store
+        # the action's shape, by the game's schemas (service.api.typed.check_action), before
+        # the game decides it; None: the games' own checks only
+        self.check_action = check_action
+        self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.cache = cache or StateCache()
+        self._games = games
+        self._clock = clock
+
+    @property
+    def wall(self) -> Callable[[], float]:
+        """The service's clock (Unix seconds): what stamps clocked games' commands."""
+        return self._clock
+
+    # -- games and rules ---------------------------------------------------------------
+    def rules(self, name: object) -> Game[Any]:
+        """The game of that name with its lifecycle (UnknownGame otherwise)."""
+        if self._games is not None and isinstance(name, str) and name in self._games:
+            return lifecycle(self._games[name])
+        return lifecycle(get_game(name))
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every game with its player range and options."""
+        games = {**all_games(), **(self._games or {})}
+        return [
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [o.describe() for o in lifecycle(g).options],
+            }
+            for g in sorted(games.values(), key=lambda g: g.name)
+        ]
+
+    # -- reads ---------------------------------------------------------------------------
+    def load(self, game_id: str) -> Loaded:
+        """The game at its current version (one store round trip)."""
+        return self._load(game_id)[0]
+
+    # -- internals -----------------------------------------------------------------------
+    def _meta(self, game_id: str) -> GameMeta:
+        meta = self.store.meta(game_id) if GAME_ID.match(game_id) else None
+        if meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        return meta
+
+    def _load(
+        self, game_id: str, *, read_from: int | None = None, idempotency_key: str | None = None
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
+        if not GAME_ID.match(game_id):
+            raise NotFound(f"no game {game_id!r}")
+        cached = self.cache.get(game_id)
+        try:
+            return self._load_on(game_id, cached, read_from, idempotency_key)
+        except _StaleCache:
+            pass
+        except ChainBroken:
+            if cached is None:
+                raise
+        # The stream is behind or beside the cached fold (Redis restored from an older state):
+        # forget the fold and fold the stream as it is.
+        log.warning("game %s: the cached state is ahead of the stream; refolding", game_id)
+        self.cache.discard(game_id)
+        return self._load_on(game_id, None, read_from, idempotency_key)
+
+    def _load_on(
+        self,
+        game_id: str,
+        cached: Folded | None,
+        read_from: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
+        if cached is None and read_from is None:
+            warmed = self._from_snapshot(game_id, idempotency_key)
+            if warmed is not None:
+                return warmed
+        base = cached.version if cached else 0
+        start = base if read_from is None else min(base, read_from)
+        fetched = self.store.fetch(game_id, start, idempotency_key)
+        if fetched.meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        if cached is not None and fetched.head is not None and fetched.head < cached.version:
+            raise _StaleCache(game_id)
+        rules = self.rules(fetched.meta.game)
+        newer = [s for s in fetched.events if s.version > base]
+        if cached is None:
+            loaded = Loaded(fetched.meta, rules, fold(rules, ()), 0, GENESIS)
+        else:
+            loaded = Loaded(fetched.meta, rules, cached.state, cached.version, cached.head_hash)
+        if newer:
+            loaded = folding.fold_stored(loaded, newer)
+        self._remember(loaded)
+        return loaded, fetched.events, fetched.idempotency
+
+    def _from_snapshot(
+        self, game_id: str, idempotency_key: str | None
+    ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None] | None:
+        """The game from its latest snapshot and the events after it (``service.snapshots``);
+        None when there is none this code can use or the stream no longer holds it."""
+        snap = snapshots.from_bytes(self.store.snapshot(game_id))
+        state = None if snap is None else snapshots.state_of(snap)
+        if snap is None or state is None:
+            return None
+        fetched = self.store.fetch(game_id, snap.version - 1, idempotency_key)
+        if fetched.meta is None:
+            raise NotFound(f"no game {game_id!r}")
+        first = fetched.events[0] if fetched.events else None
+        if first is None or first.version != snap.version or first.hash != snap.head_hash:
+            return None  # the stream does not hold the snapshot's version as it was
+        loaded = Loaded(fetched.meta, self.rules(fetched.meta.game), state, snap.version,
+                        snap.head_hash)  # fmt: skip
+        try:
+            loaded = folding.fold_stored(loaded, fetched.events[1:])
+        except ChainBroken:
+            return None  # the whole stream is folded (and its break reported) instead
+        self._remember(loaded)
+        return loaded, fetched.events, fetched.idempotency
+
+    def _refresh_meta(self, meta: GameMeta) -> None:
+        """A cached fold takes the metadata a join or a leave changed without an append (the
+        warm path of ``submit_action`` answers from the cache, seat names included)."""
+        cached = self.cache.get(meta.id)
+        if cached is not None:
+            self.cache.put(meta.id, Folded(meta, cached.state, cached.version, cached.head_hash))
+
+    def _remember(self, loaded: Loaded) -> None:
+        self.cache.put(
+            loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
+        )
+
+    def settle(self, loaded: Loaded) -> None:
+        """After an append made outside the use cases above (a clock's timeout): remember the
+        new state and tell the scheduler."""
+        self._remember(loaded)
+        self._notify(loaded)
+
+    def enforce_clock(
+        self, game_id: str, policy: Any, expected_version: int | None = None
+    ) -> str:
+        """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
+        return clocks.enforce(self, game_id, policy, expected_version=expected_version)
+
+    def _notify(self, loaded: Loaded) -> bool:
+        try:
+            clocks.after_append(self, loaded)
+        except Exception:  # the append happened; the sweeper finds the clock in the index
+            log.exception("clock scheduling failed after game %s v%s", loaded.meta.id,
+                          loaded.version)  # fmt: skip
+        try:
+            self.scheduler.after_append(
+                loaded.meta.id,
+                loaded.version,
+                game=loaded.meta.game,
+                seats=shapes.public_seats(loaded.meta),
+                to_act=tuple(loaded.game.awaited_seats(loaded.state)),
+                over=loaded.over,
+            )
+        except Exception:  # the append happened; scheduling is best effort
+            log.exception(
+                "scheduler failed after game %s version %s", loaded.meta.id, loaded.version
+            )
+            return False
+        return True
+
+
+class _StaleCache(Exception):
+    """The cached fold is newer than the stream it came from."""

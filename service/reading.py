@@ -1,0 +1,131 @@
+"""Reads: views, events, summaries and listings (a mixin of ``GameService``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from service import clocks, shapes
+from service.access import Access
+from service.errors import NotFound
+from service.folding import Loaded
+from service.store.port import StoredEvent
+
+
+class Reading(Access):
+    """What a seat, a spectator or a listing sees."""
+
+    def view(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """What that seat (None: a spectator) sees now, with its legal actions."""
+        loaded = self.load(game_id)
+        if seat is not None and not 0 <= seat < loaded.meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        return {
+            "id": game_id,
+            "version": loaded.version,
+            **shapes.receipt(loaded.meta, loaded.head_hash),
+            "seat": seat,
+            "view": clocks.add_remaining(
+                shapes.json_ready(
+                    shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+                ),
+                clocks.now_ms(self._clock),
+            ),
+            "bots_missing": self.bots_missing(loaded.meta),
+        }
+
+    def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The seat's redacted events after ``after``; every stored field once the game is over.
+
+        With ``limit``, at most that many events (read as one bounded range) and ``next_after``:
+        the ``after`` of the next page, None once this page reaches the game's version.
+        """
+        after = max(0, after)
+        if limit is None:
+            loaded, stored, _ = self._load(game_id, read_from=after)
+            newer = [s for s in stored if s.version > after]
+            page_end = None
+        else:
+            loaded = self.load(game_id)
+            upto = min(after + max(1, limit), loaded.version)
+            newer = self.store.read(game_id, after, upto) if upto > after else []
+            page_end = upto if upto < loaded.version else None
+        out = self._events_out(game_id, loaded, newer, seat)
+        if limit is not None:
+            out["next_after"] = page_end
+        return out
+
+    def _events_out(
+        self, game_id: str, loaded: Loaded, newer: Sequence[StoredEvent], seat: int | None
+    ) -> dict[str, Any]:
+        if loaded.over:
+            items = [shapes.full_event(s) for s in newer]
+        else:
+            redact, decode = loaded.game.redact, loaded.game.codec.decode
+            items = [
+                {"version": s.version, "event": redact(decode(s.event), seat),
+                 **shapes.receipt(loaded.meta, s.hash, "hash")}
+                for s in newer
+            ]  # fmt: skip
+        return {
+            "id": game_id,
+            "version": loaded.version,
+            **shapes.receipt(loaded.meta, loaded.head_hash),
+            "over": loaded.over,
+            "events": shapes.json_ready(items),
+        }
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """The public facts of a game (the seed only once it is over)."""
+        loaded = self.load(game_id)
+        meta, rules, state = loaded.meta, loaded.game, loaded.state
+        outcome = rules.outcome(state)
+        out = {
+            "id": meta.id,
+            "game": meta.game,
+            "title": rules.title,
+            "players": meta.players,
+            "options": meta.options,
+            "status": "over" if outcome is not None else meta.status,
+            "seats": shapes.public_seats(meta),
+            "to_act": list(rules.awaited_seats(state)),
+            "version": loaded.version,
+            "commitment": meta.commitment,
+            "prearranged": meta.prearranged,
+            "created": meta.created,
+            "outcome": shapes.json_ready(outcome),
+            "bots_missing": [] if outcome is not None else self.bots_missing(meta),
+            **shapes.receipt(meta, loaded.head_hash),
+        }
+        if clocks.clocked(state) and outcome is None:
+            out["clock"] = clocks.shown(state, clocks.now_ms(self._clock))
+        if outcome is not None:
+            # A format 1 game's head hash only once over: with two consecutive unsalted head
+            # hashes a player could brute-force the few hidden cards of the newest event.
+            out.update(shapes.revealed(meta, state))
+            out["head_hash"] = loaded.head_hash
+        return out
+
+    def list_games(
+        self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """Games newest first, filtered by game name and status."""
+        metas = self.store.list_games(game=game, status=status, limit=limit, offset=offset)
+        return [
+            {
+                "id": m.id,
+                "game": m.game,
+                "status": m.status,
+                "players": m.players,
+                "seats": shapes.public_seats(m),
+                "prearranged": m.prearranged,
+                "created": m.created,
+            }
+            for m in metas
+        ]
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block until the game passes version ``after`` or ``timeout`` seconds pass."""
+        return self.store.wait(game_id, after, timeout)

@@ -1,0 +1,250 @@
+"""Creating games and joining seats (a mixin of ``GameService``)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.errors import GameOver
+from domain.lifecycle import Keys, create_command, join_command
+from domain.protocol import fold
+from service import clocks, dealing, folding, shapes
+from service.access import Access
+from service.base import log
+from service.errors import NotFound, SeatNotOpen
+from service.folding import Loaded
+from service.shapes import token_hash
+from service.store.port import (
+    GameMeta,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    SeatTaken,
+    VersionConflict,
+)
+from service.store.records import creation_key, salt_of
+
+JOIN_ATTEMPTS = 8  # joins of other seats racing this one (each retry re-reads and re-decides)
+
+
+def join_key(seat: int, key: str) -> str:
+    """Where a join's Idempotency-Key is recorded (apart from the seat's action keys)."""
+    return f"join:{seat}:{key}"
+
+
+def new_game_id() -> str:
+    """A fresh random game id."""
+    return secrets.token_urlsafe(12)
+
+
+class Seating(Access):
+    """Creating a game and filling its seats."""
+
+    def create_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+        dealer: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Start a game: validate, record the creation batch, return id/version/seats.
+
+        With ``idempotency_key`` the game id is derived from the key, so a retried request
+        finds the game its first attempt made and returns the first response unchanged.
+        """
+        request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal)
+        rules = self.rules(game)
+        records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
+        self._check_bots(rules.name, records)
+        keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
+        filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
+        setup: dict[str, Any] = {
+            "players": len(records),
+            "options": dict(options or {}),
+            "dealer": dealer,
+            "bots": [i for i, r in enumerate(records) if r.type == "bot"],
+        }
+        at = clocks.now_ms(self._clock)
+        events = folding.create(rules, keys, filled=filled, at=at, **setup)
+        state = fold(rules, events)
+        encoded = [rules.codec.encode(e) for e in events]
+        meta = GameMeta(
+            id=shapes.game_id_for_key(idempotency_key) if idempotency_key else new_game_id(),
+            game=rules.name,
+            players=len(records),
+            options=shapes.json_ready(state.created.options),
+            seats=records,
+            created=self._clock(),
+            commitment=state.created.commitment,
+            seed=keys.seed or "",
+            status=shapes.status(rules, state, records),
+            secret=keys.secret,
+            deal=shapes.json_ready(keys.deal),
+            prearranged=keys.prearranged,
+        )
+        head = shapes.head(encoded, None, salt_of(meta))
+        response = shapes.json_ready(
+            {
+                "id": meta.id,
+                "game": meta.game,
+                "version": len(encoded),
+                "status": meta.status,
+                "seats": shapes.public_seats(meta),
+                "commitment": meta.commitment,
+                "prearranged": meta.prearranged,
+                "head_hash": head,
+                "to_act": list(rules.awaited_seats(state)),
+            }
+        )
+        record = None
+        if idempotency_key:
+            key = creation_key(idempotency_key)
+            record = IdempotencyRecord(key, request, len(encoded), response)
+        command = clocks.stamp(create_command(filled=filled, **setup), state, at)
+        created = self.store.create(meta, encoded, command, record)
+        if created.replayed is not None:
+            self.complete_create(meta.id)  # the first attempt may have stopped half-way
+            return dict(created.replayed.response)
+        self._index_bot_accounts(meta)
+        loaded = Loaded(meta, rules, state, len(encoded), head)
+        self._remember(loaded)
+        if self._notify(loaded):
+            self.store.settle_create(meta.id)
+        return dict(response)
+
+    def complete_create(self, game_id: str) -> bool:
+        """Finish a creation that stopped after the game was written (a crash, a store error):
+        list it and schedule its first turns. True when there was something to finish; called
+        by an idempotent retry of the create and by the sweeper."""
+        meta = self.store.finish_create(game_id)
+        if meta is None:
+            return False
+        self._index_bot_accounts(meta)
+        loaded = self.load(game_id)
+        if self._notify(loaded):
+            self.store.settle_create(game_id)
+        log.warning("completed the half-done creation of game %s", game_id)
+        return True
+
+    def join_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        entropy: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Fill an open seat with its entropy (the last one deals); the token is shown once.
+
+        With ``idempotency_key`` a retry returns the same token (re-derived, never stored).
+        """
+        name = shapes.check_name(name)
+        entropy = dealing.check_entropy(entropy)
+        request = shapes.request_digest({"seat": seat, "name": name, "entropy": entropy})
+        key = join_key(seat, idempotency_key) if idempotency_key else None
+        for _ in range(JOIN_ATTEMPTS):
+            loaded, _, earlier = self._load(game_id, idempotency_key=key)
+            if earlier is None:
+                self._check_open(loaded, seat)
+                keys = dealing.keys_of(loaded.meta)
+                if keys is None:
+                    return self._join_meta(game_id, seat, name, secrets.token_urlsafe(32), {})
+                try:
+                    earlier = self._fill(loaded, seat, name, entropy, keys, key, request)
+                except VersionConflict:
+                    continue  # another seat was filled meanwhile: decide again
+            return self._joined(loaded, seat, name, earlier, request, idempotency_key)
+        raise SeatNotOpen(f"seat {seat} of game {game_id} is contended; try again")
+
+    def _check_open(self, loaded: Loaded, seat: int) -> None:
+        game_id = loaded.meta.id
+        if not 0 <= seat < loaded.meta.players:
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        if loaded.over:
+            raise GameOver(f"game {game_id} is over")
+        joinable = getattr(loaded.state, "joinable", None)
+        if joinable is not None and seat in joinable and seat in loaded.state.left:
+            self.store.vacate(game_id, seat)  # idempotent: a crash may have lost the leave's
+            return
+        if loaded.meta.seats[seat].type != "open" or (
+            joinable is not None and seat not in joinable
+        ):
+            raise SeatNotOpen(f"seat {seat} of game {game_id} is not open")
+
+    def _fill(
+        self,
+        loaded: Loaded,
+        seat: int,
+        name: str,
+        entropy: str | None,
+        keys: Keys,
+        key: str | None,
+        request: str,
+    ) -> IdempotencyRecord:
+        """Append the seat's SeatFilled (and the deal when it is the last); the join's record."""
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        source = "server" if entropy is None else "client"
+        value = entropy or dealing.draw_entropy()
+        at = clocks.now_ms(self._clock)
+        events = folding.join(rules, loaded.state, seat, value, keys, source, at)
+        state = fold(rules, events, loaded.state)
+        clocks.hint(self.store, loaded.meta.id, state)
+        encoded = [rules.codec.encode(e) for e in events]
+        version = loaded.version + len(encoded)
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        response = {"id": loaded.meta.id, "seat": seat, "name": name, "version": version,
+                    "head_hash": head, "prearranged": loaded.meta.prearranged}  # fmt: skip
+        record = IdempotencyRecord(key or "", request, version, response)
+        appended = self.store.append(
+            loaded.meta.id,
+            loaded.version,
+            encoded,
+            clocks.stamp(join_command(seat, value, source), state, at),
+            prev_hash=loaded.head_hash,
+            idempotency=record if key else None,
+            status="playing" if state.dealt else None,
+            salt=salt,
+        )
+        if appended.replayed is not None:
+            return appended.replayed
+        after = Loaded(loaded.meta, rules, state, version, head)
+        self._remember(after)
+        self._notify(after)
+        return record
+
+    def _joined(
+        self,
+        loaded: Loaded,
+        seat: int,
+        name: str,
+        record: IdempotencyRecord,
+        request: str,
+        idempotency_key: str | None,
+    ) -> dict[str, Any]:
+        if record.fingerprint != request:
+            raise IdempotencyKeyReused("that idempotency key already joined with another request")
+        secret = loaded.meta.secret
+        token = (
+            dealing.join_token(secret, seat, idempotency_key)
+            if idempotency_key
+            else secrets.token_urlsafe(32)
+        )
+        return self._join_meta(loaded.meta.id, seat, name, token, dict(record.response))
+
+    def _join_meta(
+        self, game_id: str, seat: int, name: str, token: str, response: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Record the seat's token (once: a retry whose first attempt recorded it reuses it)."""
+        meta = self._meta(game_id)
+        if meta.seats[seat].token_hash != token_hash(token):
+            try:
+                meta = self.store.join(game_id, seat, name, token_hash(token))
+            except SeatTaken as err:
+                raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
+        self._refresh_meta(meta)
+        out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
+        return {**out, "seats": shapes.public_seats(meta)}
