@@ -15,18 +15,33 @@ The server's secret never enters the state: the commands that need it take ``Key
 service holds them; an auditor reads them from the revealed event). Pure: no clock, no
 randomness (the service draws the secret and the server-side entropy; it stamps the commands of
 a game with a clock with the time ``at``, which ``domain.clock`` records in events).
+
+Here: ``Lifecycle`` and ``lifecycle()``; the events and codec are in ``domain.lifecycle_events``,
+``Table`` and ``Keys`` in ``domain.table``, the stored commands in ``domain.lifecycle_commands``
+(all re-exported here).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Generic, TypeVar
+from dataclasses import replace
+from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
-from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
+from domain.errors import GameOver, IllegalAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
-from domain.fairness import check_hex32, commitment, deal_seed
+from domain.fairness import check_hex32, commitment
+from domain.lifecycle_commands import create_command, join_command, timeout_command
+from domain.lifecycle_events import (
+    EVENTS,
+    GameCreated,
+    GameExpired,
+    LifecycleCodec,
+    SeatFilled,
+    SeatResigned,
+    SecretRevealed,
+    is_lifecycle_stream,
+)
 from domain.narration import extend, last_action
 from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, action_key, check_dealer, check_players, fold
@@ -37,84 +52,25 @@ from domain.seating import (
     GameAborted,
     SeatLeft,
     SeatRetaken,
-    abort,
-    leave,
-    left,
     seat_list,
+)
+from domain.table import (
+    Keys,
+    Table,
+    check_bots,
+    created_of,
+    fold_fact,
+    game_seed,
+    seat_action,
+    seat_may_send,
+    table_facts,
+    table_outcome,
 )
 
 S = TypeVar("S")
 
-PREFIX = "lifecycle."
 SOURCES = ("client", "server")
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameCreated(Event):
-    """A game was created: the commitment to the server's secret, options and seats to fill."""
-
-    TYPE: ClassVar[str] = "lifecycle.GameCreated"
-    game: str
-    players: int
-    options: dict[str, Any]
-    dealer: int | None
-    commitment: str
-    prearranged: bool
-    # The seats a bot fills at creation (people join the others); None for a game created
-    # before this was recorded (schema 1): every seat then counts as a person's.
-    bots: tuple[int, ...] | None = None
-
-    SCHEMA: ClassVar[int] = 2
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatFilled(Event):
-    """A seat was filled and contributed its entropy (``source``: who drew it)."""
-
-    TYPE: ClassVar[str] = "lifecycle.SeatFilled"
-    seat: int
-    entropy: str
-    source: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SecretRevealed(Event):
-    """The game ended and the server revealed its secret (and a prearranged seed or deal)."""
-
-    TYPE: ClassVar[str] = "lifecycle.SecretRevealed"
-    secret: str
-    seed: str
-    deal: dict[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameExpired(Event):
-    """The game never filled its seats in time and ended without a deal."""
-
-    TYPE: ClassVar[str] = "lifecycle.GameExpired"
-    open_seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatResigned(Event):
-    """A seat resigned: the game ends and that seat loses (docs/rules/*.md, "Resignation")."""
-
-    TYPE: ClassVar[str] = "lifecycle.SeatResigned"
-    seat: int
-
-
-EVENTS: tuple[type[Event], ...] = (
-    GameCreated,
-    SeatFilled,
-    SecretRevealed,
-    GameExpired,
-    SeatResigned,
-    AbortAgreed,
-    GameAborted,
-    SeatLeft,
-    SeatRetaken,
-    *clocks.EVENTS,
-)
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
 LIFECYCLE_ACTIONS = ("resign", "abort", "leave")
@@ -124,101 +80,6 @@ class SeatAlreadyFilled(IllegalAction):
     """The seat was filled before (a join or a bot)."""
 
     code = "seat_taken"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Keys:
-    """What only the server knows until the end: its secret, a chosen seed or explicit deal."""
-
-    secret: str
-    seed: str | None = None
-    deal: Mapping[str, Any] | None = None
-
-    @property
-    def prearranged(self) -> bool:
-        """A chosen seed or an explicit deal: someone could know the cards in advance."""
-        return self.seed is not None or self.deal is not None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Table(Generic[S]):
-    """The lifecycle state around the game's own state (``inner`` is None until the deal)."""
-
-    created: GameCreated | None = None
-    entropy: tuple[str | None, ...] = ()
-    inner: S | None = None
-    revealed: SecretRevealed | None = None
-    expired: GameExpired | None = None
-    resigned: SeatResigned | None = None
-    agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
-    aborted: GameAborted | None = None
-    vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
-    taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
-    left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
-    recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
-    clock: clocks.Clock | None = None
-
-    @property
-    def dealt(self) -> bool:
-        """True once every seat is filled and the game's creation events are folded."""
-        return self.inner is not None
-
-    @property
-    def open_seats(self) -> tuple[int, ...]:
-        """Seats not filled yet."""
-        return tuple(i for i, e in enumerate(self.entropy) if e is None)
-
-    @property
-    def prearranged(self) -> bool:
-        """As recorded at creation."""
-        return self.created is not None and self.created.prearranged
-
-    def is_person(self, seat: int) -> bool:
-        """True for a seat a person fills (or may fill): not a bot's, at creation or later."""
-        bots = self.created.bots if self.created is not None else None
-        if any(s == seat for s, _ in self.taken_over):
-            return False
-        return bots is None or seat not in bots
-
-    @property
-    def people(self) -> tuple[int, ...]:
-        """The seats people hold now."""
-        return tuple(
-            s for s, e in enumerate(self.entropy)
-            if e is not None and s not in self.vacant and self.is_person(s)
-        )  # fmt: skip
-
-    @property
-    def joinable(self) -> tuple[int, ...]:
-        """Seats a person may take: open before the deal, or left open after it."""
-        return tuple(sorted({*self.open_seats, *self.vacant}))
-
-    def table_option(self, name: str) -> Any:
-        """A lifecycle option of this game (its default when not recorded)."""
-        recorded = self.created.options if self.created is not None else {}
-        default = next(o.default for o in TABLE_OPTIONS if o.name == name)
-        return recorded.get(name, default)
-
-
-class LifecycleCodec(EventCodec):
-    """The lifecycle events plus the game's own codec (its names, schemas and upcasters)."""
-
-    def __init__(self, inner: EventCodec) -> None:
-        super().__init__(EVENTS)
-        self.inner = inner
-        self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
-
-    def encode(self, event: Event) -> Encoded:
-        """The event as flat JSON-ready data."""
-        if isinstance(event, EVENTS):
-            return super().encode(event)
-        return self.inner.encode(event)
-
-    def decode(self, data: Mapping[str, Any]) -> Event:
-        """The event for stored data, through the game's codec unless it is a lifecycle one."""
-        if str(data.get("type", "")).startswith(PREFIX):
-            return super().decode(data)
-        return self.inner.decode(data)
 
 
 class Lifecycle(Generic[S]):
@@ -267,7 +128,7 @@ class Lifecycle(Generic[S]):
             dealer=dealer,
             commitment=promise,
             prearranged=keys.prearranged,
-            bots=None if bots is None else _check_bots(bots, filled),
+            bots=None if bots is None else check_bots(bots, filled),
         )
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
@@ -287,7 +148,7 @@ class Lifecycle(Generic[S]):
         at: int | None = None,
     ) -> list[Event]:
         """A seat filled with its entropy; the last one also deals (the game's start events)."""
-        created = _created(state)
+        created = created_of(state)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < created.players:
             raise InvalidSetup(f"seat must be from 0 to {created.players - 1}, got {seat!r}")
         if seat in state.vacant:
@@ -304,7 +165,7 @@ class Lifecycle(Generic[S]):
 
     def deal(self, state: Table[S], keys: Keys, at: int | None = None) -> list[Event]:
         """The game's own creation events once every seat is filled (checks the commitment)."""
-        created = _created(state)
+        created = created_of(state)
         if commitment(keys.secret) != created.commitment:
             raise InvalidSetup("the secret does not match the commitment published at creation")
         own = {k: v for k, v in created.options.items() if k not in TABLE_NAMES}
@@ -363,7 +224,7 @@ class Lifecycle(Generic[S]):
 
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""
-        _created(state)
+        created_of(state)
         if (state.dealt and not state.vacant) or self.outcome(state) is not None:
             raise IllegalAction("only a game still waiting for players can expire")
         return [GameExpired(open_seats=state.joinable), self.revelation(state, keys)]
@@ -375,11 +236,7 @@ class Lifecycle(Generic[S]):
 
     def seed(self, state: Table[S], keys: Keys) -> str:
         """The game's seed: chosen (prearranged) or derived from the secret and every entropy."""
-        if keys.seed is not None:
-            return keys.seed
-        if state.open_seats:
-            return ""
-        return deal_seed(keys.secret, [e for e in state.entropy if e is not None])
+        return game_seed(state, keys)
 
     def _setup(
         self, players: int, options: Mapping[str, Any], dealer: int | None, keys: Keys, seed: str
@@ -398,47 +255,23 @@ class Lifecycle(Generic[S]):
         return Table()
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
-        """Fold one event: lifecycle facts here, the game's own through its evolve."""
-        match event:
-            case GameCreated():
-                timing = clocks.from_options(event.options, event.players)
-                return replace(state, created=event, entropy=(None,) * event.players, clock=timing)
-            case SeatFilled(seat=seat, entropy=entropy):
-                filled = list(state.entropy)
-                filled[seat] = entropy
-                return replace(state, entropy=tuple(filled))
-            case SecretRevealed():
-                return replace(state, revealed=event)
-            case GameExpired():
-                return replace(state, expired=event)
-            case SeatResigned():
-                return replace(state, resigned=event, recent=(event,))
-            case AbortAgreed(seat=seat):
-                return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
-            case GameAborted():
-                return replace(state, aborted=event)
-            case SeatLeft():
-                return left(state, event)
-            case SeatRetaken(seat=seat):
-                return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
-            case clocks.ClockSet() | clocks.TimedOut():
-                if state.clock is None:
-                    return state
-                return replace(state, clock=clocks.evolve(state.clock, event))
-            case _:
-                inner = self.game.initial_state() if state.inner is None else state.inner
-                recent = state.recent
-                if self._narration is not None:
-                    previous = recent[-1] if recent else None
-                    role = self._narration.role(event, previous, inner)
-                    recent = extend(recent, event, role)
-                return replace(state, inner=self.game.evolve(inner, event), recent=recent)
+        """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""
+        folded = fold_fact(state, event)
+        if folded is not None:
+            return folded
+        inner = self.game.initial_state() if state.inner is None else state.inner
+        recent = state.recent
+        if self._narration is not None:
+            previous = recent[-1] if recent else None
+            role = self._narration.role(event, previous, inner)
+            recent = extend(recent, event, role)
+        return replace(state, inner=self.game.evolve(inner, event), recent=recent)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind in LIFECYCLE_ACTIONS:
-            return self._lifecycle_action(state, seat, str(kind), action)
+            return seat_action(state, seat, str(kind), action, self.outcome)
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         if self.outcome(state) is not None:
@@ -447,23 +280,6 @@ class Lifecycle(Generic[S]):
             raise NotYourTurn(f"seat(s) {seat_list(state.vacant)} left open: the game waits for "
                               "someone to take them", reason="seat_open")  # fmt: skip
         return list(self.game.decide(state.inner, seat, action))
-
-    def _lifecycle_action(
-        self, state: Table[S], seat: int, kind: str, action: Action
-    ) -> list[Event]:
-        if set(action) != {"type"}:
-            raise InvalidAction(f'{kind} is {{"type": "{kind}"}} and nothing else')
-        if not isinstance(seat, int) or not 0 <= seat < max(len(state.entropy), 1):
-            raise InvalidAction(f"no seat {seat!r} to {kind}")
-        if self.outcome(state) is not None:
-            raise GameOver(f"the game is over: nothing to {kind}")
-        if kind == "abort":
-            return abort(state, seat)
-        if kind == "leave":
-            return leave(state, seat)
-        if state.inner is None:
-            raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
-        return [SeatResigned(seat=seat)]
 
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
         """The game's legal actions once dealt (never the lifecycle's: see ``may_send``)."""
@@ -499,14 +315,7 @@ class Lifecycle(Generic[S]):
     def may_send(self, state: Table[S], seat: int | None) -> list[str]:
         """The lifecycle actions that seat may send now: resign while the game is played,
         abort from a person's seat that has not agreed yet (before the deal too)."""
-        if seat is None or state.created is None or self.outcome(state) is not None:
-            return []
-        out = ["resign"] if state.inner is not None else []
-        if seat in state.people and seat not in state.agreed:
-            out.append("abort")
-        if seat in state.people:
-            out.append("leave")
-        return out
+        return seat_may_send(state, seat, self.outcome(state) is not None)
 
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
@@ -535,16 +344,9 @@ class Lifecycle(Generic[S]):
 
     def outcome(self, state: Table[S]) -> dict[str, Any] | None:
         """The game's outcome (None until dealt and over); an expired or resigned game's."""
-        if state.resigned is not None:
-            return _resigned_outcome(state)
-        if state.aborted is not None:
-            agreed = list(state.aborted.agreed)
-            return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}
-        if state.clock is not None and state.clock.forfeited is not None:
-            return clocks.forfeit_outcome(state.clock.forfeited, len(state.entropy))
-        if state.expired is not None:
-            open_seats = list(state.expired.open_seats)
-            return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
+        ended = table_outcome(state)
+        if ended is not None:
+            return ended
         return None if state.inner is None else self.game.outcome(state.inner)
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
@@ -554,73 +356,7 @@ class Lifecycle(Generic[S]):
         return self.game.redact(event, seat)
 
     def _facts(self, state: Table[S], seat: int | None = None) -> dict[str, Any]:
-        created = state.created
-        facts = {
-            "may_send": self.may_send(state, seat),
-            "prearranged": state.prearranged,
-            "commitment": None if created is None else created.commitment,
-            "open_seats": list(state.joinable),
-            "abort_agreed": list(state.agreed),
-        }
-        if state.clock is not None:
-            facts["clock"] = clocks.view(state.clock)
-        return facts
-
-
-def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
-    """The same rule for every game: the resigning seat loses the game (or match), every other
-    seat wins it (documented in each docs/rules file under "Resignation")."""
-    assert state.resigned is not None
-    seat = state.resigned.seat
-    others = [s for s in range(len(state.entropy)) if s != seat]
-    return {"reason": "resigned", "resigned": seat, "winners": others, "losers": [seat]}
-
-
-def _check_bots(bots: Sequence[int], filled: Sequence[tuple[int, str]]) -> tuple[int, ...]:
-    seats = tuple(sorted(set(bots)))
-    if not set(seats) <= {seat for seat, _ in filled}:
-        raise InvalidSetup("a bot's seat is filled at creation")
-    return seats
-
-
-def _created_before_bots(data: Encoded) -> Encoded:
-    """GameCreated schema 1 did not record the bots' seats."""
-    return {**data, "bots": None}
-
-
-def _created(state: Table[Any]) -> GameCreated:
-    if state.created is None:
-        raise InvalidSetup("the game has not been created")
-    return state.created
-
-
-def create_command(
-    *,
-    players: int,
-    options: Mapping[str, Any],
-    dealer: int | None,
-    filled: Sequence[tuple[int, str]],
-    bots: Sequence[int] | None = None,
-) -> dict[str, Any]:
-    """The stored command of a creation batch (no secret in it: commands are public)."""
-    command = {
-        "kind": "create",
-        "players": players,
-        "options": dict(options),
-        "dealer": dealer,
-        "filled": [[seat, entropy] for seat, entropy in filled],
-    }
-    return command if bots is None else {**command, "bots": list(bots)}
-
-
-def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
-    """The stored command of a join batch."""
-    return {"kind": "join", "seat": seat, "entropy": entropy, "source": source}
-
-
-def timeout_command(seat: int, at: int) -> dict[str, Any]:
-    """The stored command of a timeout batch (the service's enforcement of a clock)."""
-    return {"kind": "timeout", "seat": seat, "at": at}
+        return table_facts(state, self.may_send(state, seat))
 
 
 _WRAPPED: dict[str, Lifecycle[Any]] = {}
@@ -634,11 +370,6 @@ def lifecycle(game: Game[Any]) -> Lifecycle[Any]:
     if found is None or found.game is not game:
         found = _WRAPPED[game.name] = Lifecycle(game)
     return found
-
-
-def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
-    """True when a stored stream starts with GameCreated (format 2), not a game's start."""
-    return first_event.get("type") == GameCreated.TYPE
 
 
 __all__ = [

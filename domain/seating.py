@@ -16,7 +16,7 @@ from domain.events import Event
 from domain.options import Option
 
 if TYPE_CHECKING:
-    from domain.lifecycle import Table
+    from domain.table import Table
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

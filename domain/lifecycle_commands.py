@@ -1,0 +1,38 @@
+"""The stored commands of the lifecycle's batches (public: no secret in them).
+
+The service stores one beside each batch; replays read them back to re-run the batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def create_command(
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    dealer: int | None,
+    filled: Sequence[tuple[int, str]],
+    bots: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The stored command of a creation batch (no secret in it: commands are public)."""
+    command = {
+        "kind": "create",
+        "players": players,
+        "options": dict(options),
+        "dealer": dealer,
+        "filled": [[seat, entropy] for seat, entropy in filled],
+    }
+    return command if bots is None else {**command, "bots": list(bots)}
+
+
+def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
+    """The stored command of a join batch."""
+    return {"kind": "join", "seat": seat, "entropy": entropy, "source": source}
+
+
+def timeout_command(seat: int, at: int) -> dict[str, Any]:
+    """The stored command of a timeout batch (the service's enforcement of a clock)."""
+    return {"kind": "timeout", "seat": seat, "at": at}

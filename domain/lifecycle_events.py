@@ -1,0 +1,116 @@
+"""The lifecycle's own events and the codec that wraps every game's.
+
+Their type names (``lifecycle.*``) and encodings are what stored streams hold: change neither.
+``EVENTS`` also lists the seating events (``domain.seating``) and the clock's (``domain.clock``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from domain import clock as clocks
+from domain.events import Encoded, Event, EventCodec
+from domain.seating import AbortAgreed, GameAborted, SeatLeft, SeatRetaken
+
+PREFIX = "lifecycle."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameCreated(Event):
+    """A game was created: the commitment to the server's secret, options and seats to fill."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameCreated"
+    game: str
+    players: int
+    options: dict[str, Any]
+    dealer: int | None
+    commitment: str
+    prearranged: bool
+    # The seats a bot fills at creation (people join the others); None for a game created
+    # before this was recorded (schema 1): every seat then counts as a person's.
+    bots: tuple[int, ...] | None = None
+
+    SCHEMA: ClassVar[int] = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatFilled(Event):
+    """A seat was filled and contributed its entropy (``source``: who drew it)."""
+
+    TYPE: ClassVar[str] = "lifecycle.SeatFilled"
+    seat: int
+    entropy: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecretRevealed(Event):
+    """The game ended and the server revealed its secret (and a prearranged seed or deal)."""
+
+    TYPE: ClassVar[str] = "lifecycle.SecretRevealed"
+    secret: str
+    seed: str
+    deal: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameExpired(Event):
+    """The game never filled its seats in time and ended without a deal."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameExpired"
+    open_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatResigned(Event):
+    """A seat resigned: the game ends and that seat loses (docs/rules/*.md, "Resignation")."""
+
+    TYPE: ClassVar[str] = "lifecycle.SeatResigned"
+    seat: int
+
+
+EVENTS: tuple[type[Event], ...] = (
+    GameCreated,
+    SeatFilled,
+    SecretRevealed,
+    GameExpired,
+    SeatResigned,
+    AbortAgreed,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
+    *clocks.EVENTS,
+)
+
+
+class LifecycleCodec(EventCodec):
+    """The lifecycle events plus the game's own codec (its names, schemas and upcasters)."""
+
+    def __init__(self, inner: EventCodec) -> None:
+        super().__init__(EVENTS)
+        self.inner = inner
+        self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
+
+    def encode(self, event: Event) -> Encoded:
+        """The event as flat JSON-ready data."""
+        if isinstance(event, EVENTS):
+            return super().encode(event)
+        return self.inner.encode(event)
+
+    def decode(self, data: Mapping[str, Any]) -> Event:
+        """The event for stored data, through the game's codec unless it is a lifecycle one."""
+        if str(data.get("type", "")).startswith(PREFIX):
+            return super().decode(data)
+        return self.inner.decode(data)
+
+
+def _created_before_bots(data: Encoded) -> Encoded:
+    """GameCreated schema 1 did not record the bots' seats."""
+    return {**data, "bots": None}
+
+
+def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:
+    """True when a stored stream starts with GameCreated (format 2), not a game's start."""
+    return first_event.get("type") == GameCreated.TYPE

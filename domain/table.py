@@ -1,0 +1,242 @@
+"""The lifecycle's state around a game's own (``Table``) and the server's ``Keys``, with the
+pure functions over them: folding the lifecycle's events, the seat actions (resign, abort,
+leave), the outcome the lifecycle ends a game with, the seed, the view's lifecycle facts.
+
+``domain.lifecycle`` calls these and folds the game's own events into ``Table.inner`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
+
+from domain import clock as clocks
+from domain.errors import GameOver, InvalidAction, InvalidSetup, NotYourTurn
+from domain.events import Event
+from domain.fairness import deal_seed
+from domain.lifecycle_events import (
+    GameCreated,
+    GameExpired,
+    SeatFilled,
+    SeatResigned,
+    SecretRevealed,
+)
+from domain.protocol import Action
+from domain.seating import (
+    TABLE_OPTIONS,
+    AbortAgreed,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
+    abort,
+    leave,
+    left,
+)
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Keys:
+    """What only the server knows until the end: its secret, a chosen seed or explicit deal."""
+
+    secret: str
+    seed: str | None = None
+    deal: Mapping[str, Any] | None = None
+
+    @property
+    def prearranged(self) -> bool:
+        """A chosen seed or an explicit deal: someone could know the cards in advance."""
+        return self.seed is not None or self.deal is not None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Table(Generic[S]):
+    """The lifecycle state around the game's own state (``inner`` is None until the deal)."""
+
+    created: GameCreated | None = None
+    entropy: tuple[str | None, ...] = ()
+    inner: S | None = None
+    revealed: SecretRevealed | None = None
+    expired: GameExpired | None = None
+    resigned: SeatResigned | None = None
+    agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
+    aborted: GameAborted | None = None
+    vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
+    taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
+    left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
+    recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
+    clock: clocks.Clock | None = None
+
+    @property
+    def dealt(self) -> bool:
+        """True once every seat is filled and the game's creation events are folded."""
+        return self.inner is not None
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """Seats not filled yet."""
+        return tuple(i for i, e in enumerate(self.entropy) if e is None)
+
+    @property
+    def prearranged(self) -> bool:
+        """As recorded at creation."""
+        return self.created is not None and self.created.prearranged
+
+    def is_person(self, seat: int) -> bool:
+        """True for a seat a person fills (or may fill): not a bot's, at creation or later."""
+        bots = self.created.bots if self.created is not None else None
+        if any(s == seat for s, _ in self.taken_over):
+            return False
+        return bots is None or seat not in bots
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people hold now."""
+        return tuple(
+            s for s, e in enumerate(self.entropy)
+            if e is not None and s not in self.vacant and self.is_person(s)
+        )  # fmt: skip
+
+    @property
+    def joinable(self) -> tuple[int, ...]:
+        """Seats a person may take: open before the deal, or left open after it."""
+        return tuple(sorted({*self.open_seats, *self.vacant}))
+
+    def table_option(self, name: str) -> Any:
+        """A lifecycle option of this game (its default when not recorded)."""
+        recorded = self.created.options if self.created is not None else {}
+        default = next(o.default for o in TABLE_OPTIONS if o.name == name)
+        return recorded.get(name, default)
+
+
+def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
+    """The table after one lifecycle event; None for an event of the game's own."""
+    match event:
+        case GameCreated():
+            timing = clocks.from_options(event.options, event.players)
+            return replace(state, created=event, entropy=(None,) * event.players, clock=timing)
+        case SeatFilled(seat=seat, entropy=entropy):
+            filled = list(state.entropy)
+            filled[seat] = entropy
+            return replace(state, entropy=tuple(filled))
+        case SecretRevealed():
+            return replace(state, revealed=event)
+        case GameExpired():
+            return replace(state, expired=event)
+        case SeatResigned():
+            return replace(state, resigned=event, recent=(event,))
+        case AbortAgreed(seat=seat):
+            return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
+        case GameAborted():
+            return replace(state, aborted=event)
+        case SeatLeft():
+            return left(state, event)
+        case SeatRetaken(seat=seat):
+            return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
+        case clocks.ClockSet() | clocks.TimedOut():
+            if state.clock is None:
+                return state
+            return replace(state, clock=clocks.evolve(state.clock, event))
+        case _:
+            return None
+
+
+def table_outcome(state: Table[Any]) -> dict[str, Any] | None:
+    """How the lifecycle itself ended the game (resigned, aborted, out of time, expired);
+    None when it did not (the game's own outcome then decides)."""
+    if state.resigned is not None:
+        return _resigned_outcome(state)
+    if state.aborted is not None:
+        agreed = list(state.aborted.agreed)
+        return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}
+    if state.clock is not None and state.clock.forfeited is not None:
+        return clocks.forfeit_outcome(state.clock.forfeited, len(state.entropy))
+    if state.expired is not None:
+        open_seats = list(state.expired.open_seats)
+        return {"reason": "expired", "open_seats": open_seats, "winners": [], "losers": []}
+    return None
+
+
+def table_facts(state: Table[Any], may_send: list[str]) -> dict[str, Any]:
+    """The lifecycle facts every view and reveal carries (``may_send``: the seat's)."""
+    created = state.created
+    facts = {
+        "may_send": may_send,
+        "prearranged": state.prearranged,
+        "commitment": None if created is None else created.commitment,
+        "open_seats": list(state.joinable),
+        "abort_agreed": list(state.agreed),
+    }
+    if state.clock is not None:
+        facts["clock"] = clocks.view(state.clock)
+    return facts
+
+
+def _resigned_outcome(state: Table[Any]) -> dict[str, Any]:
+    """The same rule for every game: the resigning seat loses the game (or match), every other
+    seat wins it (documented in each docs/rules file under "Resignation")."""
+    assert state.resigned is not None
+    seat = state.resigned.seat
+    others = [s for s in range(len(state.entropy)) if s != seat]
+    return {"reason": "resigned", "resigned": seat, "winners": others, "losers": [seat]}
+
+
+def created_of(state: Table[Any]) -> GameCreated:
+    """The table's GameCreated (InvalidSetup before it)."""
+    if state.created is None:
+        raise InvalidSetup("the game has not been created")
+    return state.created
+
+
+def game_seed(state: Table[Any], keys: Keys) -> str:
+    """The game's seed: chosen (prearranged) or derived from the secret and every entropy."""
+    if keys.seed is not None:
+        return keys.seed
+    if state.open_seats:
+        return ""
+    return deal_seed(keys.secret, [e for e in state.entropy if e is not None])
+
+
+def seat_may_send(state: Table[Any], seat: int | None, over: bool) -> list[str]:
+    """The lifecycle actions that seat may send now (``over``: the game has an outcome)."""
+    if seat is None or state.created is None or over:
+        return []
+    out = ["resign"] if state.inner is not None else []
+    if seat in state.people and seat not in state.agreed:
+        out.append("abort")
+    if seat in state.people:
+        out.append("leave")
+    return out
+
+
+def check_bots(bots: Sequence[int], filled: Sequence[tuple[int, str]]) -> tuple[int, ...]:
+    """The bots' seats, sorted (InvalidSetup unless each is filled at creation)."""
+    seats = tuple(sorted(set(bots)))
+    if not set(seats) <= {seat for seat, _ in filled}:
+        raise InvalidSetup("a bot's seat is filled at creation")
+    return seats
+
+
+def seat_action(
+    state: Table[S],
+    seat: int,
+    kind: str,
+    action: Action,
+    outcome: Callable[[Table[S]], dict[str, Any] | None],
+) -> list[Event]:
+    """A lifecycle action (resign, abort, leave: ``kind``) of a seat; ``outcome``: the game's."""
+    if set(action) != {"type"}:
+        raise InvalidAction(f'{kind} is {{"type": "{kind}"}} and nothing else')
+    if not isinstance(seat, int) or not 0 <= seat < max(len(state.entropy), 1):
+        raise InvalidAction(f"no seat {seat!r} to {kind}")
+    if outcome(state) is not None:
+        raise GameOver(f"the game is over: nothing to {kind}")
+    if kind == "abort":
+        return abort(state, seat)
+    if kind == "leave":
+        return leave(state, seat)
+    if state.inner is None:
+        raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
+    return [SeatResigned(seat=seat)]
