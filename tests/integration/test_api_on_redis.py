@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from domain.registry import all_games
 from tests.support.api import Table, make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.support.store_contract import rewrite_redis_entry
+from tests.support.threads import in_parallel
 
 pytestmark = pytest.mark.integration
 
@@ -36,22 +36,6 @@ def namespace() -> Iterator[str]:
 def apps(namespace: str) -> list[Flask]:
     config = {"REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": namespace}
     return [make_app(redis=True, **config) for _ in range(PROCESSES)]
-
-
-def in_parallel(count: int, work: Callable[[int], Any]) -> list[Any]:
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def run(i: int) -> None:
-        barrier.wait()
-        results[i] = work(i)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
 
 
 def all_moves(table: Table) -> tuple[list[tuple[int, dict[str, Any]]], int]:

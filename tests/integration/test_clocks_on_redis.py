@@ -3,9 +3,7 @@ processes) record a timeout once; a person's move racing the timeout wins or los
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
@@ -14,6 +12,7 @@ from service.api.deps import EXTENSION
 from service.games import GameService
 from tests.support.api import make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.threads import in_parallel
 from workers.clocks import default_move
 
 pytestmark = pytest.mark.integration
@@ -39,22 +38,6 @@ def clocked(service: GameService, on_timeout: str) -> tuple[str, list[str]]:
     return game_id, [service.join_seat(game_id, s, f"p{s}")["token"] for s in (0, 1)]
 
 
-def race(count: int, work: Any) -> list[Any]:
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def run(i: int) -> None:
-        barrier.wait()
-        results[i] = work(i)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
 @pytest.mark.parametrize("on_timeout", ["move", "forfeit"])
 def test_enforcers_in_every_process_record_one_timeout(
     services: list[GameService], on_timeout: str
@@ -64,7 +47,7 @@ def test_enforcers_in_every_process_record_one_timeout(
     for service in services:
         service.load(game_id)  # every process has the game cached at this version
         service._clock = lambda: LATER
-    results = race(PROCESSES, lambda i: services[i].enforce_clock(game_id, default_move))
+    results = in_parallel(PROCESSES, lambda i: services[i].enforce_clock(game_id, default_move))
     assert sum(r.startswith("timed out") for r in results) == 1, results
     events = [s.event for s in services[0].store.read(game_id) if s.version > version]
     assert [e["type"] for e in events].count("lifecycle.TimedOut") == 1
@@ -88,7 +71,7 @@ def test_a_move_racing_the_timeout_wins_or_loses_whole(services: list[GameServic
         # the job of that version: the timeout of that version's seat, not of the next one
         return services[1].enforce_clock(game_id, default_move, expected_version=view["version"])
 
-    moved, enforced = race(2, work)
+    moved, enforced = in_parallel(2, work)
     assert (moved == "moved") != enforced.startswith("timed out"), (moved, enforced)
     history = [s.event["type"] for s in service.store.read(game_id)]
     assert history.count("lifecycle.TimedOut") == (0 if moved == "moved" else 1)
