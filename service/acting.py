@@ -14,7 +14,7 @@ from typing import Any
 from domain.errors import DomainError, InvalidAction
 from domain.protocol import action_command, fold
 from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
-from service.base import ServiceBase, log
+from service.base import ServiceBase, is_leave, log
 from service.errors import NotFound
 from service.folding import Loaded
 from service.shapes import fingerprint
@@ -71,14 +71,30 @@ class Acting(ServiceBase):
         return self._act(loaded, seat, action, expected_version, request, key)
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
-        """The cached fold when it is at the caller's expected version (None otherwise)."""
+        """The cached fold when it is at the caller's expected version, or gets there by
+        folding the events after it (one read of the stream, when its seats are settled: see
+        ``_on_appended``); None otherwise."""
         cached = self.cache.get(game_id)
-        if cached is None or cached.version != expected_version:
+        if cached is None or cached.version > expected_version:
             return None
         if not 0 <= seat < cached.meta.players:
             return None
         rules = self.rules(cached.meta.game)
-        return Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
+        loaded = Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
+        if cached.version == expected_version:
+            return loaded
+        if not self._settled(cached):
+            return None
+        newer = self.store.read(game_id, cached.version, expected_version)
+        missed = expected_version - cached.version
+        if len(newer) != missed or any(is_leave(s.command) for s in newer):
+            return None
+        try:
+            caught = folding.fold_stored(loaded, newer)
+        except Exception:  # a stream rewound under the cache: the full load sorts it out
+            return None
+        self._remember(caught)
+        return caught
 
     def _catch_up(self, loaded: Loaded, newer: Sequence[StoredEvent] | None) -> None:
         """Fold the events a conflicting append brought back onto a stale cached fold."""

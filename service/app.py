@@ -17,7 +17,7 @@ from flask_smorest import Api
 from domain.protocol import Game
 from service import config as settings
 from service import ops, web
-from service.api import actions, all_blueprints, bodies, limits, problems, typed
+from service.api import actions, all_blueprints, bodies, hotpath, limits, problems, typed
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
@@ -82,6 +82,7 @@ def create_app(
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
         bots=BotDirectory(registry),
         check_action=typed.check_action,
+        follow_appends=bool(int(app.config["CARDROOM_CACHE_FOLLOW"])),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
@@ -96,7 +97,13 @@ def create_app(
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     limits.install(app)
+    install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
     return app
+
+
+def install_hot_path(app: Flask) -> None:
+    """Put ``service.api.hotpath`` in front of the app (after every hook it hands errors to)."""
+    app.wsgi_app = hotpath.ActionHotPath(app, app.extensions[EXTENSION])  # type: ignore[method-assign]
 
 
 def _load_scheduler(config: Mapping[str, Any]) -> Scheduler | None:

@@ -13,8 +13,9 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from service.api import bodies, schemas
-from service.api.deps import SECURITY, get_service, problems, required_seat
-from service.errors import Forbidden, InvalidRequest
+from service.api.deps import SECURITY, bearer_token, get_service, problems
+from service.errors import Forbidden, InvalidRequest, Unauthorized
+from service.games import GameService
 
 blp = Blueprint("actions", __name__, url_prefix="/games", description="Play actions")
 
@@ -44,14 +45,28 @@ class Actions(MethodView):
 def _play(
     game_id: str, body: dict[str, Any], headers: dict[str, Any]
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    seat = required_seat(game_id, body.get("seat"))
+    token = bearer_token()
+    if token is None:
+        raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
+    return play(get_service(), game_id, body, token, headers.get("idempotency_key"),
+                headers.get("if_match"))  # fmt: skip
+
+
+def play(
+    service: GameService,
+    game_id: str,
+    body: dict[str, Any],
+    token: str,
+    idempotency_key: str | None = None,
+    if_match: str | None = None,
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Play the body's action for the seat ``token`` holds: (result, status, headers)."""
+    seat = service.seat_for_token(game_id, token, body.get("seat"))
     if body.get("seat", seat) != seat:
         raise Forbidden(f"your token holds seat {seat}, not seat {body['seat']}")
-    expected = _expected_version(body.get("expected_version"), headers.get("if_match"))
+    expected = _expected_version(body.get("expected_version"), if_match)
     action = {k: v for k, v in body.items() if k not in NOT_ACTION_FIELDS}
-    result = get_service().submit_action(
-        game_id, seat, action, expected, headers.get("idempotency_key")
-    )
+    result = service.submit_action(game_id, seat, action, expected, idempotency_key)
     return result, 200, {"ETag": f'"{result["version"]}"'}
 
 

@@ -62,15 +62,18 @@ def _parse_int(text: str) -> int | _HugeInteger:
     return _HugeInteger(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
 
 
+BAD_TEXT = re.compile("[\ud800-\udfff\x00-\x1f\x7f-\x9f]")
+
+
 def text_problem(text: str) -> str | None:
     """Why a string may not enter the service: an unpaired surrogate or a control character."""
-    for ch in text:
-        point = ord(ch)
-        if 0xD800 <= point <= 0xDFFF:
-            return f"contains an unpaired surrogate (\\u{point:04x})"
-        if point < 0x20 or 0x7F <= point < 0xA0:
-            return f"contains a control character (\\u{point:04x})"
-    return None
+    found = BAD_TEXT.search(text)
+    if found is None:
+        return None
+    point = ord(found.group())
+    if 0xD800 <= point <= 0xDFFF:
+        return f"contains an unpaired surrogate (\\u{point:04x})"
+    return f"contains a control character (\\u{point:04x})"
 
 
 def bad_field(data: Any, path: str = "") -> tuple[str, str] | None:

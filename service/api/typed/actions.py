@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import marshmallow as ma
+import orjson
 from marshmallow import fields, validate
 
 from domain.errors import InvalidAction, InvalidCard
@@ -181,6 +182,12 @@ def check_action(game: str, action: Any) -> None:
     if typed is None:
         return
     members = {**typed, **lifecycle_actions()}
+    try:  # an action once taken is taken again: the schemas are fixed (a bounded memo)
+        seen = (tuple(members.items()), orjson.dumps(action, option=orjson.OPT_SORT_KEYS))
+    except TypeError:  # not plain JSON data: the schemas say what is wrong with it
+        seen = None
+    if seen is not None and seen in _taken:
+        return
     try:
         load_member(members, action, "type")
     except ma.ValidationError as err:
@@ -188,6 +195,14 @@ def check_action(game: str, action: Any) -> None:
         if _only_card_codes(err.messages):
             raise InvalidCard(refusal) from None
         raise InvalidAction(refusal) from None
+    if seen is not None:
+        if len(_taken) >= TAKEN_MEMO:
+            _taken.clear()
+        _taken.add(seen)
+
+
+TAKEN_MEMO = 4096  # actions remembered as taken by check_action
+_taken: set[tuple[tuple[tuple[str, type[ma.Schema]], ...], bytes]] = set()
 
 
 def _only_card_codes(messages: Any) -> bool:

@@ -1,5 +1,6 @@
-"""The action endpoint's hot path answers exactly what the documented flask-smorest view does,
-and hands whatever it does not take as it is to that view."""
+"""The action endpoint's hot paths (the WSGI one before Flask, ``service.api.hotpath``, and the
+direct Flask view) answer exactly what the documented flask-smorest view does, and hand
+whatever they do not take as it is to that view."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from service.api import actions
+from service import app as app_module
+from service.api import actions, hotpath
 from service.store import InMemoryEventStore
 from tests.support.api import Table, make_app
 
@@ -17,10 +19,14 @@ DEALT = 5
 HEX = re.compile("[0-9a-f]{64}")
 
 
-def two_tables(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Table]:
-    direct = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
+def two_tables(monkeypatch: pytest.MonkeyPatch, hot: bool = True) -> tuple[Table, Table]:
+    with monkeypatch.context() as patch:
+        if not hot:  # the direct Flask view alone
+            patch.setattr(app_module, "install_hot_path", lambda app: None)
+        direct = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
     with monkeypatch.context() as patch:
         patch.setattr(actions, "install_direct", lambda app: None)  # the generic view only
+        patch.setattr(app_module, "install_hot_path", lambda app: None)
         generic = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
     return direct, generic
 
@@ -34,10 +40,11 @@ def same_answer(one: Any, two: Any) -> None:
     assert first == second
 
 
+@pytest.mark.parametrize("hot", [True, False], ids=["wsgi", "flask-view"])
 def test_the_hot_path_answers_byte_for_byte_as_the_documented_view(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, hot: bool
 ) -> None:
-    direct, generic = two_tables(monkeypatch)
+    direct, generic = two_tables(monkeypatch, hot)
     plays: list[tuple[int, dict[str, Any], int, dict[str, str]]] = [
         (0, {"type": "play", "card": "AS"}, DEALT, {"Idempotency-Key": "k1"}),
         (0, {"type": "play", "card": "AS"}, DEALT, {"Idempotency-Key": "k1"}),  # retried
@@ -57,13 +64,18 @@ def test_the_hot_path_answers_byte_for_byte_as_the_documented_view(
         {"type": "play", "card": "AS", "expected_version": -1},
         {"type": "play", "card": "AS", "expected_version": "5"},
         {"type": "play", "card": "AS", "expected_version": True},
+        {"type": "play", "card": "AS", "expected_version": DEALT, "seat": False},
+        {"type": "play", "card": "AS", "expected_version": DEALT, "seat": 1},
+        {"type": "play", "card": "A\u0000S", "expected_version": DEALT},
+        {"type": "play", "card": "AS", "expected_version": 10**30},
         ["not", "an", "object"],
     ],
 )
+@pytest.mark.parametrize("hot", [True, False], ids=["wsgi", "flask-view"])
 def test_what_the_schemas_refuse_is_refused_as_the_documented_view_does(
-    monkeypatch: pytest.MonkeyPatch, body: Any
+    monkeypatch: pytest.MonkeyPatch, body: Any, hot: bool
 ) -> None:
-    direct, generic = two_tables(monkeypatch)
+    direct, generic = two_tables(monkeypatch, hot)
     headers = [{"Authorization": f"Bearer {t.tokens[0]}"} for t in (direct, generic)]
     same_answer(
         direct.client.post(f"/games/{direct.id}/actions", json=body, headers=headers[0]),
@@ -82,3 +94,49 @@ def test_a_plain_action_does_not_go_through_the_generic_view(
     monkeypatch.setattr(actions.Actions, "post", generic)
     response = table.act(0, {"type": "play", "card": "AS"}, DEALT, key="k1")
     assert response.status_code == 200 and response.json["version"] == DEALT + 1
+
+
+def test_a_plain_action_is_played_before_flask(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(InMemoryEventStore())
+    table = Table(app.test_client(), deal=DEAL, dealer=1)
+    hot = app.wsgi_app
+    assert isinstance(hot, hotpath.ActionHotPath)
+
+    def flask(environ: Any, start_response: Any) -> Any:
+        raise AssertionError("Flask served a plain action")
+
+    monkeypatch.setattr(hot, "flask", flask)
+    response = table.act(0, {"type": "play", "card": "AS"}, DEALT, key="k1")
+    assert response.status_code == 200 and response.json["version"] == DEALT + 1
+    assert response.headers["ETag"] == f'"{DEALT + 1}"'
+
+
+def test_names_json_escapes_are_escaped_as_flask_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = []
+    for hot in (True, False):
+        with monkeypatch.context() as patch:
+            if not hot:
+                patch.setattr(actions, "install_direct", lambda app: None)
+                patch.setattr(app_module, "install_hot_path", lambda app: None)
+            client = make_app(InMemoryEventStore()).test_client()
+        body = {"game": "fake", "seats": [{"type": "open"}] * 2, "deal": DEAL, "dealer": 1}
+        game = client.post("/games", json=body).json["id"]
+        tokens = [client.post(f"/games/{game}/seats/{s}", json={"name": name}).json["token"]
+                  for s, name in enumerate(["Zoë", "\u2603 snow"])]  # fmt: skip
+        answers.append(client.post(f"/games/{game}/actions",
+                                   json={"type": "play", "card": "AS", "expected_version": DEALT},
+                                   headers={"Authorization": f"Bearer {tokens[0]}"}))  # fmt: skip
+    assert "\\u00eb" in answers[0].get_data(as_text=True)  # the names are in the view
+    same_answer(*answers)
+
+
+def test_the_encoding_is_jsonify_s() -> None:
+    from flask import Flask, jsonify
+
+    app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    samples = [{"b": 1, "a": ["x", "Zoë", "\x7f", "\u2603", 'q"\\'], "n": None, "t": True},
+               {"big": 2**70, "neg": -(2**63)}]  # fmt: skip
+    with app.app_context():
+        for sample in samples:
+            assert hotpath.encode(sample) == jsonify(sample).get_data()

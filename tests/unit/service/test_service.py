@@ -47,6 +47,10 @@ class CountingStore(InMemoryEventStore):
         self.calls.append(("append", args[1]))
         return super().append(*args, **kwargs)
 
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> Any:
+        self.calls.append(("read", after))
+        return super().read(game_id, after, upto)
+
 
 def new_game(service: GameService) -> str:
     created = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")
@@ -116,6 +120,17 @@ def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip()
     assert err.value.current == DEALT + 1 and store.calls == [("append", DEALT)]
     assert two.submit_action(game_id, 1, {"type": "play", "card": "KD"}, DEALT + 1)["version"]
     assert store.calls == [("append", DEALT), ("append", DEALT + 1)]  # no fetch: caught up
+
+
+def test_a_stale_fold_of_a_settled_game_catches_up_with_one_read_of_the_newer_events() -> None:
+    store = CountingStore()
+    one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
+    game_id = new_game(one)
+    two.view(game_id, 0)
+    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+    store.calls.clear()
+    assert two.submit_action(game_id, 1, {"type": "play", "card": "KD"}, DEALT + 1)["version"]
+    assert store.calls == [("read", DEALT), ("append", DEALT + 1)]  # no fetch of the meta
 
 
 def test_another_process_folds_only_the_events_it_has_not_seen() -> None:

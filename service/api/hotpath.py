@@ -1,0 +1,174 @@
+"""The action endpoint's hot path: WSGI middleware in front of Flask for a plain action.
+
+``POST /games/{id}/actions`` is the one request a live game makes many times a second. Flask's
+per-request machinery (request context, URL matching, hooks, the rate-limit wrapper, context
+locals) cost more CPU than the action itself, so a plain action is served here, before Flask:
+
+- plain means: a JSON object body of at most ``MAX_CONTENT_LENGTH`` bytes that the service's
+  own checks take as it is (``bodies.json_too_deep``, ``bodies.bad_field``), ``type`` a string,
+  ``expected_version`` a whole number >= 0, ``seat`` absent or a whole number, a bearer token,
+  no query string, no ``If-Match``, an ``Idempotency-Key`` (if any) of the documented form,
+  and rate limits off (``CARDROOM_RATE_LIMITS=0``: the limiter lives in Flask);
+- such a request is played by the same ``actions.play`` the documented view calls, and
+  answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
+  metric;
+- anything else goes to Flask untouched (the body handed on as it came); an error raised while
+  playing is handed to Flask too (``RAISED``), which renders it as every other problem+json.
+  Nothing was stored when an error is raised, except as the store's own errors say.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import marshmallow as ma
+import orjson
+from flask import Flask, request
+from marshmallow import fields
+
+from service import metrics
+from service.api import bodies
+from service.api.actions import play
+from service.api.schemas import ActionResultSchema
+from service.games import GameService
+
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+PATH = re.compile(r"/games/([A-Za-z0-9_.~-]{1,128})/actions")
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+RAISED = "cardroom.raised"  # the WSGI environ key of an error Flask is to render
+ROUTE = "/games/<game_id>/actions"
+
+
+class ActionHotPath:
+    """WSGI middleware: plain actions played here, everything else passed to ``app``."""
+
+    def __init__(self, app: Flask, service: GameService) -> None:
+        self.flask: WSGIApp = app.wsgi_app
+        self.service = service
+        self.max_length = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+        self.on = not int(app.config.get("CARDROOM_RATE_LIMITS", 0))
+        self.timed = metrics.REQUEST_SECONDS.labels("POST", ROUTE, "200")
+        app.before_request(_raise_handed_on)  # last: after the body checks and the timer
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        if not self.on or environ.get("REQUEST_METHOD") != "POST":
+            return self.flask(environ, start_response)
+        path = PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if (
+            path is None
+            or environ.get("QUERY_STRING")
+            or "HTTP_IF_MATCH" in environ
+            or environ.get("CONTENT_TYPE") != "application/json"
+        ):
+            return self.flask(environ, start_response)
+        started = time.perf_counter()
+        body = self._body(environ)
+        plain = None if body is None else _plain(body, environ)
+        if plain is None:
+            return self.flask(environ, start_response)
+        data, token, key = plain
+        try:
+            result, status, headers = play(self.service, path.group(1), data, token, key)
+        except Exception as error:  # rendered by Flask's problem handlers, as on its own path
+            environ[RAISED] = error
+            return self.flask(environ, start_response)
+        payload = encode(RESULT_ORDER(result))
+        start_response(
+            f"{status} OK",
+            [("Content-Type", "application/json"), ("Content-Length", str(len(payload))),
+             *headers.items()],
+        )  # fmt: skip
+        self.timed.observe(time.perf_counter() - started)
+        return [payload]
+
+    def _body(self, environ: Environ) -> bytes | None:
+        """The body (then also handed on to Flask as it came), or None when not plain."""
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or "")
+        except ValueError:
+            return None
+        if not 0 < length <= self.max_length:
+            return None
+        body: bytes = environ["wsgi.input"].read(length)
+        environ["wsgi.input"] = io.BytesIO(body)
+        return body if len(body) == length else None
+
+
+def _plain(body: bytes, environ: Environ) -> tuple[dict[str, Any], str, str | None] | None:
+    """(the body's object, the bearer token, the idempotency key) of a plain action."""
+    header = environ.get("HTTP_AUTHORIZATION", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    key = environ.get("HTTP_IDEMPOTENCY_KEY")
+    if scheme.lower() != "bearer" or not token:
+        return None
+    if key is not None and IDEMPOTENCY_KEY.fullmatch(key) is None:
+        return None
+    if bodies.LONG_DIGITS.search(body) or bodies.json_too_deep(body):
+        return None
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or bodies.bad_field(data) is not None:
+        return None
+    if not (isinstance(data.get("type"), str) and _whole(data.get("expected_version"), 0)):
+        return None
+    if "seat" in data and not _whole(data["seat"], None):
+        return None
+    return data, token, key
+
+
+def _whole(value: object, least: int | None) -> bool:
+    return type(value) is int and (least is None or value >= least)
+
+
+def dump_order(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What ``schema.dump`` makes of data it passes through unchanged (every field plain,
+    ``Nested`` or a ``List`` of ``Nested``): the same keys, in the schema's order."""
+    plan: list[tuple[str, Callable[[Any], Any] | None, bool]] = []
+    for name, field in schema.dump_fields.items():
+        inner = field.inner if isinstance(field, fields.List) else field
+        nested = dump_order(inner.schema) if isinstance(inner, fields.Nested) else None
+        plan.append((field.data_key or name, nested, inner is not field))
+
+    def ordered(data: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, nested, many in plan:
+            if key in data:
+                value = data[key]
+                if nested is not None:
+                    value = [nested(v) for v in value] if many else nested(value)
+                out[key] = value
+        return out
+
+    return ordered
+
+
+RESULT_ORDER = dump_order(ActionResultSchema())
+
+
+def encode(result: dict[str, Any]) -> bytes:
+    """What ``flask.jsonify`` makes of ``result`` (compact, ASCII, in order, a newline)."""
+    try:
+        out = orjson.dumps(result)
+    except TypeError:  # an integer past 64 bits: the standard encoder takes it
+        out = b""
+    if out and out.isascii() and b"\x7f" not in out:  # json escapes DEL, orjson does not
+        return out + b"\n"
+    return (json.dumps(result, separators=(",", ":")) + "\n").encode()
+
+
+def _raise_handed_on() -> None:
+    """``before_request`` hook: raise the error the hot path handed on (Flask renders it)."""
+    error = request.environ.pop(RAISED, None)
+    if error is not None:
+        raise error
