@@ -7,8 +7,9 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
 - plain means: a JSON object body of at most ``MAX_CONTENT_LENGTH`` bytes that the service's
   own checks take as it is (``bodies.json_too_deep``, ``bodies.bad_field``), ``type`` a string,
   ``expected_version`` a whole number >= 0, ``seat`` absent or a whole number, a bearer token,
-  no query string, no ``If-Match``, an ``Idempotency-Key`` (if any) of the documented form,
-  and rate limits off (``CARDROOM_RATE_LIMITS=0``: the limiter lives in Flask);
+  no query string, no ``If-Match``, an ``Idempotency-Key`` (if any) of the documented form;
+- it is counted against its seat's rate limit by the same ``limits.ActionLimit`` check Flask's
+  path makes (once: a request handed on is marked counted);
 - such a request is played by the same ``actions.play`` the documented view calls, and
   answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
   metric;
@@ -32,7 +33,7 @@ from flask import Flask, request
 from marshmallow import fields
 
 from service import metrics
-from service.api import bodies
+from service.api import bodies, limits
 from service.api.actions import play
 from service.api.schemas import ActionResultSchema
 from service.games import GameService
@@ -54,12 +55,12 @@ class ActionHotPath:
         self.flask: WSGIApp = app.wsgi_app
         self.service = service
         self.max_length = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
-        self.on = not int(app.config.get("CARDROOM_RATE_LIMITS", 0))
+        self.limit: limits.ActionLimit | None = app.extensions.get(limits.ACTION_LIMIT)
         self.timed = metrics.REQUEST_SECONDS.labels("POST", ROUTE, "200")
         app.before_request(_raise_handed_on)  # last: after the body checks and the timer
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
-        if not self.on or environ.get("REQUEST_METHOD") != "POST":
+        if environ.get("REQUEST_METHOD") != "POST":
             return self.flask(environ, start_response)
         path = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if (
@@ -75,7 +76,10 @@ class ActionHotPath:
         if plain is None:
             return self.flask(environ, start_response)
         data, token, key = plain
+        environ[limits.COUNTED] = True  # by the check below, for Flask's path if handed on
         try:
+            if self.limit is not None:
+                self.limit.check(limits.token_key(token))
             result, status, headers = play(self.service, path.group(1), data, token, key)
         except Exception as error:  # rendered by Flask's problem handlers, as on its own path
             environ[RAISED] = error

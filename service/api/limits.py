@@ -12,6 +12,7 @@ limits' storage is unreachable requests are let through (logged), not refused.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from typing import Any
@@ -20,9 +21,12 @@ import redis
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 
 from service.api import problems
 from service.store.connect import is_cluster_url
+
+log = logging.getLogger(__name__)
 
 CREATE_ENDPOINT = "games.Games"
 ACTIONS_ENDPOINT = "actions.Actions"
@@ -37,14 +41,20 @@ def seat_key() -> str:
     """A seat: the digest of its bearer token, else the client's address."""
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer ") and header[7:].strip():
-        return "seat:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+        return token_key(header[7:].strip())
     return client_key()
+
+
+def token_key(token: str) -> str:
+    """The limit key of a seat token."""
+    return "seat:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def install(app: Flask) -> Limiter:
     """Attach the limiter and its limits to the app's create and action endpoints."""
     config = app.config
     storage_uri = config.get("RATELIMIT_STORAGE_URI") or ""
+    prefix = f"{config['CARDROOM_NAMESPACE']}:limits"
     storage_options: dict[str, Any] = {}
     if not storage_uri and is_cluster_url(config["REDIS_URL"]):
         storage_uri = config["REDIS_URL"]  # limits' own Redis Cluster storage reads it
@@ -56,7 +66,7 @@ def install(app: Flask) -> Limiter:
         app=app,
         storage_uri=storage_uri,
         storage_options=storage_options,
-        key_prefix=f"{config['CARDROOM_NAMESPACE']}:limits",
+        key_prefix=prefix,
         enabled=bool(int(config["CARDROOM_RATE_LIMITS"])),
         swallow_errors=True,
         headers_enabled=False,
@@ -65,9 +75,14 @@ def install(app: Flask) -> Limiter:
     views[CREATE_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
         lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
     )(views[CREATE_ENDPOINT])
-    views[ACTIONS_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
-        lambda: str(config["CARDROOM_LIMIT_ACTIONS"]), methods=["POST"], key_func=seat_key
-    )(views[ACTIONS_ENDPOINT])
+    actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), prefix)
+    app.extensions[ACTION_LIMIT] = actions
+
+    @app.before_request
+    def limit_actions() -> None:  # the action hot path counts the requests it serves itself
+        counted = request.environ.pop(COUNTED, False)
+        if request.endpoint == ACTIONS_ENDPOINT and request.method == "POST" and not counted:
+            actions.check(seat_key())
 
     def refused(err: RateLimitExceeded) -> Response:
         current = limiter.current_limit
@@ -79,5 +94,57 @@ def install(app: Flask) -> Limiter:
             headers={"Retry-After": retry_after},
         )
 
+    def actions_refused(err: ActionsLimited) -> Response:
+        return problems.problem(
+            "rate_limited",
+            f"too many requests: at most {err.limit}; retry after {err.retry_after} s",
+            headers={"Retry-After": str(err.retry_after)},
+        )
+
     app.register_error_handler(RateLimitExceeded, refused)
+    app.register_error_handler(ActionsLimited, actions_refused)
     return limiter
+
+
+ACTION_LIMIT = "cardroom.action_limit"  # app.extensions key of the ActionLimit
+COUNTED = "cardroom.limit_counted"  # WSGI environ mark: this request was counted already
+
+
+class ActionsLimited(Exception):
+    """A seat sent more actions than its limit allows (a 429 rate_limited)."""
+
+    def __init__(self, limit: str, retry_after: int) -> None:
+        super().__init__(limit)
+        self.limit, self.retry_after = limit, retry_after
+
+
+class ActionLimit:
+    """``CARDROOM_LIMIT_ACTIONS`` per seat token, on the limiter's storage and strategy: one
+    check for the action hot path (``service.api.hotpath``) and Flask's path alike, so a
+    request is counted once whichever serves it. Off when the limiter is; a storage that fails
+    lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
+
+    def __init__(self, limiter: Limiter, limits: str, prefix: str) -> None:
+        self.limiter = limiter
+        self.items = parse_many(limits)
+        self.prefix = prefix
+
+    @property
+    def on(self) -> bool:
+        return bool(self.limiter.enabled)
+
+    def check(self, key: str) -> None:
+        """Count one action of ``key`` (``seat_key``); ActionsLimited past the limit."""
+        if not self.limiter.enabled:
+            return
+        try:
+            strategy = self.limiter.limiter
+            for item in self.items:
+                if not strategy.hit(item, self.prefix, key, ACTIONS_ENDPOINT):
+                    reset = strategy.get_window_stats(item, self.prefix, key, ACTIONS_ENDPOINT)[0]
+                    raise ActionsLimited(str(item), max(1, math.ceil(reset - time.time())))
+        except ActionsLimited:
+            raise
+        except Exception:
+            log.exception("the action limit could not be checked; the request goes through")
+

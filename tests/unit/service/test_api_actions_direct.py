@@ -96,8 +96,11 @@ def test_a_plain_action_does_not_go_through_the_generic_view(
     assert response.status_code == 200 and response.json["version"] == DEALT + 1
 
 
-def test_a_plain_action_is_played_before_flask(monkeypatch: pytest.MonkeyPatch) -> None:
-    app = make_app(InMemoryEventStore())
+@pytest.mark.parametrize("limits", [0, 1], ids=["unlimited", "rate-limited"])
+def test_a_plain_action_is_played_before_flask(
+    monkeypatch: pytest.MonkeyPatch, limits: int
+) -> None:
+    app = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=limits)
     table = Table(app.test_client(), deal=DEAL, dealer=1)
     hot = app.wsgi_app
     assert isinstance(hot, hotpath.ActionHotPath)

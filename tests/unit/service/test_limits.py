@@ -59,6 +59,20 @@ def test_actions_are_limited_per_seat(store: InMemoryEventStore) -> None:
     assert store.version(table.id) == dealt + 2  # seat 1 had its own budget
 
 
+def test_an_action_refused_after_it_was_counted_is_counted_once(
+    store: InMemoryEventStore,
+) -> None:
+    client = limited(store, CARDROOM_LIMIT_ACTIONS="2 per minute")
+    table = Table(client, deal=DEAL, dealer=1)
+    dealt = store.version(table.id)
+    assert table.act(0, {"type": "play", "card": "AS"}, version=dealt).status_code == 200
+    # counted by the hot path, refused by the rules there, rendered by Flask: still one count
+    problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt), 409,
+               "version_conflict")  # fmt: skip
+    problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt + 2), 429,
+               "rate_limited")  # fmt: skip
+
+
 def test_limits_can_be_switched_off(store: InMemoryEventStore) -> None:
     client = limited(store, CARDROOM_RATE_LIMITS=0)
     assert all(create(client).status_code == 201 for _ in range(10))
