@@ -1,0 +1,56 @@
+"""The append's EVALSHA on one pooled connection (``RedisEventStore._evalsha``) falls back to
+redis-py's own path when Redis has forgotten the script or the connection broke."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from service.games import GameService
+from service.store.redis import RedisEventStore
+from tests.support.fakegame import GAMES
+from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+
+pytestmark = pytest.mark.integration
+
+DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
+BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}]
+DEALT = 5
+
+
+@pytest.fixture
+def store() -> Iterator[RedisEventStore]:
+    namespace = unique_namespace("evalsha")
+    made = RedisEventStore.from_url(redis_url(), namespace)
+    yield made
+    delete_namespace(redis.Redis.from_url(redis_url()), namespace)
+
+
+def test_an_append_after_redis_forgot_the_script_loads_it_again(store: RedisEventStore) -> None:
+    service = GameService(store, games=GAMES)
+    game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
+    store.client.script_flush()
+    assert service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)["version"]
+    assert store.version(game_id) == DEALT + 1
+
+
+def test_an_append_whose_connection_breaks_is_sent_again_by_redis_py(
+    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = GameService(store, games=GAMES)
+    game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
+    broken: list[object] = []
+    real = redis.Connection.send_packed_command
+
+    def once(self: redis.Connection, *args: Any, **kwargs: Any) -> None:
+        if not broken:
+            broken.append(self)
+            raise redis.ConnectionError("the connection broke")
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Connection, "send_packed_command", once)
+    assert service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)["version"]
+    assert broken and store.version(game_id) == DEALT + 1
