@@ -61,6 +61,8 @@ from service.store.port import (
 
 log = logging.getLogger(__name__)
 
+SPARE_CONNECTIONS = 16  # connections the append keeps out of the pool between appends
+
 SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
@@ -184,6 +186,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
+        self._spare: list[Any] = []  # connections _evalsha keeps between appends
         # every append is published here for the web processes' caches (service.store.appends);
         # not on a Redis Cluster, where such a broadcast reaches every node
         cluster = isinstance(client, RedisCluster)
@@ -213,25 +216,35 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         return store
 
     def _evalsha(self, script: Any, keys: list[str], args: list[Any]) -> Any:
-        """``script(keys, args)``, the common case on one pooled connection without redis-py's
-        per-command machinery (half the client's time of an append): EVALSHA packed by
-        hiredis, one reply read. A missing script, a connection error or a Redis Cluster take
-        the client's own path (its script loading, retries and error mapping)."""
+        """``script(keys, args)``, the common case on one connection without redis-py's
+        per-command machinery (most of the client's time of an append): EVALSHA packed by
+        hiredis, one reply read, the connection parked for the next append (up to
+        SPARE_CONNECTIONS; they count against the pool's limit). A missing script, a connection
+        error or a Redis Cluster take the client's own path (script loading, retries, errors);
+        a connection that failed goes back to the pool disconnected."""
         client = self.client
         if not isinstance(client, redis.Redis):
             return script(keys=keys, args=args)
-        pool = client.connection_pool
-        connection = pool.get_connection()
+        pool, spare = client.connection_pool, self._spare
+        # a connection this path parked after its last reply (nothing left unread on it),
+        # else one from the pool (its checks on the way out included)
+        connection = spare.pop() if spare else pool.get_connection()
+        keep = False
         try:
             packed = hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
-            connection.send_packed_command([packed], check_health=False)  # type: ignore[no-untyped-call]
-            return connection.read_response()
+            connection.send_packed_command([packed], check_health=False)
+            reply = connection.read_response()
+            keep = True
+            return reply
         except redis.exceptions.NoScriptError:
-            pass
+            keep = True
         except (redis.ConnectionError, redis.TimeoutError):
-            connection.disconnect()  # type: ignore[no-untyped-call]
+            connection.disconnect()
         finally:
-            pool.release(connection)
+            if keep and len(spare) < SPARE_CONNECTIONS:
+                spare.append(connection)
+            else:
+                pool.release(connection)
         return script(keys=keys, args=args)
 
     def follow_appends(self, deliver: appends.Deliver) -> None:
