@@ -161,11 +161,18 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--game", default="shithead")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 64])
+    parser.add_argument(
+        "--action-env", action="append", default=[], metavar="KEY=VALUE",
+        help="a setting of the action server only (repeatable), e.g. CARDROOM_RATE_LIMITS=1 "
+        "(the default is the service's defaults with rate limits off)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    action_env = dict(kv.split("=", 1) for kv in args.action_env)
     binary = need_wrk()
     print(
         f"bench_api: {load_note()}; {args.workers} gevent workers per server; wrk -t1; "
         f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}"
+        + "".join(f"; action server {k}={v}" for k, v in action_env.items())
     )
     with own_redis() as url, tempfile.TemporaryDirectory() as tmp:
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
@@ -173,7 +180,10 @@ def main(argv: list[str] | None = None) -> None:
                "CARDROOM_RATE_LIMITS": "0"}  # fmt: skip
         with (
             gunicorn("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pid),
-            gunicorn("service.app:create_app()", args.workers, env) as (app, app_pid),
+            gunicorn("service.app:create_app()", args.workers, {**env, **action_env}) as (
+                app,
+                app_pid,
+            ),
         ):
             for c in args.concurrency:
                 runs: dict[str, list[Run]] = {"bare": [], "action": []}
