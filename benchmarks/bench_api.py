@@ -51,6 +51,7 @@ class Run:
     cpu_ms: float  # server CPU per completed request
     errors: int
     exhausted: int
+    refused: str = "none"  # non-2xx answers by status, "409=3,422=1"
 
 
 def need_wrk() -> str:
@@ -141,12 +142,14 @@ def wrk(
     match = RESULT.search(done.stdout)
     if match is None:
         raise RuntimeError(f"wrk gave no result: {done.stdout}\n{done.stderr}")
-    r = {k: float(v) for k, v in (kv.split("=") for kv in match.group(1).split())}
+    fields = dict(kv.split("=", 1) for kv in match.group(1).split())
+    refused = fields.pop("refused", "none")
+    r = {k: float(v) for k, v in fields.items()}
     n = max(1.0, r["requests"])
     return Run(rps=r["requests"] / (r["duration_us"] / 1e6), p50_ms=r["p50_us"] / 1000,
                p99_ms=r["p99_us"] / 1000, cpu_ms=1000 * cpu / n,
                errors=int(r["status_errors"] + r["socket_errors"]),
-               exhausted=int(r["exhausted"]))  # fmt: skip
+               exhausted=int(r["exhausted"]), refused=refused)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -213,6 +216,7 @@ def report(c: int, runs: dict[str, list[Run]]) -> None:
             f"p99 ms {spread([r.p99_ms for r in rs], '{:.2f}')}   "
             f"server CPU ms/req {spread([r.cpu_ms for r in rs], '{:.2f}')}   "
             f"errors {sum(r.errors for r in rs)}"
+            + "".join(f" [{r.refused}]" for r in rs if r.refused != "none")
         )
     exhausted = sum(r.exhausted for r in action)
     if exhausted:

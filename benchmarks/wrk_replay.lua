@@ -3,6 +3,8 @@
 -- notes it ("exhausted") and repeats its last request (the benchmark then discards the run).
 local lines, index, wrap = {}, 0, false
 exhausted = 0  -- global: done() reads it through thread:get
+refused = ""  -- global: status codes of non-2xx answers and how many, "409=3,422=1"
+local counts = {}
 
 function setup(thread)
   threads = threads or {}
@@ -27,13 +29,27 @@ function request()
   return lines[index]
 end
 
+function response(status, headers, body)
+  if status >= 300 then
+    counts[status] = (counts[status] or 0) + 1
+    local parts = {}
+    for code, n in pairs(counts) do parts[#parts + 1] = code .. "=" .. n end
+    refused = table.concat(parts, ",")
+  end
+end
+
 function done(summary, latency, requests)
-  local out = 0
-  for _, thread in ipairs(threads) do out = out + (thread:get("exhausted") or 0) end
+  local out, codes = 0, {}
+  for _, thread in ipairs(threads) do
+    out = out + (thread:get("exhausted") or 0)
+    local r = thread:get("refused")
+    if r and r ~= "" then codes[#codes + 1] = r end
+  end
   local e = summary.errors
   io.write(string.format(
     "RESULT requests=%d duration_us=%d status_errors=%d socket_errors=%d exhausted=%d " ..
-    "p50_us=%d p99_us=%d mean_us=%.1f\n",
+    "p50_us=%d p99_us=%d mean_us=%.1f refused=%s\n",
     summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
-    out, latency:percentile(50), latency:percentile(99), latency.mean))
+    out, latency:percentile(50), latency:percentile(99), latency.mean,
+    #codes > 0 and table.concat(codes, ",") or "none"))
 end
