@@ -14,8 +14,10 @@ processes (as ``cardroom serve``, no access log), both up for the whole run:
 Each sample first makes a fresh plan (not timed): ``--games`` games of two joined seats,
 played out in this process with random legal actions; one line per action (path, the acting
 seat's token, the body with its expected version), games taken round-robin so a game's next
-action is sent only after its previous one was answered (at least 8C live games apart: a slow
-answer is not overtaken).
+action is sent after its previous one was answered (at least 8C live games apart). wrk hands
+the next line to whichever connection is free, so an answer slower than about 8 others can
+still be overtaken by its game's next line: that one is a 409, and so is the rest of that
+game's lines. The report counts non-2xx answers by status.
 Then bare and action replay the same lines, alternately (A B, then B A, ...). Bare wraps around
 the plan; action never does (a run that would is reported as exhausted). Server CPU per request
 is the gunicorn workers' user+system time (/proc) over the requests wrk completed.
