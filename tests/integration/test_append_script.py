@@ -12,7 +12,7 @@ import redis
 from service.games import GameService
 from service.store.redis import RedisEventStore
 from tests.support.fakegame import GAMES
-from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import namespaced
 
 pytestmark = pytest.mark.integration
 
@@ -23,10 +23,8 @@ DEALT = 5
 
 @pytest.fixture
 def store() -> Iterator[RedisEventStore]:
-    namespace = unique_namespace("evalsha")
-    made = RedisEventStore.from_url(redis_url(), namespace)
-    yield made
-    delete_namespace(redis.Redis.from_url(redis_url()), namespace)
+    with namespaced("evalsha", RedisEventStore.from_url) as made:
+        yield made
 
 
 def test_an_append_after_redis_forgot_the_script_loads_it_again(store: RedisEventStore) -> None:

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from service.store.redis import RedisEventStore
-from tests.support.redis_server import OwnRedis, delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import OwnRedis, namespaced, unique_namespace
 
 pytestmark = pytest.mark.integration
 
@@ -20,10 +20,8 @@ WAITERS = 150  # more than redis-py's pool of 100 connections
 
 @pytest.fixture
 def store() -> Iterator[RedisEventStore]:
-    namespace = unique_namespace("fanout")
-    made = RedisEventStore.from_url(redis_url(), namespace)
-    yield made
-    delete_namespace(redis.Redis.from_url(redis_url()), namespace)
+    with namespaced("fanout", RedisEventStore.from_url) as made:
+        yield made
 
 
 def test_many_waits_share_one_connection_and_each_wakes_on_its_own_stream(

@@ -12,11 +12,14 @@ import os
 import socket
 import threading
 import uuid
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import redis
 
 LOCAL_URL = "redis://127.0.0.1:6379/0"
+T = TypeVar("T")
 
 _lock = threading.Lock()
 _url: str | None = None
@@ -37,6 +40,16 @@ def redis_url() -> str:
 def unique_namespace(prefix: str = "test") -> str:
     """A key namespace no other test uses."""
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+@contextmanager
+def namespaced(prefix: str, make: Callable[[str, str], T]) -> Iterator[T]:
+    """``make(redis_url(), namespace)`` on a namespace of its own, deleted afterwards."""
+    namespace = unique_namespace(prefix)
+    try:
+        yield make(redis_url(), namespace)
+    finally:
+        delete_namespace(redis.Redis.from_url(redis_url()), namespace)
 
 
 def delete_namespace(client: redis.Redis, namespace: str) -> int:

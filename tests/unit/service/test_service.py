@@ -108,13 +108,19 @@ def test_an_action_on_a_cold_process_costs_one_fetch_and_one_append() -> None:
     assert store.calls == [("fetch", 0), ("append", DEALT)]
 
 
-def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip() -> None:
+def stale_second_process() -> tuple[CountingStore, GameService, str]:
+    """A game, a process whose fold is one action behind (the other process played it)."""
     store = CountingStore()
     one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
     game_id = new_game(one)
     two.view(game_id, 0)
     one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     store.calls.clear()
+    return store, two, game_id
+
+
+def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip() -> None:
+    store, two, game_id = stale_second_process()
     with pytest.raises(VersionConflict) as err:
         two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     assert err.value.current == DEALT + 1 and store.calls == [("append", DEALT)]
@@ -123,12 +129,7 @@ def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip()
 
 
 def test_a_stale_fold_of_a_settled_game_catches_up_with_one_read_of_the_newer_events() -> None:
-    store = CountingStore()
-    one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
-    game_id = new_game(one)
-    two.view(game_id, 0)
-    one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
-    store.calls.clear()
+    store, two, game_id = stale_second_process()
     assert two.submit_action(game_id, 1, {"type": "play", "card": "KD"}, DEALT + 1)["version"]
     assert store.calls == [("read", DEALT), ("append", DEALT + 1)]  # no fetch of the meta
 
