@@ -320,10 +320,12 @@ class Lifecycle(Generic[S]):
     def view(self, state: Table[S], seat: int | None) -> dict[str, Any]:
         """The game's view (its waiting view until the deal) with the lifecycle facts."""
         inner = self.game.initial_state() if state.inner is None else state.inner
-        view = {**self.game.view(inner, seat), **self._facts(state, seat)}
+        ended = self.outcome(state)
+        facts = table_facts(state, seat_may_send(state, seat, ended is not None))
+        view = {**self.game.view(inner, seat), **facts}
         view["last_action"] = self.last_action(state, seat)
-        if self.outcome(state) is not None:
-            view.update(outcome=self.outcome(state), legal_actions=[], to_act=[])
+        if ended is not None:
+            view.update(outcome=ended, legal_actions=[], to_act=[])
         return view
 
     def last_action(self, state: Table[S], seat: int | None) -> dict[str, Any] | None:
