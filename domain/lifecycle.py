@@ -24,13 +24,13 @@ Here: ``Lifecycle`` and ``lifecycle()``; the events and codec are in ``domain.li
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
 from domain.errors import GameOver, IllegalAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
+from domain.frozen import copy_with
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
     EVENTS,
@@ -256,16 +256,17 @@ class Lifecycle(Generic[S]):
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
         """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""
-        folded = fold_fact(state, event)
-        if folded is not None:
-            return folded
+        if isinstance(event, EVENTS):
+            folded = fold_fact(state, event)
+            if folded is not None:
+                return folded
         inner = self.game.initial_state() if state.inner is None else state.inner
         recent = state.recent
         if self._narration is not None:
             previous = recent[-1] if recent else None
             role = self._narration.role(event, previous, inner)
             recent = extend(recent, event, role)
-        return replace(state, inner=self.game.evolve(inner, event), recent=recent)
+        return copy_with(state, inner=self.game.evolve(inner, event), recent=recent)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""

@@ -51,9 +51,11 @@ class Keys:
         return self.seed is not None or self.deal is not None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Table(Generic[S]):
-    """The lifecycle state around the game's own state (``inner`` is None until the deal)."""
+    """The lifecycle state around the game's own state (``inner`` is None until the deal).
+
+    Without slots, as the games' states: the fold copies it for every event (``copy_with``)."""
 
     created: GameCreated | None = None
     entropy: tuple[str | None, ...] = ()
