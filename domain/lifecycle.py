@@ -23,14 +23,13 @@ Here: ``Lifecycle`` and ``lifecycle()``; the events and codec are in ``domain.li
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
 from domain.errors import GameOver, IllegalAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
-from domain.frozen import copy_with
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
     EVENTS,
@@ -61,6 +60,7 @@ from domain.table import (
     created_of,
     fold_fact,
     game_seed,
+    moved_on,
     seat_action,
     seat_may_send,
     table_facts,
@@ -80,6 +80,9 @@ class SeatAlreadyFilled(IllegalAction):
     """The seat was filled before (a join or a bot)."""
 
     code = "seat_taken"
+
+
+_FACTS = frozenset(EVENTS)  # the lifecycle's own event classes (final: never subclassed)
 
 
 class Lifecycle(Generic[S]):
@@ -256,7 +259,7 @@ class Lifecycle(Generic[S]):
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
         """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""
-        if isinstance(event, EVENTS):
+        if type(event) in _FACTS:
             folded = fold_fact(state, event)
             if folded is not None:
                 return folded
@@ -266,7 +269,28 @@ class Lifecycle(Generic[S]):
             previous = recent[-1] if recent else None
             role = self._narration.role(event, previous, inner)
             recent = extend(recent, event, role)
-        return copy_with(state, inner=self.game.evolve(inner, event), recent=recent)
+        return moved_on(state, self.game.evolve(inner, event), recent)
+
+    def evolve_all(self, state: Table[S], events: Iterable[Event]) -> Table[S]:
+        """``evolve`` over events in turn, the table copied once for each run of the game's own
+        events rather than after each of them (no table in between is seen by anyone)."""
+        game_evolve, narration = self.game.evolve, self._narration
+        inner, recent, moved = state.inner, state.recent, False
+        for event in events:
+            if type(event) in _FACTS:
+                if moved:
+                    state, moved = moved_on(state, inner, recent), False
+                folded = fold_fact(state, event)
+                if folded is not None:
+                    state, inner, recent = folded, folded.inner, folded.recent
+                    continue
+            if inner is None:
+                inner = self.game.initial_state()
+            if narration is not None:
+                role = narration.role(event, recent[-1] if recent else None, inner)
+                recent = extend(recent, event, role)
+            inner, moved = game_evolve(inner, event), True
+        return moved_on(state, inner, recent) if moved else state
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""

@@ -113,6 +113,22 @@ class Table(Generic[S]):
         return recorded.get(name, default)
 
 
+def moved_on(state: Table[S], inner: S | None, recent: tuple[Event, ...]) -> Table[S]:
+    """The table after one of the game's own events: its state and recent run replaced.
+
+    ``copy_with(state, inner=inner, recent=recent)``, spelt out: the fold's one copy of the
+    table for every event is a dict copy and two stores."""
+    values = state.__dict__.copy()
+    values["inner"] = inner
+    values["recent"] = recent
+    table: Table[S] = _new(Table)
+    _set(table, "__dict__", values)
+    return table
+
+
+_new, _set = object.__new__, object.__setattr__
+
+
 def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
     """The table after one lifecycle event; None for an event of the game's own."""
     match event:

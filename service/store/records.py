@@ -16,8 +16,6 @@ import lzma
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from domain.chain import GENESIS, link_hash, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
@@ -89,30 +87,30 @@ def build_entries(
 
 
 def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
-    """A stored event from its entry fields (read for every event of every fold: kept cheap)."""
+    """A stored event from its entry fields, its event and command decoded when first read
+    (every fold reads every entry: kept cheap)."""
     command = fields.get("command")
     batch = fields.get("batch")
-    raw = fields["event"]
     stored = _new(StoredEvent)
     _set_version(stored, version)
-    _set_event(stored, _loads(raw))  # the stored text is our own canonical JSON: same values
     _set_prev_hash(stored, fields["prev_hash"])
     _set_hash(stored, fields["hash"])
-    _set_command(stored, None if command is None else _loads(command))
+    if command is None:
+        _set_command(stored, None)
     _set_batch(stored, None if batch is None else int(batch))
-    _set_raw(stored, raw)
+    _set_raw(stored, fields["event"])
+    _set_raw_command(stored, command)
     return stored
 
 
 # parse_entry fills a StoredEvent's slots directly, as its generated __init__ would (without a
 # frozen field's object.__setattr__ each): every field, in this order.
-_STORED_FIELDS = ("version", "event", "prev_hash", "hash", "command", "batch", "raw")
+_STORED_FIELDS = ("version", "event", "prev_hash", "hash", "command", "batch", "raw", "raw_command")
 if tuple(f.name for f in dataclasses.fields(StoredEvent)) != _STORED_FIELDS:
     raise TypeError("StoredEvent's fields changed: update parse_entry")
-_new, _loads = object.__new__, orjson.loads
-_set_version, _set_event, _set_prev_hash, _set_hash, _set_command, _set_batch, _set_raw = (
-    vars(StoredEvent)[name].__set__ for name in _STORED_FIELDS
-)
+_new = object.__new__
+(_set_version, _set_event, _set_prev_hash, _set_hash, _set_command, _set_batch, _set_raw,
+ _set_raw_command) = (vars(StoredEvent)[name].__set__ for name in _STORED_FIELDS)
 
 
 def version_of(entry_id: str) -> int:
