@@ -35,9 +35,9 @@ def _freeze(value: Any) -> Any:
     """Lists as tuples, all the way down (the decode of every stored event: kept cheap)."""
     kind = type(value)
     if kind is list:
-        if any(type(v) in _NESTED for v in value):
-            return tuple([_freeze(v) for v in value])
-        return tuple(value)
+        if _NESTED.isdisjoint(map(type, value)):  # (a flat list, told without a Python loop)
+            return tuple(value)
+        return tuple([_freeze(v) for v in value])
     if kind is dict:
         return {k: _freeze(v) if type(v) in _NESTED else v for k, v in value.items()}
     if isinstance(value, list):  # a subclass
