@@ -54,10 +54,12 @@ from domain.seating import (
     seat_list,
 )
 from domain.table import (
+    FACTS,
     Keys,
     Table,
     check_bots,
     created_of,
+    fold_all,
     fold_fact,
     game_seed,
     moved_on,
@@ -80,9 +82,6 @@ class SeatAlreadyFilled(IllegalAction):
     """The seat was filled before (a join or a bot)."""
 
     code = "seat_taken"
-
-
-_FACTS = frozenset(EVENTS)  # the lifecycle's own event classes (final: never subclassed)
 
 
 class Lifecycle(Generic[S]):
@@ -259,7 +258,7 @@ class Lifecycle(Generic[S]):
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
         """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""
-        if type(event) in _FACTS:
+        if type(event) in FACTS:
             folded = fold_fact(state, event)
             if folded is not None:
                 return folded
@@ -272,25 +271,9 @@ class Lifecycle(Generic[S]):
         return moved_on(state, self.game.evolve(inner, event), recent)
 
     def evolve_all(self, state: Table[S], events: Iterable[Event]) -> Table[S]:
-        """``evolve`` over events in turn, the table copied once for each run of the game's own
-        events rather than after each of them (no table in between is seen by anyone)."""
-        game_evolve, narration = self.game.evolve, self._narration
-        inner, recent, moved = state.inner, state.recent, False
-        for event in events:
-            if type(event) in _FACTS:
-                if moved:
-                    state, moved = moved_on(state, inner, recent), False
-                folded = fold_fact(state, event)
-                if folded is not None:
-                    state, inner, recent = folded, folded.inner, folded.recent
-                    continue
-            if inner is None:
-                inner = self.game.initial_state()
-            if narration is not None:
-                role = narration.role(event, recent[-1] if recent else None, inner)
-                recent = extend(recent, event, role)
-            inner, moved = game_evolve(inner, event), True
-        return moved_on(state, inner, recent) if moved else state
+        """``evolve`` over events in turn (``fold_all``: one table copy per run of game events)."""
+        role = None if self._narration is None else self._narration.role
+        return fold_all(state, events, self.game.evolve, self.game.initial_state, role)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
