@@ -9,12 +9,15 @@ back as tuples. An old shape is read through upcasters registered for (type, sch
 from __future__ import annotations
 
 import json
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from typing import Any, ClassVar
 
 Encoded = dict[str, Any]
 Upcaster = Callable[[Encoded], Encoded]
+Decoder = Callable[[Mapping[str, Any]], "Event"]
 
 
 class Event:
@@ -32,9 +35,9 @@ def _freeze(value: Any) -> Any:
     """Lists as tuples, all the way down (the decode of every stored event: kept cheap)."""
     kind = type(value)
     if kind is list:
-        if any(type(v) in _NESTED for v in value):
-            return tuple([_freeze(v) for v in value])
-        return tuple(value)
+        if _NESTED.isdisjoint(map(type, value)):  # (a flat list, told without a Python loop)
+            return tuple(value)
+        return tuple([_freeze(v) for v in value])
     if kind is dict:
         return {k: _freeze(v) if type(v) in _NESTED else v for k, v in value.items()}
     if isinstance(value, list):  # a subclass
@@ -59,6 +62,7 @@ class EventCodec:
     def __init__(self, classes: Iterable[type[Event]] = ()) -> None:
         self._classes: dict[str, type[Event]] = {}
         self._fields: dict[type[Event], tuple[str, ...]] = {}
+        self._decoders: dict[str, Decoder] = {}
         self._upcasters: dict[tuple[str, int], Upcaster] = {}
         for cls in classes:
             self.register(cls)
@@ -72,6 +76,7 @@ class EventCodec:
             raise ValueError(f"{cls.__name__} may not have a field named type or schema")
         self._classes[cls.TYPE] = cls
         self._fields[cls] = names
+        self._decoders[cls.TYPE] = self._decoder(cls, names)
         return cls
 
     def upcaster(self, type_name: str, schema: int) -> Callable[[Upcaster], Upcaster]:
@@ -97,10 +102,37 @@ class EventCodec:
 
     def decode(self, data: Mapping[str, Any]) -> Event:
         """The event for stored data, upcast to the current schema first."""
-        type_name = data["type"]
-        cls = self._classes.get(type_name)
-        if cls is None:
-            raise UnknownEvent(type_name)
+        decoder = self._decoders.get(data["type"])
+        if decoder is None:
+            raise UnknownEvent(data["type"])
+        return decoder(data)
+
+    def _decoder(self, cls: type[Event], names: tuple[str, ...]) -> Decoder:
+        """The decode of one class, planned once: stored data of the current schema holding
+        exactly the fields fills a new instance's slots directly (what the generated
+        ``__init__`` does, without its per-field ``object.__setattr__``); anything else (an
+        old schema, a missing or unknown field) takes ``_decode_generic``, as before."""
+        plan = _slot_plan(cls, names)
+        size, schema, generic = len(names) + 2, cls.SCHEMA, self._decode_generic
+        if plan is None:
+            return lambda data: generic(cls, data)
+        new, nested = object.__new__, _NESTED
+
+        def decode(data: Mapping[str, Any]) -> Event:
+            if len(data) == size and data.get("schema", 1) == schema:
+                event = new(cls)
+                try:
+                    for name, put, may_nest in plan:
+                        value = data[name]
+                        put(event, _freeze(value) if may_nest and type(value) in nested else value)
+                    return event
+                except KeyError:
+                    pass
+            return generic(cls, data)
+
+        return decode
+
+    def _decode_generic(self, cls: type[Event], data: Mapping[str, Any]) -> Event:
         if data.get("schema", 1) != cls.SCHEMA:
             data = self.upcast(dict(data), cls.SCHEMA)
         nested = _NESTED
@@ -120,3 +152,35 @@ class EventCodec:
             data = step(data)
             data["schema"] = schema + 1
         return data
+
+
+Slot = tuple[str, Callable[[Any, Any], None], bool]
+
+
+def _slot_plan(cls: type[Event], names: tuple[str, ...]) -> tuple[Slot, ...] | None:
+    """(field, its slot's setter, whether its value may hold a list or dict) for each field of a
+    plain slotted event class; None for a class that needs its ``__init__`` (a
+    ``__post_init__``, a field outside ``__init__`` or without a slot)."""
+    if hasattr(cls, "__post_init__") or not all(f.init for f in fields(cls)):  # type: ignore[arg-type]
+        return None
+    slots = [cls.__dict__.get(name) for name in names]
+    if not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
+        return None
+    try:
+        hints = typing.get_type_hints(cls)
+    except (NameError, TypeError):
+        hints = {}
+    return tuple(
+        (name, slot.__set__, not _scalar(hints.get(name, Any)))  # type: ignore[union-attr]
+        for name, slot in zip(names, slots, strict=True)
+    )
+
+
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+
+
+def _scalar(hint: Any) -> bool:
+    """True for a field typed as a JSON scalar (or a union of them): nothing in it to freeze."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return all(_scalar(arg) for arg in typing.get_args(hint))
+    return hint in _SCALARS

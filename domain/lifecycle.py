@@ -23,8 +23,7 @@ Here: ``Lifecycle`` and ``lifecycle()``; the events and codec are in ``domain.li
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
@@ -55,12 +54,15 @@ from domain.seating import (
     seat_list,
 )
 from domain.table import (
+    FACTS,
     Keys,
     Table,
     check_bots,
     created_of,
+    fold_all,
     fold_fact,
     game_seed,
+    moved_on,
     seat_action,
     seat_may_send,
     table_facts,
@@ -256,16 +258,22 @@ class Lifecycle(Generic[S]):
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
         """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""
-        folded = fold_fact(state, event)
-        if folded is not None:
-            return folded
+        if type(event) in FACTS:
+            folded = fold_fact(state, event)
+            if folded is not None:
+                return folded
         inner = self.game.initial_state() if state.inner is None else state.inner
         recent = state.recent
         if self._narration is not None:
             previous = recent[-1] if recent else None
             role = self._narration.role(event, previous, inner)
             recent = extend(recent, event, role)
-        return replace(state, inner=self.game.evolve(inner, event), recent=recent)
+        return moved_on(state, self.game.evolve(inner, event), recent)
+
+    def evolve_all(self, state: Table[S], events: Iterable[Event]) -> Table[S]:
+        """``evolve`` over events in turn (``fold_all``: one table copy per run of game events)."""
+        role = None if self._narration is None else self._narration.role
+        return fold_all(state, events, self.game.evolve, self.game.initial_state, role)
 
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""

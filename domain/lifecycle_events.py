@@ -101,9 +101,11 @@ class LifecycleCodec(EventCodec):
 
     def decode(self, data: Mapping[str, Any]) -> Event:
         """The event for stored data, through the game's codec unless it is a lifecycle one."""
-        if str(data.get("type", "")).startswith(PREFIX):
-            return super().decode(data)
-        return self.inner.decode(data)
+        type_name = data.get("type")
+        decoder = self._decoders.get(type_name) or self.inner._decoders.get(type_name)  # type: ignore[arg-type]
+        if decoder is None:
+            return self.inner.decode(data)  # (its error for a type nobody knows)
+        return decoder(data)
 
 
 def _created_before_bots(data: Encoded) -> Encoded:

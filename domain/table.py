@@ -7,7 +7,7 @@ leave), the outcome the lifecycle ends a game with, the seed, the view's lifecyc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
@@ -16,12 +16,14 @@ from domain.errors import GameOver, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Event
 from domain.fairness import deal_seed
 from domain.lifecycle_events import (
+    EVENTS,
     GameCreated,
     GameExpired,
     SeatFilled,
     SeatResigned,
     SecretRevealed,
 )
+from domain.narration import Role, extend
 from domain.protocol import Action
 from domain.seating import (
     TABLE_OPTIONS,
@@ -51,9 +53,11 @@ class Keys:
         return self.seed is not None or self.deal is not None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Table(Generic[S]):
-    """The lifecycle state around the game's own state (``inner`` is None until the deal)."""
+    """The lifecycle state around the game's own state (``inner`` is None until the deal).
+
+    Without slots, as the games' states: the fold copies it for every event (``copy_with``)."""
 
     created: GameCreated | None = None
     entropy: tuple[str | None, ...] = ()
@@ -109,6 +113,50 @@ class Table(Generic[S]):
         recorded = self.created.options if self.created is not None else {}
         default = next(o.default for o in TABLE_OPTIONS if o.name == name)
         return recorded.get(name, default)
+
+
+def fold_all(
+    state: Table[S],
+    events: Iterable[Event],
+    evolve: Callable[[S, Event], S],
+    initial: Callable[[], S],
+    role: Role | None,
+) -> Table[S]:
+    """The table after events in turn, as ``Lifecycle.evolve`` leaves it after each (the game's
+    ``evolve`` and ``initial`` state, its narration's ``role``), but copied once for each run
+    of the game's own events rather than after each of them: no table in between is seen."""
+    inner, recent, moved = state.inner, state.recent, False
+    for event in events:
+        if type(event) in FACTS:
+            if moved:
+                state, moved = moved_on(state, inner, recent), False
+            folded = fold_fact(state, event)
+            if folded is not None:
+                state, inner, recent = folded, folded.inner, folded.recent
+                continue
+        if inner is None:
+            inner = initial()
+        if role is not None:
+            recent = extend(recent, event, role(event, recent[-1] if recent else None, inner))
+        inner, moved = evolve(inner, event), True
+    return moved_on(state, inner, recent) if moved else state
+
+
+def moved_on(state: Table[S], inner: S | None, recent: tuple[Event, ...]) -> Table[S]:
+    """The table after one of the game's own events: its state and recent run replaced.
+
+    ``copy_with(state, inner=inner, recent=recent)``, spelt out: the fold's one copy of the
+    table for every event is a dict copy and two stores."""
+    values = state.__dict__.copy()
+    values["inner"] = inner
+    values["recent"] = recent
+    table: Table[S] = _new(Table)
+    _set(table, "__dict__", values)
+    return table
+
+
+_new, _set = object.__new__, object.__setattr__
+FACTS = frozenset(EVENTS)  # the lifecycle's own event classes (final: never subclassed)
 
 
 def fold_fact(state: Table[S], event: Event) -> Table[S] | None:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import orjson
+
 from domain.chain import walk
 from domain.errors import DomainError, InvalidAction
 from domain.lifecycle import Keys, Lifecycle
@@ -112,7 +114,28 @@ def fold_stored(loaded: Loaded, stored: Sequence[StoredEvent]) -> Loaded:
     walked = walk(links, loaded.head_hash, loaded.version, salt_of(loaded.meta))
     if not walked.ok:
         raise ChainBroken(f"game {loaded.meta.id}: event {walked.broken_at}: {walked.problem}")
-    decode, evolve = rules.codec.decode, rules.evolve
-    for item in stored:
-        state = evolve(state, decode(item.event))
+    events = decoded(rules, stored)
+    if isinstance(rules, Lifecycle):
+        state = rules.evolve_all(state, events)
+    else:
+        for event in events:
+            state = rules.evolve(state, event)
     return Loaded(loaded.meta, rules, state, walked.version, walked.head_hash)
+
+
+def decoded(rules: Game[Any], stored: Sequence[StoredEvent]) -> list[Any]:
+    """The events of stored entries, each decoded from its stored text (not through a stored
+    event's lazily decoded ``event``). Events are frozen facts and many repeat word for word
+    (a turn passing): each distinct text is decoded once."""
+    decode, loads = rules.codec.decode, orjson.loads
+    seen: dict[str, Any] = {}
+    events = []
+    for item in stored:
+        raw = item.raw
+        event = seen.get(raw)
+        if event is None:
+            event = decode(loads(raw) if raw else item.event)
+            if raw:
+                seen[raw] = event
+        events.append(event)
+    return events

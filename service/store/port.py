@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
 
 Encoded = dict[str, Any]
 
@@ -68,7 +70,10 @@ class ChainBroken(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One stored event with its chain links; ``command``/``batch`` on a batch's first event."""
+    """One stored event with its chain links; ``command``/``batch`` on a batch's first event.
+
+    A reader may leave ``event`` and ``command`` unset, keeping only their stored JSON texts
+    (``raw``, ``raw_command``): each is decoded on first use (a fold reads neither)."""
 
     version: int
     event: Encoded
@@ -77,6 +82,18 @@ class StoredEvent:
     command: Encoded | None = None
     batch: int | None = None
     raw: str = field(default="", compare=False, repr=False)  # the stored canonical JSON
+    raw_command: str | None = field(default=None, compare=False, repr=False)
+
+    if not TYPE_CHECKING:  # (to mypy every other attribute stays an error)
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for an unset slot: ``event`` or ``command`` left as stored text.
+            text = self.raw if name == "event" else self.raw_command if name == "command" else None
+            if text is None:
+                raise AttributeError(name)
+            value = orjson.loads(text)  # our own canonical JSON: the values json gives
+            object.__setattr__(self, name, value)
+            return value
 
 
 @dataclass(frozen=True, slots=True)

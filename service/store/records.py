@@ -9,13 +9,12 @@ A stream entry (Redis field -> string):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import lzma
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-
-import orjson
 
 from domain.chain import GENESIS, link_hash, walk
 from domain.events import canonical_json
@@ -88,24 +87,35 @@ def build_entries(
 
 
 def parse_entry(version: int, fields: Mapping[str, str]) -> StoredEvent:
-    """A stored event from its entry fields."""
+    """A stored event from its entry fields, its event and command decoded when first read
+    (every fold reads every entry: kept cheap)."""
     command = fields.get("command")
     batch = fields.get("batch")
-    raw = fields["event"]
-    return StoredEvent(
-        version=version,
-        event=orjson.loads(raw),  # the stored text is our own canonical JSON: same values
-        prev_hash=fields["prev_hash"],
-        hash=fields["hash"],
-        command=None if command is None else orjson.loads(command),
-        batch=None if batch is None else int(batch),
-        raw=raw,
-    )
+    stored = _new(StoredEvent)
+    _set_version(stored, version)
+    _set_prev_hash(stored, fields["prev_hash"])
+    _set_hash(stored, fields["hash"])
+    if command is None:
+        _set_command(stored, None)
+    _set_batch(stored, None if batch is None else int(batch))
+    _set_raw(stored, fields["event"])
+    _set_raw_command(stored, command)
+    return stored
+
+
+# parse_entry fills a StoredEvent's slots directly, as its generated __init__ would (without a
+# frozen field's object.__setattr__ each): every field, in this order.
+_STORED_FIELDS = ("version", "event", "prev_hash", "hash", "command", "batch", "raw", "raw_command")
+if tuple(f.name for f in dataclasses.fields(StoredEvent)) != _STORED_FIELDS:
+    raise TypeError("StoredEvent's fields changed: update parse_entry")
+_new = object.__new__
+(_set_version, _set_event, _set_prev_hash, _set_hash, _set_command, _set_batch, _set_raw,
+ _set_raw_command) = (vars(StoredEvent)[name].__set__ for name in _STORED_FIELDS)
 
 
 def version_of(entry_id: str) -> int:
     """The version of a stream entry id ``v-0``."""
-    return int(entry_id.split("-", 1)[0])
+    return int(entry_id.partition("-")[0])
 
 
 def group_batches(events: Iterable[StoredEvent]) -> list[Batch]:

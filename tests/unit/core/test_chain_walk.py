@@ -3,12 +3,14 @@ name the same first broken event with the same words."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from typing import Any
 
 import pytest
 
-from domain.chain import GENESIS, link_hash
+from domain.chain import GENESIS, link_hash, link_hash_text, walk
 from domain.events import canonical_json
 from domain.registry import get_game
 from replays.format import RecordedEvent
@@ -88,3 +90,16 @@ def test_every_reader_names_the_same_break_in_the_same_words(forge: Any) -> None
     assert len(set(found.values())) == 1, found
     ((version, _),) = set(found.values())
     assert version == 3
+
+
+@pytest.mark.parametrize("salt", ["", "s", "ab" * 16, "f" * 64, "k" * 65, "é" * 40, "x" * 200])
+def test_a_salted_link_is_the_hmac_sha256_of_the_hash_before_and_the_event_text(salt: str) -> None:
+    text = canonical_json({"type": "fake.Played", "schema": 1, "n": "é"})
+    message = (GENESIS + text).encode()
+    expected = (
+        hmac.new(salt.encode(), message, hashlib.sha256).hexdigest() if salt
+        else hashlib.sha256(message).hexdigest()
+    )
+    assert link_hash_text(GENESIS, text, salt) == expected
+    assert walk([(1, GENESIS, expected, text)], salt=salt).ok
+    assert not walk([(1, GENESIS, expected, text + " ")], salt=salt).ok

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import FrozenInstanceError, dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from domain.chain import GENESIS, chain, link_hash, link_hash_text
 from domain.errors import InvalidOptions
 from domain.events import Event, EventCodec, UnknownEvent, canonical_json
+from domain.lifecycle import lifecycle
 from domain.options import Option, action_limit_option, non_default, parse_options
 from domain.protocol import action_key
+from domain.registry import get_game
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,3 +134,60 @@ def test_action_key_ignores_card_order_only() -> None:
 def test_the_chain_over_stored_text_is_the_chain_over_the_event() -> None:
     event = {"type": "x", "cards": ["3H", "AS"], "seat": 1}
     assert link_hash_text(GENESIS, canonical_json(event)) == link_hash(GENESIS, event)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dealt(Event):
+    TYPE = "test.Dealt"
+    hands: tuple[tuple[str, ...], ...]
+    options: dict[str, Any]
+    loser: int | None = None
+
+
+dealt_codec = EventCodec([Dealt])
+
+
+def test_a_decoded_event_has_every_list_as_a_tuple_all_the_way_down() -> None:
+    data = {"type": "test.Dealt", "schema": 1, "hands": [["3H"], ["4S", "5D"]],
+            "options": {"order": [1, [2]]}, "loser": None}
+    assert dealt_codec.decode(data) == Dealt(
+        hands=(("3H",), ("4S", "5D")), options={"order": (1, (2,))}, loser=None
+    )
+
+
+def test_a_field_left_out_takes_its_default_and_a_required_one_is_refused() -> None:
+    assert dealt_codec.decode({"type": "test.Dealt", "schema": 1, "hands": [], "options": {}}) == (
+        Dealt(hands=(), options={})
+    )
+    with pytest.raises(TypeError):
+        dealt_codec.decode({"type": "test.Dealt", "schema": 1, "options": {}, "loser": 1})
+
+
+def test_a_field_no_event_has_is_refused_even_in_the_place_of_one_it_has() -> None:
+    with pytest.raises(TypeError):
+        dealt_codec.decode({"type": "test.Dealt", "schema": 1, "hands": [], "options": {},
+                            "winner": 1})
+    with pytest.raises(TypeError):
+        codec.decode({"type": "test.CardsPlayed", "schema": 2, "seat": 0, "cards": [],
+                      "sauce": "hand"})
+
+
+@pytest.mark.parametrize("name", ["shithead", "sheepshead", "sixty_six"])
+def test_every_golden_event_decodes_as_its_class_constructor_builds_it(name: str) -> None:
+    rules = lifecycle(get_game(name))
+    for path in sorted((Path(__file__).parents[2] / "golden").rglob(f"{name}-*.replay.json")):
+        for batch in json.loads(path.read_text())["batches"]:
+            for stored in batch["events"]:
+                data = stored["event"]
+                event = rules.codec.decode(data)
+                cls = type(event)
+                fields = {k: _frozen(v) for k, v in data.items() if k not in ("type", "schema")}
+                assert data["schema"] != cls.SCHEMA or event == cls(**fields), data
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
