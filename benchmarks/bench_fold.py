@@ -5,9 +5,10 @@ own redis-server). One game is played (random legal actions, in process) to ``--
 
 1. **fold path / json.loads**: the stream's entries are read from Redis once (not timed);
    then, alternately, (A) ``json.loads`` of every stored event text, and (B) the service's real
-   path from those stored fields to the state: ``records.parse_entry`` of every entry (event
-   and command JSON decoded) and ``folding.fold_stored`` (every link of the hash chain checked,
-   HMAC included, events decoded and evolved). Each sample is the best of 5 runs.
+   path from those stored fields to the state: ``records.parse_entry`` of every entry (the
+   event and command texts kept, each decoded when first read: the fold decodes every event,
+   never a command) and ``folding.fold_stored`` (every link of the hash chain checked, HMAC
+   included, events decoded and evolved). Each sample is the best of 5 runs.
 2. **cold view / warm view**: ``GameService.view`` of that game for one seat, in process on
    the real Redis store: warm = its state cache already holds the game at its version (one
    fetch, nothing to fold); cold = a new service with an empty cache (fetch, then whatever the
