@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, assert_never, cast
+from typing import Any, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -139,7 +139,10 @@ def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def without(cards: Cards, gone: Cards) -> Cards:
     """Cards minus the named ones (each card is unique)."""
-    return tuple(c for c in cards if c not in gone)
+    if len(gone) == 1 and gone[0] in cards:  # the usual single card: two slices
+        at = cards.index(gone[0])
+        return cards[:at] + cards[at + 1 :]
+    return tuple([c for c in cards if c not in gone])
 
 
 def remove_face_up(slots: Slots, gone: Cards) -> Slots:
@@ -149,7 +152,7 @@ def remove_face_up(slots: Slots, gone: Cards) -> Slots:
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event onto the state."""
-    e = cast(ShitheadEvent, event)
+    e: ShitheadEvent = event  # type: ignore[assignment]  # cast() without the call
     match e:
         case CardsPlayed():
             return _played(state, e)
