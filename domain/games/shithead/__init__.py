@@ -53,6 +53,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     "play_stock": frozenset(),
 }
 _TYPES = PREPLAY_TYPES + PLAY_TYPES
+_PREPLAY_KINDS, _PLAY_KINDS = frozenset(PREPLAY_TYPES), frozenset(PLAY_TYPES)
 _KEYS = {kind: fields | {"type"} for kind, fields in _FIELDS.items()}  # every key a kind takes
 
 
@@ -83,19 +84,20 @@ class Shithead:
     def decide(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events of one action, or the most specific DomainError."""
         kind = action_type(action, _TYPES)
-        if state.phase == OVER:
+        phase = state.phase
+        if phase == OVER:
             raise GameOver("the game is over: no more actions")
         _check_shape(state, kind, action)
-        if state.phase == NEW or not isinstance(seat, int) or not 0 <= seat < state.info.players:
+        if phase == NEW or not isinstance(seat, int) or not 0 <= seat < state.info.players:
             raise InvalidAction(f"there is no seat {seat!r} at this table", reason="bad_seat")
-        if state.phase == PREPLAY:
-            if kind in PLAY_TYPES:
-                raise IllegalAction(f"cannot {kind} during pre-play", reason="wrong_phase")
-            batch = decide_preplay(state, seat, kind, action)
-        else:
-            if kind in PREPLAY_TYPES:
+        if phase == PLAY:
+            if kind in _PREPLAY_KINDS:
                 raise IllegalAction(f"cannot {kind} once play has begun", reason="wrong_phase")
             batch = decide_play(state, seat, kind, action)
+        else:
+            if kind in _PLAY_KINDS:
+                raise IllegalAction(f"cannot {kind} during pre-play", reason="wrong_phase")
+            batch = decide_preplay(state, seat, kind, action)
         events = batch.events
         # Each event adds at most one action: below this bound the limit cannot have been met,
         # and the batch's last events need not be folded to know it.
@@ -109,9 +111,10 @@ class Shithead:
         """Every action the seat may send now."""
         if not isinstance(seat, int) or not 0 <= seat < state.info.players:
             return []
-        if state.phase == PREPLAY:
-            return preplay_actions(state, seat)
-        if state.phase != PLAY or seat in state.out:
+        phase = state.phase
+        if phase != PLAY:
+            return preplay_actions(state, seat) if phase == PREPLAY else []
+        if seat in state.out:
             return []
         if seat == state.to_act:
             return turn_actions(state, seat)

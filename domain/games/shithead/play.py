@@ -302,9 +302,11 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     if cause is not None:
         batch.emit(PileBurned(seat=seat, cause=cause, count=len(state.pile)))
     draw(batch, seat)
-    if _went_out(batch, seat):
-        return
     state = batch.state
+    if not state.hands[seat]:  # (with a hand left the seat is not out)
+        if _went_out(batch, seat):
+            return
+        state = batch.state
     if cause is not None:
         again = rules.burner_plays_again and seat not in state.out
         nxt = seat if again else next_active(state, seat, state.direction)
@@ -329,7 +331,7 @@ def after_pickup(batch: Batch, seat: int) -> None:
 def _went_out(batch: Batch, seat: int) -> bool:
     """Record a seat going out and the end of the deal; True when the deal ended (R11)."""
     state = batch.state
-    if state.hands[seat] or not holds_nothing(state, seat):  # a hand: not out, at once
+    if not holds_nothing(state, seat):
         return False
     batch.emit(PlayerOut(seat=seat, position=len(state.out) + 1))
     state = batch.state
