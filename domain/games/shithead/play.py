@@ -88,7 +88,7 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if zone == FACE_DOWN:
         return [{"type": "flip", "slot": i} for i in face_down_slots(state, seat)]
     actions: list[dict[str, Any]] = [
-        {"type": "play", "cards": list(cards)} for cards in legal_sets(state, seat, zone)
+        {"type": "play", "cards": [*cards]} for cards in legal_sets(state, seat, zone)
     ]
     rules = state.r
     if state.pile:
@@ -284,12 +284,14 @@ def _resolve_revealed(batch: Batch, seat: int, card: str, legal: bool, cause: st
 # --- resolution -------------------------------------------------------------------------------
 
 
-def draw(batch: Batch, seat: int) -> None:
-    """Refill the seat's hand from the stock up to the hand size (R8.5)."""
+def draw(batch: Batch, seat: int) -> State:
+    """Refill the seat's hand from the stock up to the hand size (R8.5); the state after."""
     state = batch.state
     need = state.r.hand_size - len(state.hands[seat])
     if need > 0 and state.stock:
         batch.emit(CardsDrawn(seat=seat, cards=state.stock[:need]))
+        return batch.state
+    return state
 
 
 def resolve_placed(batch: Batch, seat: int, played: str) -> None:
@@ -301,8 +303,7 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     cause = burn_cause(rules, played, state.pile)  # a reversal leaves the pile as it is
     if cause is not None:
         batch.emit(PileBurned(seat=seat, cause=cause, count=len(state.pile)))
-    draw(batch, seat)
-    state = batch.state
+    state = draw(batch, seat)
     if not state.hands[seat]:  # (with a hand left the seat is not out)
         if _went_out(batch, seat):
             return
@@ -322,8 +323,7 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
 
 def after_pickup(batch: Batch, seat: int) -> None:
     """Draw, then pass the turn as a pickup does (R9.5, pickup_passes_to)."""
-    draw(batch, seat)
-    state = batch.state
+    state = draw(batch, seat)
     direction = -state.direction if state.r.pickup_to_previous else state.direction
     batch.emit(TurnPassed(seat=next_active(state, seat, direction), reason="picked_up"))
 

@@ -194,18 +194,21 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
         ]
     t, nonempty = pile_rank(rules, pile), bool(pile)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
-    single = count_problem(rules, nonempty, lead, 1, False) is None
+    fits = {1: count_problem(rules, nonempty, lead, 1, False) is None}  # size: it fits
     out: list[Cards] = []
     for r, same_rank in groupby(sorted(cards, key=_KEY), _RANK_OF):  # rank_groups, inline
         if (only_rank is not None and r != only_rank) or rank_problem(rules, t, r) is not None:
             continue
         group = (*same_rank,)
         if len(group) == 1:  # most groups: skip the loop over sizes
-            if single:
+            if fits[1]:
                 out.append(group)
             continue
         for size in range(1, len(group) + 1):
-            if count_problem(rules, nonempty, lead, size, False) is None:
+            fit = fits.get(size)
+            if fit is None:
+                fit = fits[size] = count_problem(rules, nonempty, lead, size, False) is None
+            if fit:
                 out.extend(combinations(group, size))
     return out
 

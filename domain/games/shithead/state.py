@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -75,11 +76,14 @@ class State:
     last_revealed: str | None = None
     actions: int = 0
 
-    @property
-    def r(self) -> Rules:
-        """The rules (only None before GameStarted)."""
-        assert self.info.rules is not None
-        return self.info.rules
+    if TYPE_CHECKING:
+
+        @property
+        def r(self) -> Rules:
+            """The rules (only None before GameStarted)."""
+
+    else:  # read in C: the rules are consulted several times per action
+        r = property(attrgetter("info.rules"), doc="The rules (only None before GameStarted).")
 
     @property
     def rules(self) -> Rules | None:
@@ -245,9 +249,10 @@ def _played(state: State, e: CardsPlayed) -> State:
     pile = state.pile
     lead = len(cards) if not pile else state.lead_count
     if e.source == "hand":
+        hands = state.hands
         return copy_with(
             state,
-            hands=put(state.hands, seat, without(state.hands[seat], cards)),
+            hands=(*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :]),  # put()
             pile=pile + cards,
             lead_count=lead,
             actions=state.actions + 1,
