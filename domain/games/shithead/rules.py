@@ -135,7 +135,7 @@ def burn_cause(rules: Rules, played_rank: str, pile: Cards) -> str | None:
         return "ten"
     if rules.four_of_a_kind_burns and len(pile) >= 4:
         top = RANK[pile[-1]]
-        if top != "*" and all(RANK[c] == top for c in pile[-4:]):
+        if top != "*" and RANK[pile[-2]] == RANK[pile[-3]] == RANK[pile[-4]] == top:
             return "four_of_a_kind"
     return None
 
