@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from domain.errors import InvalidOptions
@@ -102,6 +102,10 @@ class Rules:
         object.__setattr__(self, "rank_problems", problems)
         object.__setattr__(self, "clear_cards", clear)
         object.__setattr__(self, "counts_as", counts_as)
+
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickled (state snapshots) without the tables: unpickling builds them again."""
+        return Rules, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
 
 def rules_for(options: Mapping[str, Any], players: int) -> Rules:
