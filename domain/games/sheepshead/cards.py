@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from domain.cards import deck_32
 
@@ -20,6 +20,7 @@ FAIL_TENS: tuple[str, ...] = ("TC", "TS", "TH")
 
 _TRUMP_RANK = {c: i for i, c in enumerate(TRUMP_ORDER)}
 _SUIT = {c: (TRUMP if c in _TRUMP_RANK else c[1]) for c in DECK}
+SUIT_OF: Mapping[str, str] = _SUIT  # effective_suit as a table (hot paths index it)
 _POWER = {
     c: (100 - _TRUMP_RANK[c] if c in _TRUMP_RANK else 10 - FAIL_ORDER.index(c[0])) for c in DECK
 }

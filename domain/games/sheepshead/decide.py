@@ -36,12 +36,13 @@ from domain.shuffle import deal_label, shuffled
 
 _FIELDS = {"pick": {"type", "blitz"}, "bury": {"type", "cards"}, "call": {"type", "cards"}}
 _TYPE_ONLY = {"type"}
+_NONE: frozenset[str] = frozenset()
 _FIELDS["play"] = _FIELDS["bury"]
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     """The events one action causes, or the most specific DomainError."""
-    if state.over:
+    if state.finished or state.aborted:  # state.over, without the call
         raise GameOver("the match is over", reason="match_over")
     kind = action_type(action, rules.ACTION_TYPES)
     cards = _parse_shape(kind, action)
@@ -50,7 +51,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         raise InvalidAction(f"there is no seat {seat!r} in this match")
     if seat != hand.to_act:
         raise NotYourTurn(f"seat {seat} may not act now", reason="not_your_turn")
-    if kind not in rules.PHASE_ACTIONS.get(hand.phase, frozenset()):
+    if kind not in rules.PHASE_ACTIONS.get(hand.phase, _NONE):
         raise IllegalAction(f"{kind} is not possible now", reason="wrong_phase")
     events = _HANDLERS[kind](state, hand, seat, kind, action, cards)
     return _with_action_limit(state, events)

@@ -11,6 +11,7 @@ from domain.games.sheepshead.cards import (
     FAIL_ACES,
     FAIL_TENS,
     JACK_CALL_ORDER,
+    SUIT_OF,
     effective_suit,
     sort_hand,
 )
@@ -219,13 +220,21 @@ def play_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction 
     cards = hand.hands[seat]
     if card not in cards:
         return IllegalAction(f"you do not hold {card}", reason="card_not_in_hand")
-    if hand.trick_cards:
-        led = effective_suit(hand.trick_cards[0])
-        if effective_suit(card) != led and led in map(effective_suit, cards):
-            return IllegalAction(
-                f"cannot play {card}: you must follow {_suit_name(led)}", reason="must_follow_suit"
-            )
+    led = must_follow(hand, cards)
+    if led is not None and SUIT_OF[card] != led:
+        return IllegalAction(
+            f"cannot play {card}: you must follow {_suit_name(led)}", reason="must_follow_suit"
+        )
     return _called_card_error(state, hand, seat, card)
+
+
+def must_follow(hand: Hand, cards: tuple[str, ...]) -> str | None:
+    """The suit (``T``: trump) a seat holding ``cards`` must follow now (R8.4), else None."""
+    if hand.trick_cards:
+        led = SUIT_OF[hand.trick_cards[0]]
+        if led in map(SUIT_OF.__getitem__, cards):
+            return led
+    return None
 
 
 _SUIT_NAMES = {"T": "trump", "C": "clubs", "S": "spades", "H": "hearts"}
@@ -235,9 +244,17 @@ def _suit_name(suit: str) -> str:
     return _SUIT_NAMES[suit]
 
 
-def _called_card_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction | None:
+def _called_in_force(state: State, hand: Hand) -> str | None:
+    """The called card while CA6's rules bind its holders, else None."""
     called = hand.partner_card if state.options["partner_rule"] == "called_ace" else None
     if called is None or hand.revealed or len(hand.tricks) == tricks_per_hand(state) - 1:
+        return None
+    return called
+
+
+def _called_card_error(state: State, hand: Hand, seat: int, card: str) -> IllegalAction | None:
+    called = _called_in_force(state, hand)
+    if called is None:
         return None
     suit = called[1]
     earlier = any(effective_suit(t.cards[0]) == suit for t in hand.tricks)
@@ -275,18 +292,19 @@ def _partner_called_error(
 
 
 def playing_actions(state: State, hand: Hand, seat: int) -> list[ActionDict]:
-    """Every card the seat may play now."""
-    return [
-        {"type": "play", "cards": [c]}
-        for c in sort_hand(hand.hands[seat])
-        if play_error(state, hand, seat, c) is None
-    ]
+    """Every card the seat may play now: play_error's checks, each asked once for all cards."""
+    cards = hand.hands[seat]
+    led = must_follow(hand, cards)
+    playable = sort_hand(cards if led is None else [c for c in cards if SUIT_OF[c] == led])
+    if _called_in_force(state, hand) is not None:
+        playable = tuple(c for c in playable if _called_card_error(state, hand, seat, c) is None)
+    return [{"type": "play", "cards": [c]} for c in playable]
 
 
 def legal_actions(state: State, seat: int) -> list[ActionDict]:
     """Every action ``seat`` may send now (empty when it may not act)."""
     hand = state.hand
-    if state.over or hand is None or seat != hand.to_act:
+    if state.finished or state.aborted or hand is None or seat != hand.to_act:  # or over
         return []
     phase = hand.phase
     if phase == PICKING:

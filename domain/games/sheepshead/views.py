@@ -214,7 +214,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
 
 def outcome(state: State) -> dict[str, Any] | None:
     """None while playing; reason, winners, losers, totals and hands once over."""
-    if not state.over:
+    if not (state.finished or state.aborted):  # state.over, without the call
         return None
     hands = state.last_result.hand + 1 if state.last_result else 0
     if state.aborted:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from domain.errors import InvalidOptions
+from domain.games.shithead.ranks import ProblemTable, tables
 from domain.options import Option, action_limit_option, parse_options
 
 
@@ -60,7 +61,11 @@ OPTIONS: tuple[Option, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options as typed fields, with the derived facts the rules consult often."""
+    """The options as typed fields, with the derived facts the rules consult often.
+
+    The last three fields are tables built from the others (``ranks.tables``): the problem of
+    each rank on each pile rank, the transparent cards, each card's counting rank.
+    """
 
     jokers_in_deck: bool
     joker_mode: str
@@ -88,6 +93,19 @@ class Rules:
     action_limit: int
     joker_transparent: bool
     joker_skips: bool
+    rank_problems: ProblemTable = field(init=False, repr=False, compare=False)
+    clear_cards: frozenset[str] = field(init=False, repr=False, compare=False)
+    counts_as: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        problems, clear, counts_as = tables(self)
+        object.__setattr__(self, "rank_problems", problems)
+        object.__setattr__(self, "clear_cards", clear)
+        object.__setattr__(self, "counts_as", counts_as)
+
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickled (state snapshots) without the tables: unpickling builds them again."""
+        return Rules, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
 
 def rules_for(options: Mapping[str, Any], players: int) -> Rules:

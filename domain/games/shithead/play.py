@@ -19,6 +19,7 @@ from domain.games.shithead.events import (
     StockPlayed,
     TurnPassed,
 )
+from domain.games.shithead.ranks import RANK
 from domain.games.shithead.rules import (
     FACE_DOWN,
     FACE_UP,
@@ -38,18 +39,33 @@ from domain.games.shithead.state import Cards, State, evolve
 
 
 class Batch:
-    """The events of one action, folded as they are emitted so later rules see their effect."""
+    """The events of one action; ``state`` folds them so later rules see their effect.
 
-    __slots__ = ("events", "state")
+    The fold waits until a rule reads ``state``: the last event of an action (the turn passing)
+    is then never folded here, only by whoever applies the events.
+    """
+
+    __slots__ = ("_folded", "_state", "events")
 
     def __init__(self, state: State) -> None:
-        self.state = state
+        self._state = state
+        self._folded = 0
         self.events: list[Event] = []
 
+    @property
+    def state(self) -> State:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._folded != len(events):
+            state = self._state
+            for event in events[self._folded :]:
+                state = evolve(state, event)
+            self._state, self._folded = state, len(events)
+        return self._state
+
     def emit(self, event: Event) -> None:
-        """Record one event and fold it."""
+        """Record one event."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 # --- shared by legal_actions and decide -------------------------------------------------------
@@ -72,14 +88,15 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if zone == FACE_DOWN:
         return [{"type": "flip", "slot": i} for i in face_down_slots(state, seat)]
     actions: list[dict[str, Any]] = [
-        {"type": "play", "cards": list(cards)} for cards in legal_sets(state, seat, zone)
+        {"type": "play", "cards": [*cards]} for cards in legal_sets(state, seat, zone)
     ]
+    rules = state.r
     if state.pile:
-        if zone == FACE_UP and state.r.face_up_pickup == "one":
+        if zone == FACE_UP and rules.face_up_pickup == "one":
             actions += [{"type": "pickup", "face_up_card": c} for c in face_up_cards(state, seat)]
         else:
             actions.append({"type": "pickup"})
-    if state.r.play_from_stock and state.stock:
+    if rules.play_from_stock and state.stock:
         actions.append({"type": "play_stock"})
     return actions
 
@@ -112,27 +129,22 @@ def decide_play(state: State, seat: int, kind: str, action: Any) -> Batch:
     return _play_stock(state, seat)
 
 
-def _zone_of_play(state: State, seat: int) -> str:
-    zone = tier(state, seat)
-    if zone == FACE_DOWN:
-        raise IllegalAction(
-            "your hand and face-up cards are gone: flip a face-down card", reason="wrong_tier"
-        )
-    return zone
-
-
 def checked_set(state: State, seat: int, raw: Any) -> tuple[Cards, str]:
     """The cards of a play and their zone, or the most specific error (R6.5, R7, R13.2)."""
     cards = parse_cards(raw)
     if not cards:
         raise InvalidAction("a play names at least one card", reason="no_cards")
-    if len(set(cards)) != len(cards):
+    several = len(cards) > 1
+    if several and len(set(cards)) != len(cards):
         raise InvalidAction(f"a play names each card once: {', '.join(cards)}",
             reason="duplicate_card")
-    zone = _zone_of_play(state, seat)
+    zone = tier(state, seat)
+    if zone == FACE_DOWN:
+        raise IllegalAction(
+            "your hand and face-up cards are gone: flip a face-down card", reason="wrong_tier"
+        )
     _check_zone(state, seat, cards, zone)
-    ranks = {rank(c) for c in cards}
-    if len(ranks) > 1:
+    if several and len({RANK[c] for c in cards}) > 1:
         raise IllegalAction(
             f"cannot play {' '.join(cards)} together: a set is one rank", reason="mixed_ranks"
         )
@@ -144,14 +156,15 @@ def checked_set(state: State, seat: int, raw: Any) -> tuple[Cards, str]:
 
 def _check_zone(state: State, seat: int, cards: Cards, zone: str) -> None:
     if zone == HAND:
-        hand, table = state.hands[seat], face_up_cards(state, seat)
+        hand = state.hands[seat]
         for c in cards:
-            if c not in hand and c in table:
+            if c in hand:
+                continue
+            if c in face_up_cards(state, seat):
                 raise IllegalAction(
                     f"cannot play face-up {c} while you hold hand cards", reason="wrong_tier"
                 )
-            if c not in hand:
-                raise IllegalAction(f"you do not hold {c} in your hand", reason="not_in_hand")
+            raise IllegalAction(f"you do not hold {c} in your hand", reason="not_in_hand")
         return
     table = face_up_cards(state, seat)
     for c in cards:
@@ -169,24 +182,26 @@ def _check_whole_stacks(state: State, seat: int, cards: Cards) -> None:
 
 
 def _check_on_pile(state: State, cards: Cards) -> None:
-    problem = play_problem(state.r, state.pile, state.lead_count, rank(cards[0]), len(cards))
+    rules = state.r
+    problem = play_problem(rules, state.pile, state.lead_count, RANK[cards[0]], len(cards))
+    if problem is None:
+        return
     if problem == "wrong_count":
         raise IllegalAction(
             f"play {state.lead_count} card(s) like the lead of this pile, not {len(cards)}",
             reason="wrong_count",
         )
-    if problem is not None:
-        top = effective_top(state.r, state.pile)
-        raise IllegalAction(f"cannot play {' '.join(cards)} on {top}", reason=problem)
+    top = effective_top(rules, state.pile)
+    raise IllegalAction(f"cannot play {' '.join(cards)} on {top}", reason=problem)
 
 
 def _play(state: State, seat: int, action: Any, out_of_turn: bool) -> Batch:
-    if out_of_turn and any(rank(c) != "T" for c in parse_cards(action.get("cards"))):
+    if out_of_turn and any(RANK[c] != "T" for c in parse_cards(action.get("cards"))):
         raise NotYourTurn(f"it is seat {state.to_act}'s turn; only tens may be played out of turn")
     cards, zone = checked_set(state, seat, action.get("cards"))
     batch = Batch(state)
     batch.emit(CardsPlayed(seat=seat, cards=cards, source=zone))
-    resolve_placed(batch, seat, rank(cards[0]))
+    resolve_placed(batch, seat, RANK[cards[0]])
     return batch
 
 
@@ -269,26 +284,30 @@ def _resolve_revealed(batch: Batch, seat: int, card: str, legal: bool, cause: st
 # --- resolution -------------------------------------------------------------------------------
 
 
-def draw(batch: Batch, seat: int) -> None:
-    """Refill the seat's hand from the stock up to the hand size (R8.5)."""
+def draw(batch: Batch, seat: int) -> State:
+    """Refill the seat's hand from the stock up to the hand size (R8.5); the state after."""
     state = batch.state
     need = state.r.hand_size - len(state.hands[seat])
     if need > 0 and state.stock:
         batch.emit(CardsDrawn(seat=seat, cards=state.stock[:need]))
+        return batch.state
+    return state
 
 
 def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     """Reverse, burn, draw, out check and next turn after a set reached the pile (R8.2-R8.7)."""
-    rules = batch.state.r
-    if reverses(rules, played):
-        batch.emit(DirectionReversed(direction=-batch.state.direction))
-    cause = burn_cause(rules, played, batch.state.pile)
-    if cause is not None:
-        batch.emit(PileBurned(seat=seat, cause=cause, count=len(batch.state.pile)))
-    draw(batch, seat)
-    if _went_out(batch, seat):
-        return
     state = batch.state
+    rules = state.r
+    if reverses(rules, played):
+        batch.emit(DirectionReversed(direction=-state.direction))
+    cause = burn_cause(rules, played, state.pile)  # a reversal leaves the pile as it is
+    if cause is not None:
+        batch.emit(PileBurned(seat=seat, cause=cause, count=len(state.pile)))
+    state = draw(batch, seat)
+    if not state.hands[seat]:  # (with a hand left the seat is not out)
+        if _went_out(batch, seat):
+            return
+        state = batch.state
     if cause is not None:
         again = rules.burner_plays_again and seat not in state.out
         nxt = seat if again else next_active(state, seat, state.direction)
@@ -304,8 +323,7 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
 
 def after_pickup(batch: Batch, seat: int) -> None:
     """Draw, then pass the turn as a pickup does (R9.5, pickup_passes_to)."""
-    draw(batch, seat)
-    state = batch.state
+    state = draw(batch, seat)
     direction = -state.direction if state.r.pickup_to_previous else state.direction
     batch.emit(TurnPassed(seat=next_active(state, seat, direction), reason="picked_up"))
 

@@ -4,34 +4,27 @@ from __future__ import annotations
 
 from itertools import combinations, groupby
 
-from domain.cards import deck_54, rank
+from domain.cards import rank
 from domain.games.shithead.options import Rules
+from domain.games.shithead.ranks import ORDER, RANK, RANK_VALUE, SORT_KEY, is_transparent
 from domain.games.shithead.state import Cards, State
 
+__all__ = ["RANK_VALUE"]  # with the functions below: the rules' vocabulary
+
 HAND, FACE_UP, FACE_DOWN, GONE = "hand", "face_up", "face_down", "out"
-RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)} | {"*": 99}
 START_RANKS = "3456789TJQKA2"
-_SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
-
-
-def _order(card: str) -> tuple[int, int]:
-    if card in ("RJ", "BJ"):
-        return (99, 0 if card == "RJ" else 1)
-    return (RANK_VALUE[card[0]], _SUIT_ORDER[card[1]])
-
-
-_ORDER: dict[str, tuple[int, int]] = {card: _order(card) for card in deck_54()}
-_RANK: dict[str, str] = {card: rank(card) for card in deck_54()}  # rank() without the call
+_KEY = SORT_KEY.__getitem__
+_RANK_OF = RANK.__getitem__
 
 
 def card_order(card: str) -> tuple[int, int]:
     """Sort key: rank low to high (jokers last), then suit."""
-    return _ORDER[card]
+    return ORDER[card]
 
 
 def sort_cards(cards: Cards | list[str]) -> Cards:
     """Cards in canonical order (rank, then suit)."""
-    return tuple(sorted(cards, key=_ORDER.__getitem__))
+    return tuple(sorted(cards, key=_KEY))
 
 
 def face_up_cards(state: State, seat: int) -> Cards:
@@ -62,9 +55,12 @@ def holds_nothing(state: State, seat: int) -> bool:
 
 def next_active(state: State, seat: int, direction: int) -> int:
     """The first seat after ``seat`` in ``direction`` that is not out (R0.2)."""
-    n = state.players
+    n = state.info.players
     out = state.out
-    for step in range(1, n + 1):
+    candidate = (seat + direction) % n
+    if candidate not in out:  # the usual case: the next seat plays
+        return candidate
+    for step in range(2, n + 1):
         candidate = (seat + direction * step) % n
         if candidate not in out:
             return candidate
@@ -73,25 +69,16 @@ def next_active(state: State, seat: int, direction: int) -> int:
 
 def transparent(rules: Rules, card: str) -> bool:
     """Cards the next set does not have to beat (§16.2)."""
-    r = rank(card)
-    if r == "*":
-        return rules.joker_transparent
-    return (r == "8" and rules.eights_reverse_transparent) or (r == "7" and rules.sevens_glass)
+    return is_transparent(rules, card)
 
 
 def effective_top(rules: Rules, pile: Cards) -> str | None:
     """The topmost pile card that counts for legality (R7.3), None if there is none."""
+    clear = rules.clear_cards
     for card in reversed(pile):
-        if not transparent(rules, card):
+        if card not in clear:
             return card
     return None
-
-
-def _effective_rank(rules: Rules, card: str) -> str:
-    r = rank(card)
-    if r == "*":
-        return "7" if rules.joker_mode == "skip_seven" else "2"
-    return r
 
 
 def play_problem(
@@ -103,8 +90,16 @@ def play_problem(
 
 def pile_rank(rules: Rules, pile: Cards) -> str | None:
     """The rank a set must beat: the effective top's (R7.3), None when nothing counts."""
-    top = effective_top(rules, pile) if pile else None
-    return None if top is None else _effective_rank(rules, top)
+    if not pile:
+        return None
+    clear = rules.clear_cards
+    top = pile[-1]
+    if top not in clear:  # the usual case: the top card counts
+        return rules.counts_as[top]
+    for card in reversed(pile):
+        if card not in clear:
+            return rules.counts_as[card]
+    return None
 
 
 def set_problem(
@@ -131,25 +126,7 @@ def count_problem(
 
 def rank_problem(rules: Rules, t: str | None, r: str) -> str | None:
     """Why rank ``r`` may not go on a pile whose pile_rank is ``t`` (None: it may)."""
-    return None if t is None else _rank_problem(rules, r, t)
-
-
-def _rank_problem(rules: Rules, r: str, t: str) -> str | None:
-    if r == "*":
-        return None
-    if r == "T" and rules.ten_burns:
-        return "too_high" if rules.eights_low and t == "8" else None
-    if (
-        (r == "2" and rules.two_is_reset)
-        or (r == "8" and rules.eights_reverse_transparent)
-        or (r == "7" and rules.sevens_glass)
-        or (r == "5" and rules.fives_low)
-    ):
-        return None
-    for low, active in (("7", rules.sevens_low), ("5", rules.fives_low), ("8", rules.eights_low)):
-        if t == low and active:
-            return None if RANK_VALUE[r] <= RANK_VALUE[low] else "too_high"
-    return None if RANK_VALUE[r] >= RANK_VALUE[t] else "too_low"
+    return None if t is None else rules.rank_problems[t][r]
 
 
 def burn_cause(rules: Rules, played_rank: str, pile: Cards) -> str | None:
@@ -157,8 +134,8 @@ def burn_cause(rules: Rules, played_rank: str, pile: Cards) -> str | None:
     if played_rank == "T" and rules.ten_burns:
         return "ten"
     if rules.four_of_a_kind_burns and len(pile) >= 4:
-        top = rank(pile[-1])
-        if top != "*" and all(rank(c) == top for c in pile[-4:]):
+        top = RANK[pile[-1]]
+        if top != "*" and RANK[pile[-2]] == RANK[pile[-3]] == RANK[pile[-4]] == top:
             return "four_of_a_kind"
     return None
 
@@ -172,8 +149,14 @@ def reverses(rules: Rules, played_rank: str) -> bool:
 
 def rank_groups(cards: Cards) -> dict[str, list[str]]:
     """The cards by rank, each group in canonical order."""
-    ordered = sorted(cards, key=_ORDER.__getitem__)
-    return {r: list(group) for r, group in groupby(ordered, key=_RANK.__getitem__)}
+    groups: dict[str, list[str]] = {}
+    for card in sorted(cards, key=_KEY):
+        group = groups.get(RANK[card])
+        if group is None:
+            groups[RANK[card]] = [card]
+        else:
+            group.append(card)
+    return groups
 
 
 def rank_subsets(cards: Cards) -> list[Cards]:
@@ -190,7 +173,7 @@ def _stack_sets(slots: tuple[Cards, ...]) -> list[Cards]:
     groups: dict[str, list[Cards]] = {}
     for stack in slots:
         if stack:
-            groups.setdefault(rank(stack[0]), []).append(stack)
+            groups.setdefault(RANK[stack[0]], []).append(stack)
     out: list[Cards] = []
     for group in groups.values():
         for size in range(1, len(group) + 1):
@@ -206,17 +189,26 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
         return [
             cards
             for cards in _stack_sets(state.face_up[seat])
-            if (only_rank is None or rank(cards[0]) == only_rank)
-            and play_problem(rules, pile, lead, rank(cards[0]), len(cards)) is None
+            if (only_rank is None or RANK[cards[0]] == only_rank)
+            and play_problem(rules, pile, lead, RANK[cards[0]], len(cards)) is None
         ]
     t, nonempty = pile_rank(rules, pile), bool(pile)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
+    fits = {1: count_problem(rules, nonempty, lead, 1, False) is None}  # size: it fits
     out: list[Cards] = []
-    for r, group in rank_groups(cards).items():
+    for r, same_rank in groupby(sorted(cards, key=_KEY), _RANK_OF):  # rank_groups, inline
         if (only_rank is not None and r != only_rank) or rank_problem(rules, t, r) is not None:
             continue
+        group = (*same_rank,)
+        if len(group) == 1:  # most groups: skip the loop over sizes
+            if fits[1]:
+                out.append(group)
+            continue
         for size in range(1, len(group) + 1):
-            if count_problem(rules, nonempty, lead, size, False) is None:
+            fit = fits.get(size)
+            if fit is None:
+                fit = fits[size] = count_problem(rules, nonempty, lead, size, False) is None
+            if fit:
                 out.extend(combinations(group, size))
     return out
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, assert_never, cast
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -75,11 +76,14 @@ class State:
     last_revealed: str | None = None
     actions: int = 0
 
-    @property
-    def r(self) -> Rules:
-        """The rules (only None before GameStarted)."""
-        assert self.info.rules is not None
-        return self.info.rules
+    if TYPE_CHECKING:
+
+        @property
+        def r(self) -> Rules:
+            """The rules (only None before GameStarted)."""
+
+    else:  # read in C: the rules are consulted several times per action
+        r = property(attrgetter("info.rules"), doc="The rules (only None before GameStarted).")
 
     @property
     def rules(self) -> Rules | None:
@@ -139,7 +143,10 @@ def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def without(cards: Cards, gone: Cards) -> Cards:
     """Cards minus the named ones (each card is unique)."""
-    return tuple(c for c in cards if c not in gone)
+    if len(gone) == 1 and gone[0] in cards:  # the usual single card: two slices
+        at = cards.index(gone[0])
+        return cards[:at] + cards[at + 1 :]
+    return tuple([c for c in cards if c not in gone])
 
 
 def remove_face_up(slots: Slots, gone: Cards) -> Slots:
@@ -149,7 +156,7 @@ def remove_face_up(slots: Slots, gone: Cards) -> Slots:
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event onto the state."""
-    e = cast(ShitheadEvent, event)
+    e: ShitheadEvent = event  # type: ignore[assignment]  # cast() without the call
     match e:
         case CardsPlayed():
             return _played(state, e)
@@ -242,9 +249,10 @@ def _played(state: State, e: CardsPlayed) -> State:
     pile = state.pile
     lead = len(cards) if not pile else state.lead_count
     if e.source == "hand":
+        hands = state.hands
         return copy_with(
             state,
-            hands=put(state.hands, seat, without(state.hands[seat], cards)),
+            hands=(*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :]),  # put()
             pile=pile + cards,
             lead_count=lead,
             actions=state.actions + 1,
