@@ -28,6 +28,7 @@ from domain.games.sixty_six.events import (
 from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.match import MatchState, match_state
 from domain.games.sixty_six.rules import (
+    CARD_CODES,
     acting_seats,
     awaited_seat,
     declares,
@@ -112,7 +113,7 @@ class SixtySix:
         if error is not None:
             raise error
         events = _HANDLERS[kind](state, seat, card)
-        if declares(action):
+        if kind == "marriage" and declares(action):
             events += _declare(_after(state, events), seat, None)
         if state.actions + 1 >= state.rules.action_limit and not isinstance(
             events[-1], MatchEnded
@@ -176,12 +177,23 @@ def _explicit(
 # --- decide handlers: each returns the events of a validated action -------------------------
 
 
+# Events are immutable values: the few distinct plays and draws are built once, not per action.
+_PLAYED = {
+    (seat, card, role): CardPlayed(seat=seat, card=card, role=role)
+    for seat in (0, 1) for card in sorted(CARD_CODES) for role in ("lead", "follow")
+}
+_DRAWN = {
+    (seat, card, face_up): CardDrawn(seat=seat, card=card, face_up=face_up)
+    for seat in (0, 1) for card in sorted(CARD_CODES) for face_up in (False, True)
+}
+
+
 def _play(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None and card is not None
     if deal.phase == "lead":
-        return [CardPlayed(seat=seat, card=card, role="lead")]
-    played: list[Event] = [CardPlayed(seat=seat, card=card, role="follow")]
+        return [_PLAYED[seat, card, "lead"]]
+    played: list[Event] = [_PLAYED[seat, card, "follow"]]
     return played + _trick(state, deal, seat, card)
 
 
@@ -203,8 +215,8 @@ def _draws(deal: Deal, winner: int, automatic: bool) -> list[Event]:
     pile = [*deal.stock, deal.under]
     taker = 1 - winner if len(pile) == 2 else None
     return [
-        CardDrawn(seat=winner, card=str(pile[0]), face_up=False),
-        CardDrawn(seat=1 - winner, card=str(pile[1]), face_up=len(pile) == 2),
+        _DRAWN[winner, str(pile[0]), False],
+        _DRAWN[1 - winner, str(pile[1]), len(pile) == 2],
         CardsDrawn(stock_size=len(pile) - 2, trump_taken_by=taker, automatic=automatic),
     ]
 
@@ -217,7 +229,7 @@ def _marriage(state: State, seat: int, card: str | None) -> list[Event]:
     return [
         MarriageAnnounced(seat=seat, suit=card[1], value=value, card=card, shown=partner(card),
                           credited=credited),
-        CardPlayed(seat=seat, card=card, role="lead"),
+        _PLAYED[seat, card, "lead"],
     ]
 
 
