@@ -34,14 +34,22 @@ def evolve(state: State, event: SixtySixEvent) -> State:
     # the most frequent events first: a match tries its cases in order
     match event:
         case CardPlayed():
-            return copy_with(state, deal=_played(_deal(state), event), actions=state.actions + 1)
+            return _next(state, _played(_deal(state), event), 1)
         case TrickWon():
-            return _with(state, _trick_won(_deal(state), event))
+            return _next(state, _trick_won(_deal(state), event), 0)
+        case Passed():
+            deal = _deal(state)
+            return _next(state, copy_with(deal, passes=deal.passes + 1, turn=1 - deal.turn), 1)
+        case StockClosed(seat=seat, before_draw=before, stock_size=size,
+                         opponent_had_trick_at_close=had):
+            deal = copy_with(_deal(state), closed_by=seat, closed_before_draw=before,
+                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
+                             phase="lead")
+            return _next(state, deal, 1)
         case CardDrawn(seat=seat, card=card, face_up=face_up):
-            return _with(state, _drawn(_deal(state), seat, card, face_up))
+            return _next(state, _drawn(_deal(state), seat, card, face_up), 0)
         case CardsDrawn(automatic=automatic):
-            deal = copy_with(_deal(state), phase="lead")
-            return copy_with(state, deal=deal, actions=state.actions + (not automatic))
+            return _next(state, copy_with(_deal(state), phase="lead"), not automatic)
         case GameStarted(options=options, seed=seed, dealer=dealer):
             return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
                          seed=seed, first_dealer=dealer)
@@ -59,21 +67,9 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case MarriageAnnounced():
             return _with(state, _married(_deal(state), event))
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
-            return copy_with(state, deal=_exchanged(_deal(state), seat, nine, taken),
-                              actions=state.actions + 1)
-        case StockClosed(seat=seat, before_draw=before, stock_size=size,
-                         opponent_had_trick_at_close=had):
-            deal = copy_with(_deal(state), closed_by=seat, closed_before_draw=before,
-                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
-                             phase="lead")
-            return copy_with(state, deal=deal, actions=state.actions + 1)
+            return _next(state, _exchanged(_deal(state), seat, nine, taken), 1)
         case DeclaredOut():
-            return copy_with(state, deal=copy_with(_deal(state), phase="over"),
-                              actions=state.actions + 1)
-        case Passed():
-            deal = _deal(state)
-            deal = copy_with(deal, passes=deal.passes + 1, turn=1 - deal.turn)
-            return copy_with(state, deal=deal, actions=state.actions + 1)
+            return _next(state, copy_with(_deal(state), phase="over"), 1)
         case DealScored():
             return _scored(state, event)
         case MatchEnded(winner=winner):
@@ -82,6 +78,22 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             return copy_with(state, ended="action_limit")
         case _:
             assert_never(event)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _next(state: State, deal: Deal, acted: int) -> State:
+    """``copy_with(state, deal=deal, actions=state.actions + acted)``, the copy that nearly
+    every event makes, without the keyword and field-name checks of the generic copy."""
+    values = state.__dict__.copy()
+    values["deal"] = deal
+    if acted:
+        values["actions"] = state.actions + acted
+    new: State = _new(State)
+    _set(new, "__dict__", values)
+    return new
 
 
 def _deal(state: State) -> Deal:
@@ -110,7 +122,9 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _played(deal: Deal, event: CardPlayed) -> Deal:
     seat, card = event.seat, event.card
     hands = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
-    known = _set_hand(deal.known, seat, _without(deal.known[seat], card))
+    known = deal.known
+    if card in known[seat]:
+        known = _set_hand(known, seat, _without(known[seat], card))
     if event.role == "lead":
         return copy_with(deal, hands=hands, known=known, trick=(card,), phase="follow",
                          turn=1 - seat)
@@ -140,20 +154,24 @@ def _exchanged(deal: Deal, seat: int, nine: str, taken: str) -> Deal:
 def _trick_won(deal: Deal, event: TrickWon) -> Deal:
     w = event.winner
     lead, follow = event.cards
-    if deal.stock_open:
+    hands = deal.hands
+    if deal.closed_by is None and deal.under is not None:  # the stock is open
         phase = "draw"
-    elif len(deal.hands[0]) + len(deal.hands[1]) == 0:
+    elif not hands[0] and not hands[1]:
         phase = "end_window"
     else:
         phase = "lead"
+    marriage_points, bonus = deal.marriage_points, deal.bonus
+    if event.marriage_credited:
+        marriage_points = with_seat(marriage_points, w,
+                                    marriage_points[w] + event.marriage_credited)
+    if event.last_trick_bonus:
+        bonus = with_seat(bonus, w, bonus[w] + event.last_trick_bonus)
     return copy_with(
         deal, trick=(), tricks=(*deal.tricks, (w, lead, follow)), won=event.tricks,
         card_points=with_seat(deal.card_points, w, deal.card_points[w] + event.points),
-        marriage_points=with_seat(deal.marriage_points, w,
-                                  deal.marriage_points[w] + event.marriage_credited),
-        pending=with_seat(deal.pending, w, 0),
-        bonus=with_seat(deal.bonus, w, deal.bonus[w] + event.last_trick_bonus), turn=w,
-        phase=phase, passes=0,
+        marriage_points=marriage_points, pending=with_seat(deal.pending, w, 0), bonus=bonus,
+        turn=w, phase=phase, passes=0,
     )
 
 
