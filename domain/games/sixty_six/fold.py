@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Any, assert_never
 
 from domain.frozen import copy_with
 from domain.games.sixty_six.events import (
@@ -32,24 +32,35 @@ from domain.games.sixty_six.state import Deal, Rules, State, with_seat
 def evolve(state: State, event: SixtySixEvent) -> State:
     """Fold one Sixty-Six event onto the state."""
     # the most frequent events first: a match tries its cases in order
+    deal = state.deal
     match event:
         case CardPlayed():
-            return _next(state, _played(_deal(state), event), 1)
+            assert deal is not None
+            return _next(state, _played(deal, event), 1)
         case TrickWon():
-            return _next(state, _trick_won(_deal(state), event), 0)
+            assert deal is not None
+            return _next(state, _trick_won(deal, event), 0)
         case Passed():
-            deal = _deal(state)
-            return _next(state, copy_with(deal, passes=deal.passes + 1, turn=1 - deal.turn), 1)
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["passes"] = deal.passes + 1
+            values["turn"] = 1 - deal.turn
+            return _next(state, values, 1)
         case StockClosed(seat=seat, before_draw=before, stock_size=size,
                          opponent_had_trick_at_close=had):
-            deal = copy_with(_deal(state), closed_by=seat, closed_before_draw=before,
+            assert deal is not None
+            deal = copy_with(deal, closed_by=seat, closed_before_draw=before,
                              closed_at_stock_size=size, opponent_had_trick_at_close=had,
                              phase="lead")
-            return _next(state, deal, 1)
+            return _with(state, deal, 1)
         case CardDrawn(seat=seat, card=card, face_up=face_up):
-            return _next(state, _drawn(_deal(state), seat, card, face_up), 0)
+            assert deal is not None
+            return _next(state, _drawn(deal, seat, card, face_up), 0)
         case CardsDrawn(automatic=automatic):
-            return _next(state, copy_with(_deal(state), phase="lead"), not automatic)
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["phase"] = "lead"
+            return _next(state, values, not automatic)
         case GameStarted(options=options, seed=seed, dealer=dealer):
             return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
                          seed=seed, first_dealer=dealer)
@@ -65,11 +76,11 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case StockLaid(cards=cards):
             return copy_with(state, deal=copy_with(_deal(state), stock=cards))
         case MarriageAnnounced():
-            return _with(state, _married(_deal(state), event))
+            return _with(state, _married(_deal(state), event), 0)
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
-            return _next(state, _exchanged(_deal(state), seat, nine, taken), 1)
+            return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
         case DeclaredOut():
-            return _next(state, copy_with(_deal(state), phase="over"), 1)
+            return _with(state, copy_with(_deal(state), phase="over"), 1)
         case DealScored():
             return _scored(state, event)
         case MatchEnded(winner=winner):
@@ -84,9 +95,30 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def _next(state: State, deal: Deal, acted: int) -> State:
-    """``copy_with(state, deal=deal, actions=state.actions + acted)``, the copy that nearly
-    every event makes, without the keyword and field-name checks of the generic copy."""
+# The events of play fold through ``_next``: each changes a copy of its deal's ``__dict__``
+# (``values``) and ``_next`` makes the deal and the state of it. This is what two ``copy_with``
+# calls do, less their keyword packing and field-name check (the rules tests and
+# test_a_folded_deal_has_exactly_its_fields catch a misspelt field); the rarer events use
+# ``copy_with``.
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _next(state: State, values: dict[str, Any], acted: int) -> State:
+    """The state with a deal of these field values and ``acted`` more actions."""
+    deal = _new(Deal)
+    _set(deal, "__dict__", values)
+    values = state.__dict__.copy()  # _with(state, deal, acted), inlined
+    values["deal"] = deal
+    if acted:
+        values["actions"] = state.actions + acted
+    new: State = _new(State)
+    _set(new, "__dict__", values)
+    return new
+
+
+def _with(state: State, deal: Deal, acted: int) -> State:
+    """``copy_with(state, deal=deal, actions=state.actions + acted)``."""
     values = state.__dict__.copy()
     values["deal"] = deal
     if acted:
@@ -99,10 +131,6 @@ def _next(state: State, deal: Deal, acted: int) -> State:
 def _deal(state: State) -> Deal:
     assert state.deal is not None
     return state.deal
-
-
-def _with(state: State, deal: Deal) -> State:
-    return copy_with(state, deal=deal)
 
 
 Hands = tuple[tuple[str, ...], tuple[str, ...]]
@@ -119,16 +147,20 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _played(deal: Deal, event: CardPlayed) -> Deal:
+def _played(deal: Deal, event: CardPlayed) -> dict[str, Any]:
     seat, card = event.seat, event.card
-    hands = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
+    values = deal.__dict__.copy()
+    values["hands"] = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
     known = deal.known
     if card in known[seat]:
-        known = _set_hand(known, seat, _without(known[seat], card))
+        values["known"] = _set_hand(known, seat, _without(known[seat], card))
     if event.role == "lead":
-        return copy_with(deal, hands=hands, known=known, trick=(card,), phase="follow",
-                         turn=1 - seat)
-    return copy_with(deal, hands=hands, known=known, trick=(*deal.trick, card))
+        values["trick"] = (card,)
+        values["phase"] = "follow"
+        values["turn"] = 1 - seat
+    else:
+        values["trick"] = (*deal.trick, card)
+    return values
 
 
 def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
@@ -151,7 +183,7 @@ def _exchanged(deal: Deal, seat: int, nine: str, taken: str) -> Deal:
     return copy_with(deal, hands=hands, known=known, under=nine, exchanged=(seat, nine, taken))
 
 
-def _trick_won(deal: Deal, event: TrickWon) -> Deal:
+def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
     w = event.winner
     lead, follow = event.cards
     hands = deal.hands
@@ -161,26 +193,33 @@ def _trick_won(deal: Deal, event: TrickWon) -> Deal:
         phase = "end_window"
     else:
         phase = "lead"
-    marriage_points, bonus = deal.marriage_points, deal.bonus
+    values = deal.__dict__.copy()
     if event.marriage_credited:
-        marriage_points = with_seat(marriage_points, w,
-                                    marriage_points[w] + event.marriage_credited)
+        values["marriage_points"] = with_seat(deal.marriage_points, w,
+                                              deal.marriage_points[w] + event.marriage_credited)
     if event.last_trick_bonus:
-        bonus = with_seat(bonus, w, bonus[w] + event.last_trick_bonus)
-    return copy_with(
-        deal, trick=(), tricks=(*deal.tricks, (w, lead, follow)), won=event.tricks,
-        card_points=with_seat(deal.card_points, w, deal.card_points[w] + event.points),
-        marriage_points=marriage_points, pending=with_seat(deal.pending, w, 0), bonus=bonus,
-        turn=w, phase=phase, passes=0,
-    )
+        values["bonus"] = with_seat(deal.bonus, w, deal.bonus[w] + event.last_trick_bonus)
+    if deal.pending[w]:
+        values["pending"] = with_seat(deal.pending, w, 0)
+    values["trick"] = ()
+    values["tricks"] = (*deal.tricks, (w, lead, follow))
+    values["won"] = event.tricks
+    values["card_points"] = with_seat(deal.card_points, w, deal.card_points[w] + event.points)
+    values["turn"] = w
+    values["phase"] = phase
+    values["passes"] = 0
+    return values
 
 
-def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> Deal:
-    hands = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
+def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> dict[str, Any]:
+    values = deal.__dict__.copy()
+    values["hands"] = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
     if face_up:
-        known = _set_hand(deal.known, seat, (*deal.known[seat], card))
-        return copy_with(deal, hands=hands, under=None, known=known)
-    return copy_with(deal, hands=hands, stock=deal.stock[1:])
+        values["known"] = _set_hand(deal.known, seat, (*deal.known[seat], card))
+        values["under"] = None
+    else:
+        values["stock"] = deal.stock[1:]
+    return values
 
 
 def _scored(state: State, event: DealScored) -> State:

@@ -121,9 +121,8 @@ class SixtySix:
             events.append(GameAborted(reason="action_limit", actions=state.actions + 1))
         return events
 
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Every action the seat may send now."""
-        return legal_actions(state, seat)
+    # Per-action queries are the functions themselves, not methods calling them (one call less).
+    legal_actions = staticmethod(legal_actions)  # every action the seat may send now
 
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """A stored command's action in today's shape (replays recorded before §15's)."""
@@ -133,9 +132,7 @@ class SixtySix:
         """Seats that may act now (both while any-time declaring is on)."""
         return acting_seats(state)
 
-    def awaited_seats(self, state: State) -> tuple[int, ...]:
-        """The seat whose turn it is; the other may only declare out."""
-        return awaited_seat(state)
+    awaited_seats = staticmethod(awaited_seat)  # whose turn it is; the other may only declare out
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as that seat (None: spectator) sees it."""
@@ -145,9 +142,7 @@ class SixtySix:
         """The table with everything open."""
         return views.reveal(state)
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        """None while playing, then the match result."""
-        return views.outcome(state)
+    outcome = staticmethod(views.outcome)  # None while playing, then the match result
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
         """The encoded event as that seat may see it during play."""
@@ -177,6 +172,8 @@ def _explicit(
 # --- decide handlers: each returns the events of a validated action -------------------------
 
 
+_POINTS = {card: CARD_POINTS[card[0]] for card in CARD_CODES}
+
 # Events are immutable values: the few distinct plays and draws are built once, not per action.
 _PLAYED = {
     (seat, card, role): CardPlayed(seat=seat, card=card, role=role)
@@ -202,7 +199,7 @@ def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     winner = follower if beats(card, lead, deal.trump) else 1 - follower
     tricks = with_seat(deal.won, winner, deal.won[winner] + 1)
     last = len(deal.hands[follower]) == 1 and deal.closed_by is None
-    points = CARD_POINTS[lead[0]] + CARD_POINTS[card[0]]
+    points = _POINTS[lead] + _POINTS[card]
     won = TrickWon(winner=winner, cards=(lead, card), points=points, tricks=tricks,
                    marriage_credited=deal.pending[winner],
                    last_trick_bonus=state.rules.last_trick_bonus if last else 0)
