@@ -183,6 +183,19 @@ _DRAWN = {
     (seat, card, face_up): CardDrawn(seat=seat, card=card, face_up=face_up)
     for seat in (0, 1) for card in sorted(CARD_CODES) for face_up in (False, True)
 }
+_SIZES = range(len(CARD_CODES) + 1)
+_BOTH_DRAWN = {
+    (size, taker, automatic): CardsDrawn(stock_size=size, trump_taken_by=taker,
+                                         automatic=automatic)
+    for size in _SIZES for taker in (None, 0, 1) for automatic in (False, True)
+}
+_CLOSED = {
+    (seat, before, size, had): StockClosed(seat=seat, before_draw=before, stock_size=size,
+                                           opponent_had_trick_at_close=had)
+    for seat in (0, 1) for before in (False, True) for size in _SIZES for had in (False, True)
+}
+_PASSED = (Passed(seat=0), Passed(seat=1))
+_DECLARED = (DeclaredOut(seat=0), DeclaredOut(seat=1))
 
 
 def _play(state: State, seat: int, card: str | None) -> list[Event]:
@@ -196,14 +209,15 @@ def _play(state: State, seat: int, card: str | None) -> list[Event]:
 
 def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     lead = deal.trick[0]
-    winner = follower if beats(card, lead, deal.trump) else 1 - follower
+    winner = follower if beats(card, lead, deal.trump_card[1]) else 1 - follower
     tricks = with_seat(deal.won, winner, deal.won[winner] + 1)
-    last = len(deal.hands[follower]) == 1 and deal.closed_by is None
-    points = _POINTS[lead] + _POINTS[card]
-    won = TrickWon(winner=winner, cards=(lead, card), points=points, tricks=tricks,
-                   marriage_credited=deal.pending[winner],
-                   last_trick_bonus=state.rules.last_trick_bonus if last else 0)
-    if deal.stock_open and not state.rules.close_before_draw:
+    rules = state.rules
+    closed = deal.closed_by is not None
+    last = not closed and len(deal.hands[follower]) == 1
+    won = TrickWon(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
+                   tricks=tricks, marriage_credited=deal.pending[winner],
+                   last_trick_bonus=rules.last_trick_bonus if last else 0)
+    if not closed and deal.under is not None and not rules.close_before_draw:  # stock open
         return [won, *_draws(deal, winner, automatic=True)]
     return [won]
 
@@ -214,7 +228,7 @@ def _draws(deal: Deal, winner: int, automatic: bool) -> list[Event]:
     return [
         _DRAWN[winner, str(pile[0]), False],
         _DRAWN[1 - winner, str(pile[1]), len(pile) == 2],
-        CardsDrawn(stock_size=len(pile) - 2, trump_taken_by=taker, automatic=automatic),
+        _BOTH_DRAWN[len(pile) - 2, taker, automatic],
     ]
 
 
@@ -245,8 +259,7 @@ def _exchange(state: State, seat: int, card: str | None) -> list[Event]:
 def _close(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None
-    return [StockClosed(seat=seat, before_draw=deal.phase == "draw", stock_size=deal.stock_size,
-                        opponent_had_trick_at_close=deal.won[1 - seat] > 0)]
+    return [_CLOSED[seat, deal.phase == "draw", deal.stock_size, deal.won[1 - seat] > 0]]
 
 
 def _draw(state: State, seat: int, card: str | None) -> list[Event]:
@@ -257,13 +270,13 @@ def _draw(state: State, seat: int, card: str | None) -> list[Event]:
 def _declare(state: State, seat: int, card: str | None) -> list[Event]:
     assert state.deal is not None
     winner, reason, base = judge_declaration(state.deal, state.rules, seat)
-    return [DeclaredOut(seat=seat), *end_of_deal(state, winner, reason, base)]
+    return [_DECLARED[seat], *end_of_deal(state, winner, reason, base)]
 
 
 def _pass(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None
-    passed: list[Event] = [Passed(seat=seat)]
+    passed: list[Event] = [_PASSED[seat]]
     if deal.passes == 0:
         return passed
     if deal.closed_by is None:

@@ -152,8 +152,8 @@ def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | No
     assert card is not None
     if card not in deal.hands[seat]:
         return ("card_not_in_hand", f"{card} is not in your hand")
-    if deal.phase == "follow" and not deal.stock_open:
-        return _strict_follow(deal, rules, seat, card)
+    if deal.phase == "follow" and (deal.closed_by is not None or deal.under is None):
+        return _strict_follow(deal, rules, seat, card)  # the stock is closed or exhausted
     return None
 
 
@@ -212,7 +212,8 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
     if not (between or own_turn_follow):
         return ("exchange_not_between_tricks",
                 "the trump exchange is made between tricks by the next leader")
-    if not deal.stock_open or deal.stock_size < rules.exchange_min_stock:
+    if (deal.closed_by is not None or deal.under is None  # the stock is not open
+            or len(deal.stock) + 1 < rules.exchange_min_stock):
         return ("exchange_trump_card_gone",
                 f"the trump card is no longer available to exchange "
                 f"(stock size {deal.stock_size})")
@@ -227,7 +228,7 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
 def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase not in ("lead", "draw"):
         return ("close_not_on_lead", "only the next leader may close, before leading")
-    if not deal.stock_open:
+    if deal.closed_by is not None or deal.under is None:  # the stock is not open
         return ("close_stock_not_open", "the stock is already closed or exhausted")
     if not rules.close_on_first_lead and deal.won == (0, 0):
         return ("close_first_lead_forbidden",
@@ -299,7 +300,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         marriages = [c for c in hand if c[0] in "KQ" and _marriage(deal, rules, seat, c) is None]
         out += [{"type": "marriage", "cards": [c]} for c in marriages]
     elif phase == "follow":
-        cards = hand if deal.stock_open else followable(deal, rules, seat)
+        stock_open = deal.closed_by is None and deal.under is not None
+        cards = hand if stock_open else followable(deal, rules, seat)
         out = [{"type": "play", "cards": [c]} for c in cards]
     elif phase == "draw":
         out = []
