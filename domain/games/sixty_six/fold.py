@@ -150,7 +150,12 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _played(deal: Deal, event: CardPlayed) -> dict[str, Any]:
     seat, card = event.seat, event.card
     values = deal.__dict__.copy()
-    values["hands"] = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
+    hands = deal.hands
+    hand = hands[seat]
+    if card in hand:  # _without and _set_hand, inlined for the most frequent event
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1 :]
+        values["hands"] = (hand, hands[1]) if seat == 0 else (hands[0], hand)
     known = deal.known
     if card in known[seat]:
         values["known"] = _set_hand(known, seat, _without(known[seat], card))
@@ -204,7 +209,9 @@ def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
     values["trick"] = ()
     values["tricks"] = (*deal.tricks, (w, lead, follow))
     values["won"] = event.tricks
-    values["card_points"] = with_seat(deal.card_points, w, deal.card_points[w] + event.points)
+    points = deal.card_points
+    values["card_points"] = ((points[0] + event.points, points[1]) if w == 0
+                             else (points[0], points[1] + event.points))
     values["turn"] = w
     values["phase"] = phase
     values["passes"] = 0
