@@ -17,6 +17,7 @@ T = TypeVar("T")
 
 _SPACE = 1 << 64
 _WORD = struct.Struct(">Q")
+_COUNTERS = [k.to_bytes(8, "big") for k in range(64)]  # enough for a 52-card shuffle, mostly
 
 
 class SeededStream:
@@ -56,13 +57,14 @@ def shuffled(items: Sequence[T], seed: str, label: str) -> list[T]:
     # SeededStream.below inlined: every deal shuffles, and the calls were half its time
     prefix = hashlib.sha256(seed.encode() + b"\x00" + label.encode() + b"\x00")
     word = _WORD.unpack_from
+    counters = _COUNTERS
     counter = 0
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
         limit = _SPACE - (_SPACE % n)
         while True:
             block = prefix.copy()
-            block.update(counter.to_bytes(8, "big"))
+            block.update(counters[counter] if counter < 64 else counter.to_bytes(8, "big"))
             counter += 1
             x = word(block.digest())[0]
             if x < limit:

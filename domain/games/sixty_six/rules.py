@@ -207,9 +207,9 @@ def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
 
 
 def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
-    between = deal.phase in ("lead", "draw")
-    own_turn_follow = deal.phase == "follow" and rules.exchange_timing == "any_own_turn"
-    if not (between or own_turn_follow):
+    phase = deal.phase
+    between = phase == "lead" or phase == "draw"
+    if not between and not (phase == "follow" and rules.exchange_timing == "any_own_turn"):
         return ("exchange_not_between_tricks",
                 "the trump exchange is made between tricks by the next leader")
     if (deal.closed_by is not None or deal.under is None  # the stock is not open
@@ -269,6 +269,7 @@ def exchange_card(deal: Deal, rules: Rules) -> str:
 
 
 # the cardless types each phase may allow (their _CHECKS decide), in listing order
+_PARTNER = {c: partner(c) for c in CARD_CODES if c[0] in "KQ"}  # the marriage cards' partners
 _CARDLESS_IN = {
     "lead": ("exchange_trump", "close"),
     "follow": ("exchange_trump",),
@@ -297,7 +298,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     marriages: list[str] = []
     if phase == "lead":
         out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
-        marriages = [c for c in hand if c[0] in "KQ" and _marriage(deal, rules, seat, c) is None]
+        marriages = [c for c in hand if c in _PARTNER and _PARTNER[c] in hand
+                     and _marriage(deal, rules, seat, c) is None]
         out += [{"type": "marriage", "cards": [c]} for c in marriages]
     elif phase == "follow":
         stock_open = deal.closed_by is None and deal.under is not None
