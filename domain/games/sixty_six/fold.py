@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from typing import Any, assert_never
 
 from domain.frozen import copy_with
@@ -67,14 +68,22 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case MatchResumed(match_points=points, deals_scored=scored):
             return copy_with(state, game_points=points, deals_scored=scored)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
-            deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
-                        turn=1 - dealer)
+            values = _DEAL_DEFAULTS.copy()  # Deal(...), less setting its every field one by one
+            values.update(number=number, dealer=dealer, trump_card=trump, under=trump,
+                          turn=1 - dealer)
+            deal = _new(Deal)
+            _set(deal, "__dict__", values)
             return copy_with(state, deal=deal, carry_over=carry)
         case HandDealt(seat=seat, cards=cards):
-            deal = _deal(state)
-            return copy_with(state, deal=copy_with(deal, hands=_set_hand(deal.hands, seat, cards)))
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["hands"] = _set_hand(deal.hands, seat, cards)
+            return _next(state, values, 0)
         case StockLaid(cards=cards):
-            return copy_with(state, deal=copy_with(_deal(state), stock=cards))
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["stock"] = cards
+            return _next(state, values, 0)
         case MarriageAnnounced():
             return _with(state, _married(_deal(state), event), 0)
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
@@ -93,6 +102,7 @@ def evolve(state: State, event: SixtySixEvent) -> State:
 
 _new = object.__new__
 _set = object.__setattr__
+_DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
 
 
 # The events of play fold through ``_next``: each changes a copy of its deal's ``__dict__``
@@ -102,6 +112,7 @@ _set = object.__setattr__
 # ``copy_with``.
 _new = object.__new__
 _set = object.__setattr__
+_DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
 
 
 def _next(state: State, values: dict[str, Any], acted: int) -> State:
