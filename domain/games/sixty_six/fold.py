@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from dataclasses import MISSING, fields
+from typing import Any, assert_never
 
 from domain.frozen import copy_with
 from domain.games.sixty_six.events import (
@@ -32,48 +33,63 @@ from domain.games.sixty_six.state import Deal, Rules, State, with_seat
 def evolve(state: State, event: SixtySixEvent) -> State:
     """Fold one Sixty-Six event onto the state."""
     # the most frequent events first: a match tries its cases in order
+    deal = state.deal
     match event:
         case CardPlayed():
-            return copy_with(state, deal=_played(_deal(state), event), actions=state.actions + 1)
+            assert deal is not None
+            return _next(state, _played(deal, event), 1)
         case TrickWon():
-            return _with(state, _trick_won(_deal(state), event))
+            assert deal is not None
+            return _next(state, _trick_won(deal, event), 0)
+        case Passed():
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["passes"] = deal.passes + 1
+            values["turn"] = 1 - deal.turn
+            return _next(state, values, 1)
+        case StockClosed(seat=seat, before_draw=before, stock_size=size,
+                         opponent_had_trick_at_close=had):
+            assert deal is not None
+            deal = copy_with(deal, closed_by=seat, closed_before_draw=before,
+                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
+                             phase="lead")
+            return _with(state, deal, 1)
         case CardDrawn(seat=seat, card=card, face_up=face_up):
-            return _with(state, _drawn(_deal(state), seat, card, face_up))
+            assert deal is not None
+            return _next(state, _drawn(deal, seat, card, face_up), 0)
         case CardsDrawn(automatic=automatic):
-            deal = copy_with(_deal(state), phase="lead")
-            return copy_with(state, deal=deal, actions=state.actions + (not automatic))
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["phase"] = "lead"
+            return _next(state, values, not automatic)
         case GameStarted(options=options, seed=seed, dealer=dealer):
             return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
                          seed=seed, first_dealer=dealer)
         case MatchResumed(match_points=points, deals_scored=scored):
             return copy_with(state, game_points=points, deals_scored=scored)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
-            deal = Deal(number=number, dealer=dealer, trump_card=trump, under=trump,
-                        turn=1 - dealer)
+            values = _DEAL_DEFAULTS.copy()  # Deal(...), less setting its every field one by one
+            values.update(number=number, dealer=dealer, trump_card=trump, under=trump,
+                          turn=1 - dealer)
+            deal = _new(Deal)
+            _set(deal, "__dict__", values)
             return copy_with(state, deal=deal, carry_over=carry)
         case HandDealt(seat=seat, cards=cards):
-            deal = _deal(state)
-            return copy_with(state, deal=copy_with(deal, hands=_set_hand(deal.hands, seat, cards)))
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["hands"] = _set_hand(deal.hands, seat, cards)
+            return _next(state, values, 0)
         case StockLaid(cards=cards):
-            return copy_with(state, deal=copy_with(_deal(state), stock=cards))
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["stock"] = cards
+            return _next(state, values, 0)
         case MarriageAnnounced():
-            return _with(state, _married(_deal(state), event))
+            return _with(state, _married(_deal(state), event), 0)
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
-            return copy_with(state, deal=_exchanged(_deal(state), seat, nine, taken),
-                              actions=state.actions + 1)
-        case StockClosed(seat=seat, before_draw=before, stock_size=size,
-                         opponent_had_trick_at_close=had):
-            deal = copy_with(_deal(state), closed_by=seat, closed_before_draw=before,
-                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
-                             phase="lead")
-            return copy_with(state, deal=deal, actions=state.actions + 1)
+            return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
         case DeclaredOut():
-            return copy_with(state, deal=copy_with(_deal(state), phase="over"),
-                              actions=state.actions + 1)
-        case Passed():
-            deal = _deal(state)
-            deal = copy_with(deal, passes=deal.passes + 1, turn=1 - deal.turn)
-            return copy_with(state, deal=deal, actions=state.actions + 1)
+            return _with(state, copy_with(_deal(state), phase="over"), 1)
         case DealScored():
             return _scored(state, event)
         case MatchEnded(winner=winner):
@@ -84,13 +100,48 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             assert_never(event)
 
 
+_new = object.__new__
+_set = object.__setattr__
+_DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
+
+
+# The events of play fold through ``_next``: each changes a copy of its deal's ``__dict__``
+# (``values``) and ``_next`` makes the deal and the state of it. This is what two ``copy_with``
+# calls do, less their keyword packing and field-name check (the rules tests and
+# test_a_folded_deal_has_exactly_its_fields catch a misspelt field); the rarer events use
+# ``copy_with``.
+_new = object.__new__
+_set = object.__setattr__
+_DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
+
+
+def _next(state: State, values: dict[str, Any], acted: int) -> State:
+    """The state with a deal of these field values and ``acted`` more actions."""
+    deal = _new(Deal)
+    _set(deal, "__dict__", values)
+    values = state.__dict__.copy()  # _with(state, deal, acted), inlined
+    values["deal"] = deal
+    if acted:
+        values["actions"] = state.actions + acted
+    new: State = _new(State)
+    _set(new, "__dict__", values)
+    return new
+
+
+def _with(state: State, deal: Deal, acted: int) -> State:
+    """``copy_with(state, deal=deal, actions=state.actions + acted)``."""
+    values = state.__dict__.copy()
+    values["deal"] = deal
+    if acted:
+        values["actions"] = state.actions + acted
+    new: State = _new(State)
+    _set(new, "__dict__", values)
+    return new
+
+
 def _deal(state: State) -> Deal:
     assert state.deal is not None
     return state.deal
-
-
-def _with(state: State, deal: Deal) -> State:
-    return copy_with(state, deal=deal)
 
 
 Hands = tuple[tuple[str, ...], tuple[str, ...]]
@@ -107,14 +158,25 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _played(deal: Deal, event: CardPlayed) -> Deal:
+def _played(deal: Deal, event: CardPlayed) -> dict[str, Any]:
     seat, card = event.seat, event.card
-    hands = _set_hand(deal.hands, seat, _without(deal.hands[seat], card))
-    known = _set_hand(deal.known, seat, _without(deal.known[seat], card))
+    values = deal.__dict__.copy()
+    hands = deal.hands
+    hand = hands[seat]
+    if card in hand:  # _without and _set_hand, inlined for the most frequent event
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1 :]
+        values["hands"] = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    known = deal.known
+    if card in known[seat]:
+        values["known"] = _set_hand(known, seat, _without(known[seat], card))
     if event.role == "lead":
-        return copy_with(deal, hands=hands, known=known, trick=(card,), phase="follow",
-                         turn=1 - seat)
-    return copy_with(deal, hands=hands, known=known, trick=(*deal.trick, card))
+        values["trick"] = (card,)
+        values["phase"] = "follow"
+        values["turn"] = 1 - seat
+    else:
+        values["trick"] = (*deal.trick, card)
+    return values
 
 
 def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
@@ -137,32 +199,45 @@ def _exchanged(deal: Deal, seat: int, nine: str, taken: str) -> Deal:
     return copy_with(deal, hands=hands, known=known, under=nine, exchanged=(seat, nine, taken))
 
 
-def _trick_won(deal: Deal, event: TrickWon) -> Deal:
+def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
     w = event.winner
     lead, follow = event.cards
-    if deal.stock_open:
+    hands = deal.hands
+    if deal.closed_by is None and deal.under is not None:  # the stock is open
         phase = "draw"
-    elif len(deal.hands[0]) + len(deal.hands[1]) == 0:
+    elif not hands[0] and not hands[1]:
         phase = "end_window"
     else:
         phase = "lead"
-    return copy_with(
-        deal, trick=(), tricks=(*deal.tricks, (w, lead, follow)), won=event.tricks,
-        card_points=with_seat(deal.card_points, w, deal.card_points[w] + event.points),
-        marriage_points=with_seat(deal.marriage_points, w,
-                                  deal.marriage_points[w] + event.marriage_credited),
-        pending=with_seat(deal.pending, w, 0),
-        bonus=with_seat(deal.bonus, w, deal.bonus[w] + event.last_trick_bonus), turn=w,
-        phase=phase, passes=0,
-    )
+    values = deal.__dict__.copy()
+    if event.marriage_credited:
+        values["marriage_points"] = with_seat(deal.marriage_points, w,
+                                              deal.marriage_points[w] + event.marriage_credited)
+    if event.last_trick_bonus:
+        values["bonus"] = with_seat(deal.bonus, w, deal.bonus[w] + event.last_trick_bonus)
+    if deal.pending[w]:
+        values["pending"] = with_seat(deal.pending, w, 0)
+    values["trick"] = ()
+    values["tricks"] = (*deal.tricks, (w, lead, follow))
+    values["won"] = event.tricks
+    points = deal.card_points
+    values["card_points"] = ((points[0] + event.points, points[1]) if w == 0
+                             else (points[0], points[1] + event.points))
+    values["turn"] = w
+    values["phase"] = phase
+    values["passes"] = 0
+    return values
 
 
-def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> Deal:
-    hands = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
+def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> dict[str, Any]:
+    values = deal.__dict__.copy()
+    values["hands"] = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
     if face_up:
-        known = _set_hand(deal.known, seat, (*deal.known[seat], card))
-        return copy_with(deal, hands=hands, under=None, known=known)
-    return copy_with(deal, hands=hands, stock=deal.stock[1:])
+        values["known"] = _set_hand(deal.known, seat, (*deal.known[seat], card))
+        values["under"] = None
+    else:
+        values["stock"] = deal.stock[1:]
+    return values
 
 
 def _scored(state: State, event: DealScored) -> State:

@@ -28,6 +28,7 @@ from domain.games.sixty_six.events import (
 from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.match import MatchState, match_state
 from domain.games.sixty_six.rules import (
+    CARD_CODES,
     acting_seats,
     awaited_seat,
     declares,
@@ -112,7 +113,7 @@ class SixtySix:
         if error is not None:
             raise error
         events = _HANDLERS[kind](state, seat, card)
-        if declares(action):
+        if kind == "marriage" and declares(action):
             events += _declare(_after(state, events), seat, None)
         if state.actions + 1 >= state.rules.action_limit and not isinstance(
             events[-1], MatchEnded
@@ -120,9 +121,8 @@ class SixtySix:
             events.append(GameAborted(reason="action_limit", actions=state.actions + 1))
         return events
 
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Every action the seat may send now."""
-        return legal_actions(state, seat)
+    # Per-action queries are the functions themselves, not methods calling them (one call less).
+    legal_actions = staticmethod(legal_actions)  # every action the seat may send now
 
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """A stored command's action in today's shape (replays recorded before §15's)."""
@@ -132,9 +132,7 @@ class SixtySix:
         """Seats that may act now (both while any-time declaring is on)."""
         return acting_seats(state)
 
-    def awaited_seats(self, state: State) -> tuple[int, ...]:
-        """The seat whose turn it is; the other may only declare out."""
-        return awaited_seat(state)
+    awaited_seats = staticmethod(awaited_seat)  # whose turn it is; the other may only declare out
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as that seat (None: spectator) sees it."""
@@ -144,9 +142,7 @@ class SixtySix:
         """The table with everything open."""
         return views.reveal(state)
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        """None while playing, then the match result."""
-        return views.outcome(state)
+    outcome = staticmethod(views.outcome)  # None while playing, then the match result
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
         """The encoded event as that seat may see it during play."""
@@ -176,25 +172,52 @@ def _explicit(
 # --- decide handlers: each returns the events of a validated action -------------------------
 
 
+_POINTS = {card: CARD_POINTS[card[0]] for card in CARD_CODES}
+
+# Events are immutable values: the few distinct plays and draws are built once, not per action.
+_PLAYED = {
+    (seat, card, role): CardPlayed(seat=seat, card=card, role=role)
+    for seat in (0, 1) for card in sorted(CARD_CODES) for role in ("lead", "follow")
+}
+_DRAWN = {
+    (seat, card, face_up): CardDrawn(seat=seat, card=card, face_up=face_up)
+    for seat in (0, 1) for card in sorted(CARD_CODES) for face_up in (False, True)
+}
+_SIZES = range(len(CARD_CODES) + 1)
+_BOTH_DRAWN = {
+    (size, taker, automatic): CardsDrawn(stock_size=size, trump_taken_by=taker,
+                                         automatic=automatic)
+    for size in _SIZES for taker in (None, 0, 1) for automatic in (False, True)
+}
+_CLOSED = {
+    (seat, before, size, had): StockClosed(seat=seat, before_draw=before, stock_size=size,
+                                           opponent_had_trick_at_close=had)
+    for seat in (0, 1) for before in (False, True) for size in _SIZES for had in (False, True)
+}
+_PASSED = (Passed(seat=0), Passed(seat=1))
+_DECLARED = (DeclaredOut(seat=0), DeclaredOut(seat=1))
+
+
 def _play(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None and card is not None
     if deal.phase == "lead":
-        return [CardPlayed(seat=seat, card=card, role="lead")]
-    played: list[Event] = [CardPlayed(seat=seat, card=card, role="follow")]
+        return [_PLAYED[seat, card, "lead"]]
+    played: list[Event] = [_PLAYED[seat, card, "follow"]]
     return played + _trick(state, deal, seat, card)
 
 
 def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     lead = deal.trick[0]
-    winner = follower if beats(card, lead, deal.trump) else 1 - follower
+    winner = follower if beats(card, lead, deal.trump_card[1]) else 1 - follower
     tricks = with_seat(deal.won, winner, deal.won[winner] + 1)
-    last = len(deal.hands[follower]) == 1 and deal.closed_by is None
-    points = CARD_POINTS[lead[0]] + CARD_POINTS[card[0]]
-    won = TrickWon(winner=winner, cards=(lead, card), points=points, tricks=tricks,
-                   marriage_credited=deal.pending[winner],
-                   last_trick_bonus=state.rules.last_trick_bonus if last else 0)
-    if deal.stock_open and not state.rules.close_before_draw:
+    rules = state.rules
+    closed = deal.closed_by is not None
+    last = not closed and len(deal.hands[follower]) == 1
+    won = TrickWon(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
+                   tricks=tricks, marriage_credited=deal.pending[winner],
+                   last_trick_bonus=rules.last_trick_bonus if last else 0)
+    if not closed and deal.under is not None and not rules.close_before_draw:  # stock open
         return [won, *_draws(deal, winner, automatic=True)]
     return [won]
 
@@ -203,9 +226,9 @@ def _draws(deal: Deal, winner: int, automatic: bool) -> list[Event]:
     pile = [*deal.stock, deal.under]
     taker = 1 - winner if len(pile) == 2 else None
     return [
-        CardDrawn(seat=winner, card=str(pile[0]), face_up=False),
-        CardDrawn(seat=1 - winner, card=str(pile[1]), face_up=len(pile) == 2),
-        CardsDrawn(stock_size=len(pile) - 2, trump_taken_by=taker, automatic=automatic),
+        _DRAWN[winner, str(pile[0]), False],
+        _DRAWN[1 - winner, str(pile[1]), len(pile) == 2],
+        _BOTH_DRAWN[len(pile) - 2, taker, automatic],
     ]
 
 
@@ -217,7 +240,7 @@ def _marriage(state: State, seat: int, card: str | None) -> list[Event]:
     return [
         MarriageAnnounced(seat=seat, suit=card[1], value=value, card=card, shown=partner(card),
                           credited=credited),
-        CardPlayed(seat=seat, card=card, role="lead"),
+        _PLAYED[seat, card, "lead"],
     ]
 
 
@@ -236,8 +259,7 @@ def _exchange(state: State, seat: int, card: str | None) -> list[Event]:
 def _close(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None
-    return [StockClosed(seat=seat, before_draw=deal.phase == "draw", stock_size=deal.stock_size,
-                        opponent_had_trick_at_close=deal.won[1 - seat] > 0)]
+    return [_CLOSED[seat, deal.phase == "draw", deal.stock_size, deal.won[1 - seat] > 0]]
 
 
 def _draw(state: State, seat: int, card: str | None) -> list[Event]:
@@ -248,13 +270,13 @@ def _draw(state: State, seat: int, card: str | None) -> list[Event]:
 def _declare(state: State, seat: int, card: str | None) -> list[Event]:
     assert state.deal is not None
     winner, reason, base = judge_declaration(state.deal, state.rules, seat)
-    return [DeclaredOut(seat=seat), *end_of_deal(state, winner, reason, base)]
+    return [_DECLARED[seat], *end_of_deal(state, winner, reason, base)]
 
 
 def _pass(state: State, seat: int, card: str | None) -> list[Event]:
     deal = state.deal
     assert deal is not None
-    passed: list[Event] = [Passed(seat=seat)]
+    passed: list[Event] = [_PASSED[seat]]
     if deal.passes == 0:
         return passed
     if deal.closed_by is None:

@@ -38,8 +38,28 @@ Refusal = tuple[str, str]
 """Why a check refuses an action: the §16 rejection code and a message in plain words."""
 
 
+_WITHOUT_CARD = frozenset(kind for kind, fields in ACTION_FIELDS.items() if not fields)
+_WITH_CARD = frozenset(kind for kind, fields in ACTION_FIELDS.items() if fields == ("cards",))
+
+
 def parse_action(action: object) -> tuple[str, str | None]:
     """The action's type and card, or InvalidAction for a malformed shape."""
+    if type(action) is dict:  # the usual shapes, {"type": t} and {"type": t, "cards": [c]}
+        kind = action.get("type")
+        if type(kind) is str:
+            size = len(action)
+            if size == 1 and kind in _WITHOUT_CARD:
+                return kind, None
+            if size == 2 and kind in _WITH_CARD:
+                cards = action.get("cards")
+                if type(cards) is list and len(cards) == 1:
+                    card = cards[0]
+                    if type(card) is str and card in CARD_CODES:
+                        return kind, card
+    return _parse_any(action)
+
+
+def _parse_any(action: object) -> tuple[str, str | None]:
     if type(action) is not dict and not isinstance(action, Mapping):
         raise InvalidAction("an action must be an object with a type", reason="unknown_action")
     kind = action.get("type")
@@ -132,26 +152,42 @@ def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | No
     assert card is not None
     if card not in deal.hands[seat]:
         return ("card_not_in_hand", f"{card} is not in your hand")
-    if deal.phase == "follow" and not deal.stock_open:
-        return _strict_follow(deal, rules, seat, card)
+    if deal.phase == "follow" and (deal.closed_by is not None or deal.under is None):
+        return _strict_follow(deal, rules, seat, card)  # the stock is closed or exhausted
     return None
 
 
 def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> Refusal | None:
+    if card in followable(deal, rules, seat):
+        return None
     led = deal.trick[0]
-    hand = deal.hands[seat]
-    same = [c for c in hand if c[1] == led[1]]
-    if same:
+    if any(c[1] == led[1] for c in deal.hands[seat]):
         if card[1] != led[1]:
             return ("must_follow_suit", f"{card} does not follow the led suit of {led}")
-        higher = [c for c in same if RANK_ORDER[c[0]] > RANK_ORDER[led[0]]]
-        if rules.must_head_trick and higher and card not in higher:
-            return ("must_head_trick", f"{card} does not head {led}; play a higher card")
-        return None
-    trumps = any(c[1] == deal.trump for c in hand)
-    if rules.must_trump_when_void and card[1] != deal.trump and trumps:
-        return ("must_trump", f"{card} is not a trump; void in {led[1]}, you must trump")
-    return None
+        return ("must_head_trick", f"{card} does not head {led}; play a higher card")
+    return ("must_trump", f"{card} is not a trump; void in {led[1]}, you must trump")
+
+
+def followable(deal: Deal, rules: Rules, seat: int) -> tuple[str, ...]:
+    """The hand cards the follower may play once the stock is closed or exhausted: the led
+    suit, heading the trick when it can (R7.2); void in it, a trump when it has one (R7.3)."""
+    led = deal.trick[0]
+    suit = led[1]
+    hand = deal.hands[seat]
+    same = tuple([c for c in hand if c[1] == suit])
+    if same:
+        if rules.must_head_trick:
+            rank = RANK_ORDER[led[0]]
+            higher = tuple([c for c in same if RANK_ORDER[c[0]] > rank])
+            if higher:
+                return higher
+        return same
+    if rules.must_trump_when_void:
+        trump = deal.trump_card[1]
+        trumps = tuple([c for c in hand if c[1] == trump])
+        if trumps:
+            return trumps
+    return hand
 
 
 def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
@@ -171,12 +207,13 @@ def _marriage(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
 
 
 def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
-    between = deal.phase in ("lead", "draw")
-    own_turn_follow = deal.phase == "follow" and rules.exchange_timing == "any_own_turn"
-    if not (between or own_turn_follow):
+    phase = deal.phase
+    between = phase == "lead" or phase == "draw"
+    if not between and not (phase == "follow" and rules.exchange_timing == "any_own_turn"):
         return ("exchange_not_between_tricks",
                 "the trump exchange is made between tricks by the next leader")
-    if not deal.stock_open or deal.stock_size < rules.exchange_min_stock:
+    if (deal.closed_by is not None or deal.under is None  # the stock is not open
+            or len(deal.stock) + 1 < rules.exchange_min_stock):
         return ("exchange_trump_card_gone",
                 f"the trump card is no longer available to exchange "
                 f"(stock size {deal.stock_size})")
@@ -191,7 +228,7 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
 def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
     if deal.phase not in ("lead", "draw"):
         return ("close_not_on_lead", "only the next leader may close, before leading")
-    if not deal.stock_open:
+    if deal.closed_by is not None or deal.under is None:  # the stock is not open
         return ("close_stock_not_open", "the stock is already closed or exhausted")
     if not rules.close_on_first_lead and deal.won == (0, 0):
         return ("close_first_lead_forbidden",
@@ -231,29 +268,55 @@ def exchange_card(deal: Deal, rules: Rules) -> str:
     return rules.exchange_rank + deal.trump
 
 
-_CARDLESS = ("exchange_trump", "close", "draw", "pass", "declare_out")
+# the cardless types each phase may allow (their _CHECKS decide), in listing order
+_PARTNER = {c: partner(c) for c in CARD_CODES if c[0] in "KQ"}  # the marriage cards' partners
+_CARDLESS_IN = {
+    "lead": ("exchange_trump", "close"),
+    "follow": ("exchange_trump",),
+    "draw": ("exchange_trump", "close", "draw"),
+    "end_window": ("pass",),
+}
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now: what ``problem`` lets through, in listing order
     (plays, marriages, then the cardless types). ``problem()``'s match and turn checks are
-    made once here, then only the per-type checks of ``_CHECKS`` remain, per hand card where
-    the type takes one (the contract test holds decide and this list equal)."""
-    if seat not in acting_seats(state):
+    made once here; a card may be played on lead, and on a follow while the stock is open,
+    ``followable`` narrows the strict follow; every other type goes through its ``_CHECKS``
+    entry, per hand card where it takes one (the contract test holds decide and this list
+    equal)."""
+    deal = state.deal
+    if deal is None or state.ended is not None or deal.phase == "over":
         return []
-    deal, rules = state.deal, state.rules
-    assert deal is not None
-    if seat != deal.turn:
-        return [{"type": "declare_out"}]  # everything else needs the turn (problem: not_your_turn)
+    rules = state.rules
+    if seat != deal.turn:  # everything but declaring needs the turn (problem: not_your_turn)
+        if seat in (0, 1) and rules.declare_timing == "any_time":
+            return [{"type": "declare_out"}]
+        return []
+    phase = deal.phase
     hand = deal.hands[seat]
-    out = [{"type": "play", "cards": [c]} for c in hand if _play(deal, rules, seat, c) is None]
-    out += [{"type": "marriage", "cards": [c]} for c in hand
-            if c[0] in "KQ" and _marriage(deal, rules, seat, c) is None]
-    for kind in _CARDLESS:
-        if kind == "declare_out" or _CHECKS[kind](deal, rules, seat, None) is None:
+    marriages: list[str] = []
+    if phase == "lead":
+        out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
+        marriages = [c for c in hand if c in _PARTNER and _PARTNER[c] in hand
+                     and _marriage(deal, rules, seat, c) is None]
+        out += [{"type": "marriage", "cards": [c]} for c in marriages]
+    elif phase == "follow":
+        stock_open = deal.closed_by is None and deal.under is not None
+        cards = hand if stock_open else followable(deal, rules, seat)
+        out = [{"type": "play", "cards": [c]} for c in cards]
+    elif phase == "draw":
+        out = []
+    else:  # the end window: the hands are empty by then
+        out = [{"type": "play", "cards": [c]} for c in hand]
+    for kind in _CARDLESS_IN[phase]:
+        if _CHECKS[kind](deal, rules, seat, None) is None:
             out.append({"type": kind})
-    return out + [{**a, "declare": True} for a in out
-                  if a["type"] == "marriage" and reaches_target(deal, rules, seat, a["cards"][0])]
+    out.append({"type": "declare_out"})
+    if marriages:
+        out += [{"type": "marriage", "cards": [c], "declare": True} for c in marriages
+                if reaches_target(deal, rules, seat, c)]
+    return out
 
 
 def reaches_target(deal: Deal, rules: Rules, seat: int, card: str) -> bool:

@@ -19,9 +19,12 @@ from domain.shuffle import deal_label, shuffled
 Hands = tuple[tuple[str, ...], tuple[str, ...]]
 
 
+_DECK20, _DECK24 = tuple(deck_20()), tuple(deck_24())
+
+
 def deck_for(rules: Rules) -> tuple[str, ...]:
     """The canonical pack: 24 cards, or 20 with deck20."""
-    return tuple(deck_20() if rules.deck20 else deck_24())
+    return _DECK20 if rules.deck20 else _DECK24
 
 
 def split_deck(

@@ -10,6 +10,7 @@ import pytest
 
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored, MatchEnded
+from domain.games.sixty_six.state import Deal, State
 from domain.protocol import Setup, fold
 from tests.contract.scenario_sixty_six import cards_in_play
 from tests.unit.sixty_six.helpers import DECK20, DECK24
@@ -55,3 +56,18 @@ def test_random_matches_keep_every_invariant(options: dict[str, object]) -> None
         assert (totals[0], totals[1]) == state.game_points
         stored = [GAME.codec.decode(json.loads(json.dumps(GAME.codec.encode(e)))) for e in log]
         assert fold(GAME, stored) == state
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_a_folded_deal_has_exactly_its_fields(options: dict[str, object]) -> None:
+    """The fold copies a deal's field values directly (fold.py ``_next``): a misspelt name would
+    add a stray attribute instead of changing the field."""
+    deal_fields, state_fields = set(Deal.__dataclass_fields__), set(State.__dataclass_fields__)
+    rnd = random.Random(f"fields-{json.dumps(options)}")
+    for match in range(3):
+        state = fold(GAME, GAME.start(Setup(players=2, seed=f"fields-{match}", options=options)))
+        while GAME.outcome(state) is None:
+            for event in GAME.decide(state, *_choose(state, rnd)):
+                state = GAME.evolve(state, event)
+                assert set(vars(state)) == state_fields
+                assert state.deal is not None and set(vars(state.deal)) == deal_fields
