@@ -11,13 +11,16 @@ processes (as ``cardroom serve``, no access log), both up for the whole run:
 - **bare** (``benchmarks.bare_app``): plain Flask, parses the JSON body, one XADD, answers;
 - **action** (``service.app``): ``POST /games/{id}/actions`` playing real games.
 
-Each sample first makes a fresh plan (not timed): ``--games`` games of two joined seats,
-played out in this process with random legal actions; one line per action (path, the acting
-seat's token, the body with its expected version), games taken round-robin so a game's next
-action is sent after its previous one was answered (at least 8C live games apart). wrk hands
-the next line to whichever connection is free, so an answer slower than about 8 others can
-still be overtaken by its game's next line: that one is a 409, and so is the rest of that
-game's lines. The report counts non-2xx answers by status.
+Each sample first extends the plan (not timed): ``--games`` games of two joined seats, played
+on in this process with random legal actions from where the server left them in the previous
+sample (their state read back from the store; games that ended are replaced by new ones), so
+each web process meets a game cold once, as a live server does, not once per sample. One line
+per action (path, the acting seat's token, the body with its expected version), games taken
+round-robin so a game's next action is sent after its previous one was answered (at least 8C
+live games apart, 512 at least). wrk hands the next line to whichever connection is free, so
+an answer slower than hundreds of others can still be overtaken by its game's next line: that
+one is a 409, and so is the rest of that game's lines in the sample. The report counts non-2xx
+answers by status.
 Then bare and action replay the same lines, alternately (A B, then B A, ...). Bare wraps around
 the plan; action never does (a run that would is reported as exhausted). Server CPU per request
 is the gunicorn workers' user+system time (/proc) over the requests wrk completed.
@@ -33,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,8 +79,11 @@ def plan(
     concurrency: int,
     seed: int,
     out: Path,
-) -> int:
-    """Create ``games`` games and write up to ``lines`` replayable actions; the count written."""
+    live: list[dict[str, Any]] | None = None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """Write up to ``lines`` replayable actions of ``games`` games: the ``live`` ones of the
+    previous sample go on from where the server left them (their state read back from the
+    store), new ones top them up. (lines written, the games still live)."""
     from domain.protocol import fold
     from service import dealing, folding, shapes
     from service.games import GameService
@@ -84,8 +91,11 @@ def plan(
 
     service = GameService(RedisEventStore.from_url(url, namespace))
     rnd = random.Random(seed)
-    live: list[dict[str, Any]] = []
-    for _ in range(games):
+    live = list(live or [])
+    for g in live:
+        loaded = service.load(g["id"])
+        g["state"], g["version"] = loaded.state, loaded.version
+    while len(live) < games:
         created = service.create_game(game, [{"type": "open"}, {"type": "open"}])
         tokens = [service.join_seat(created["id"], s, f"p{s}")["token"] for s in range(2)]
         loaded = service.load(created["id"])
@@ -114,7 +124,7 @@ def plan(
                 written += 1
                 if written >= lines:
                     break
-    return written
+    return written, live
 
 
 def worker_cpu(master: int) -> float:
@@ -160,7 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--games", type=int, default=0, help="games per plan (default 16*C+64)")
+    parser.add_argument(
+        "--games", type=int, default=0, help="games per plan (default 16*C+64, at least 512)"
+    )
     parser.add_argument(
         "--max-rps", type=float, default=3000.0, help="the plan holds seconds * max-rps actions"
     )
@@ -192,13 +204,16 @@ def main(argv: list[str] | None = None) -> None:
         ):
             for c in args.concurrency:
                 runs: dict[str, list[Run]] = {"bare": [], "action": []}
+                live: list[dict[str, Any]] = []
                 for i in range(args.samples):
                     lines = Path(tmp) / f"plan-{c}-{i}.txt"
-                    games = args.games or 16 * c + 64
+                    games = args.games or max(16 * c + 64, 512)
                     wanted = int(args.seconds * args.max_rps)
                     if games < 8 * c + 1:
                         sys.exit(f"--games must exceed 8 x concurrency ({8 * c})")
-                    plan(url, namespace, args.game, games, wanted, c, 1000 * c + i, lines)
+                    time.sleep(1)  # answers still in flight when wrk stopped land first
+                    _, live = plan(url, namespace, args.game, games, wanted, c, 1000 * c + i,
+                                   lines, live)  # fmt: skip
                     order = ("bare", "action") if i % 2 == 0 else ("action", "bare")
                     for name in order:
                         base, pid = (bare, bare_pid) if name == "bare" else (app, app_pid)

@@ -21,7 +21,15 @@ function init(args)
   end
 end
 
+local verified = false
+
 function request()
+  -- wrk calls request() once before the run to check what it returns (script_verify_request)
+  -- and sends nothing of it: that call must not use up a line
+  if not verified then
+    verified = true
+    return lines[1]
+  end
   index = index + 1
   if index > #lines then
     if wrap then index = 1 else exhausted = exhausted + 1; index = #lines end
