@@ -22,8 +22,8 @@ from domain.games.sixty_six.events import (
     MatchResumed,
     Passed,
     StockClosed,
-    TrickWon,
     TrumpExchanged,
+    trick_won,
 )
 from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.match import MatchState, match_state
@@ -214,9 +214,9 @@ def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     rules = state.rules
     closed = deal.closed_by is not None
     last = not closed and len(deal.hands[follower]) == 1
-    won = TrickWon(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
-                   tricks=tricks, marriage_credited=deal.pending[winner],
-                   last_trick_bonus=rules.last_trick_bonus if last else 0)
+    won = trick_won(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
+                    tricks=tricks, marriage_credited=deal.pending[winner],
+                    last_trick_bonus=rules.last_trick_bonus if last else 0)
     if not closed and deal.under is not None and not rules.close_before_draw:  # stock open
         return [won, *_draws(deal, winner, automatic=True)]
     return [won]

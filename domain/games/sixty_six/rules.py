@@ -214,15 +214,21 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
                 "the trump exchange is made between tricks by the next leader")
     if (deal.closed_by is not None or deal.under is None  # the stock is not open
             or len(deal.stock) + 1 < rules.exchange_min_stock):
-        return ("exchange_trump_card_gone",
-                f"the trump card is no longer available to exchange "
-                f"(stock size {deal.stock_size})")
+        return _TRUMP_CARD_GONE[deal.stock_size]
     if rules.exchange_requires_trick and deal.won[seat] == 0:
         return ("exchange_no_trick_won", "you must win a trick before exchanging")
     if exchange_card(deal, rules) not in deal.hands[seat]:
         rank = "jack" if rules.deck20 else "nine"
         return ("exchange_no_trump_nine", f"you do not hold the trump {rank}")
     return None
+
+
+# legal_actions asks _exchange on every lead once the stock is closed: its refusal, made once
+_TRUMP_CARD_GONE = {
+    size: ("exchange_trump_card_gone",
+           f"the trump card is no longer available to exchange (stock size {size})")
+    for size in range(len(CARD_CODES) + 1)
+}
 
 
 def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
