@@ -32,7 +32,7 @@ from domain.games.sixty_six.state import Deal, Rules, State, with_seat
 
 def evolve(state: State, event: SixtySixEvent) -> State:
     """Fold one Sixty-Six event onto the state."""
-    # the most frequent events first: a match tries its cases in order
+    # the most frequent events first (random play): a match tries its cases in order
     deal = state.deal
     match event:
         case CardPlayed():
@@ -47,6 +47,16 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             values["passes"] = deal.passes + 1
             values["turn"] = 1 - deal.turn
             return _next(state, values, 1)
+        case HandDealt(seat=seat, cards=cards):
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["hands"] = _set_hand(deal.hands, seat, cards)
+            return _next(state, values, 0)
+        case CardDrawn(seat=seat, card=card, face_up=face_up):
+            assert deal is not None
+            return _next(state, _drawn(deal, seat, card, face_up), 0)
+        case DealScored():
+            return _scored(state, event)
         case StockClosed():
             assert deal is not None
             values = deal.__dict__.copy()
@@ -56,19 +66,6 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             values["opponent_had_trick_at_close"] = event.opponent_had_trick_at_close
             values["phase"] = "lead"
             return _next(state, values, 1)
-        case CardDrawn(seat=seat, card=card, face_up=face_up):
-            assert deal is not None
-            return _next(state, _drawn(deal, seat, card, face_up), 0)
-        case CardsDrawn(automatic=automatic):
-            assert deal is not None
-            values = deal.__dict__.copy()
-            values["phase"] = "lead"
-            return _next(state, values, not automatic)
-        case GameStarted(options=options, seed=seed, dealer=dealer):
-            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
-                         seed=seed, first_dealer=dealer)
-        case MatchResumed(match_points=points, deals_scored=scored):
-            return copy_with(state, game_points=points, deals_scored=scored)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
             values = _DEAL_DEFAULTS.copy()  # Deal(...), less setting its every field one by one
             values.update(number=number, dealer=dealer, trump_card=trump, under=trump,
@@ -76,26 +73,29 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             deal = _new(Deal)
             _set(deal, "__dict__", values)
             return copy_with(state, deal=deal, carry_over=carry)
-        case HandDealt(seat=seat, cards=cards):
-            assert deal is not None
-            values = deal.__dict__.copy()
-            values["hands"] = _set_hand(deal.hands, seat, cards)
-            return _next(state, values, 0)
         case StockLaid(cards=cards):
             assert deal is not None
             values = deal.__dict__.copy()
             values["stock"] = cards
             return _next(state, values, 0)
+        case CardsDrawn(automatic=automatic):
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["phase"] = "lead"
+            return _next(state, values, not automatic)
+        case MatchEnded(winner=winner):
+            return copy_with(state, ended="finished", winner=winner)
+        case DeclaredOut():
+            return _with(state, copy_with(_deal(state), phase="over"), 1)
         case MarriageAnnounced():
             return _with(state, _married(_deal(state), event), 0)
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
             return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
-        case DeclaredOut():
-            return _with(state, copy_with(_deal(state), phase="over"), 1)
-        case DealScored():
-            return _scored(state, event)
-        case MatchEnded(winner=winner):
-            return copy_with(state, ended="finished", winner=winner)
+        case GameStarted(options=options, seed=seed, dealer=dealer):
+            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
+                         seed=seed, first_dealer=dealer)
+        case MatchResumed(match_points=points, deals_scored=scored):
+            return copy_with(state, game_points=points, deals_scored=scored)
         case GameAborted():
             return copy_with(state, ended="action_limit")
         case _:

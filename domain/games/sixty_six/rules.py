@@ -283,6 +283,10 @@ _CARDLESS_IN = {
     "end_window": ("pass",),
 }
 
+_CARDLESS_CHECKS = {
+    phase: tuple((kind, _CHECKS[kind]) for kind in kinds) for phase, kinds in _CARDLESS_IN.items()
+}
+
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now: what ``problem`` lets through, in listing order
@@ -315,8 +319,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         out = []
     else:  # the end window: the hands are empty by then
         out = [{"type": "play", "cards": [c]} for c in hand]
-    for kind in _CARDLESS_IN[phase]:
-        if _CHECKS[kind](deal, rules, seat, None) is None:
+    for kind, check in _CARDLESS_CHECKS[phase]:
+        if check(deal, rules, seat, None) is None:
             out.append({"type": kind})
     out.append({"type": "declare_out"})
     if marriages:
