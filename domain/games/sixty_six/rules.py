@@ -310,7 +310,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
         marriages = [c for c in hand if c in _PARTNER and _PARTNER[c] in hand
                      and _marriage(deal, rules, seat, c) is None]
-        out += [{"type": "marriage", "cards": [c]} for c in marriages]
+        if marriages:
+            out += [{"type": "marriage", "cards": [c]} for c in marriages]
     elif phase == "follow":
         stock_open = deal.closed_by is None and deal.under is not None
         cards = hand if stock_open else followable(deal, rules, seat)
