@@ -105,6 +105,29 @@ class TrickWon(Event):
     last_trick_bonus: int
 
 
+# TrickWon is built once per trick: its slots set directly, as the codec's decode fills them (the
+# frozen ``__init__`` sets each field through ``object.__setattr__`` by name). test_events
+# holds the two equal and these setters in the order of the fields.
+_new = object.__new__
+_SET_WINNER, _SET_CARDS, _SET_POINTS, _SET_TRICKS, _SET_CREDITED, _SET_BONUS = (
+    TrickWon.__dict__[name].__set__
+    for name in ("winner", "cards", "points", "tricks", "marriage_credited", "last_trick_bonus")
+)
+
+
+def trick_won(winner: int, cards: tuple[str, str], points: int, tricks: tuple[int, int],
+              marriage_credited: int, last_trick_bonus: int) -> TrickWon:
+    """``TrickWon(winner=..., cards=..., ...)``, the fields in their order."""
+    event: TrickWon = _new(TrickWon)
+    _SET_WINNER(event, winner)
+    _SET_CARDS(event, cards)
+    _SET_POINTS(event, points)
+    _SET_TRICKS(event, tricks)
+    _SET_CREDITED(event, marriage_credited)
+    _SET_BONUS(event, last_trick_bonus)
+    return event
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn(Event):
     """A seat took a card from the stock; ``face_up`` marks the public trump card."""

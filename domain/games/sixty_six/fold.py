@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
+from operator import attrgetter
 from typing import Any, assert_never
 
 from domain.frozen import copy_with
 from domain.games.sixty_six.events import (
-    CODEC,
     CardDrawn,
     CardPlayed,
     CardsDrawn,
@@ -32,7 +32,7 @@ from domain.games.sixty_six.state import Deal, Rules, State, with_seat
 
 def evolve(state: State, event: SixtySixEvent) -> State:
     """Fold one Sixty-Six event onto the state."""
-    # the most frequent events first: a match tries its cases in order
+    # the most frequent events first (random play): a match tries its cases in order
     deal = state.deal
     match event:
         case CardPlayed():
@@ -47,26 +47,25 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             values["passes"] = deal.passes + 1
             values["turn"] = 1 - deal.turn
             return _next(state, values, 1)
-        case StockClosed(seat=seat, before_draw=before, stock_size=size,
-                         opponent_had_trick_at_close=had):
+        case HandDealt(seat=seat, cards=cards):
             assert deal is not None
-            deal = copy_with(deal, closed_by=seat, closed_before_draw=before,
-                             closed_at_stock_size=size, opponent_had_trick_at_close=had,
-                             phase="lead")
-            return _with(state, deal, 1)
+            values = deal.__dict__.copy()
+            values["hands"] = _set_hand(deal.hands, seat, cards)
+            return _next(state, values, 0)
         case CardDrawn(seat=seat, card=card, face_up=face_up):
             assert deal is not None
             return _next(state, _drawn(deal, seat, card, face_up), 0)
-        case CardsDrawn(automatic=automatic):
+        case DealScored():
+            return _scored(state, event)
+        case StockClosed():
             assert deal is not None
             values = deal.__dict__.copy()
+            values["closed_by"] = event.seat
+            values["closed_before_draw"] = event.before_draw
+            values["closed_at_stock_size"] = event.stock_size
+            values["opponent_had_trick_at_close"] = event.opponent_had_trick_at_close
             values["phase"] = "lead"
-            return _next(state, values, not automatic)
-        case GameStarted(options=options, seed=seed, dealer=dealer):
-            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
-                         seed=seed, first_dealer=dealer)
-        case MatchResumed(match_points=points, deals_scored=scored):
-            return copy_with(state, game_points=points, deals_scored=scored)
+            return _next(state, values, 1)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
             values = _DEAL_DEFAULTS.copy()  # Deal(...), less setting its every field one by one
             values.update(number=number, dealer=dealer, trump_card=trump, under=trump,
@@ -74,35 +73,33 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             deal = _new(Deal)
             _set(deal, "__dict__", values)
             return copy_with(state, deal=deal, carry_over=carry)
-        case HandDealt(seat=seat, cards=cards):
-            assert deal is not None
-            values = deal.__dict__.copy()
-            values["hands"] = _set_hand(deal.hands, seat, cards)
-            return _next(state, values, 0)
         case StockLaid(cards=cards):
             assert deal is not None
             values = deal.__dict__.copy()
             values["stock"] = cards
             return _next(state, values, 0)
+        case CardsDrawn(automatic=automatic):
+            assert deal is not None
+            values = deal.__dict__.copy()
+            values["phase"] = "lead"
+            return _next(state, values, not automatic)
+        case MatchEnded(winner=winner):
+            return copy_with(state, ended="finished", winner=winner)
+        case DeclaredOut():
+            return _with(state, copy_with(_deal(state), phase="over"), 1)
         case MarriageAnnounced():
             return _with(state, _married(_deal(state), event), 0)
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
             return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
-        case DeclaredOut():
-            return _with(state, copy_with(_deal(state), phase="over"), 1)
-        case DealScored():
-            return _scored(state, event)
-        case MatchEnded(winner=winner):
-            return copy_with(state, ended="finished", winner=winner)
+        case GameStarted(options=options, seed=seed, dealer=dealer):
+            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
+                         seed=seed, first_dealer=dealer)
+        case MatchResumed(match_points=points, deals_scored=scored):
+            return copy_with(state, game_points=points, deals_scored=scored)
         case GameAborted():
             return copy_with(state, ended="action_limit")
         case _:
             assert_never(event)
-
-
-_new = object.__new__
-_set = object.__setattr__
-_DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
 
 
 # The events of play fold through ``_next``: each changes a copy of its deal's ``__dict__``
@@ -240,6 +237,10 @@ def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> dict[str, Any]:
     return values
 
 
+_SCORED_FIELDS = tuple(f.name for f in fields(DealScored))
+_scored_values = attrgetter(*_SCORED_FIELDS)
+
+
 def _scored(state: State, event: DealScored) -> State:
     deal = copy_with(_deal(state), phase="over")
     carry = state.carry_over
@@ -247,7 +248,7 @@ def _scored(state: State, event: DealScored) -> State:
         carry = 0
     elif state.rules.carry_over_undecided:
         carry += 1
-    result = {k: v for k, v in CODEC.encode(event).items() if k not in ("type", "schema")}
+    result = dict(zip(_SCORED_FIELDS, _scored_values(event), strict=True))  # encoded fields
     # the finished deal, kept in the view until the next one is scored (every card listed was
     # played face up; H3's default hides old tricks during play only)
     result.update(

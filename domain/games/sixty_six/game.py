@@ -22,8 +22,8 @@ from domain.games.sixty_six.events import (
     MatchResumed,
     Passed,
     StockClosed,
-    TrickWon,
     TrumpExchanged,
+    trick_won,
 )
 from domain.games.sixty_six.fold import evolve
 from domain.games.sixty_six.match import MatchState, match_state
@@ -54,7 +54,6 @@ from domain.games.sixty_six.state import (
     Rules,
     State,
     beats,
-    with_seat,
 )
 from domain.options import parse_options
 from domain.protocol import Setup, check_dealer, check_players
@@ -203,23 +202,25 @@ def _play(state: State, seat: int, card: str | None) -> list[Event]:
     assert deal is not None and card is not None
     if deal.phase == "lead":
         return [_PLAYED[seat, card, "lead"]]
-    played: list[Event] = [_PLAYED[seat, card, "follow"]]
-    return played + _trick(state, deal, seat, card)
+    return _trick(state, deal, seat, card)
 
 
 def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
+    """The follow that completes the trick, TrickWon and the automatic draws, if any."""
+    played = _PLAYED[follower, card, "follow"]
     lead = deal.trick[0]
     winner = follower if beats(card, lead, deal.trump_card[1]) else 1 - follower
-    tricks = with_seat(deal.won, winner, deal.won[winner] + 1)
+    won = deal.won
+    tricks = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
     rules = state.rules
     closed = deal.closed_by is not None
     last = not closed and len(deal.hands[follower]) == 1
-    won = TrickWon(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
-                   tricks=tricks, marriage_credited=deal.pending[winner],
-                   last_trick_bonus=rules.last_trick_bonus if last else 0)
+    taken = trick_won(winner=winner, cards=(lead, card), points=_POINTS[lead] + _POINTS[card],
+                      tricks=tricks, marriage_credited=deal.pending[winner],
+                      last_trick_bonus=rules.last_trick_bonus if last else 0)
     if not closed and deal.under is not None and not rules.close_before_draw:  # stock open
-        return [won, *_draws(deal, winner, automatic=True)]
-    return [won]
+        return [played, taken, *_draws(deal, winner, automatic=True)]
+    return [played, taken]
 
 
 def _draws(deal: Deal, winner: int, automatic: bool) -> list[Event]:

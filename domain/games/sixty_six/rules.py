@@ -214,15 +214,21 @@ def _exchange(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal 
                 "the trump exchange is made between tricks by the next leader")
     if (deal.closed_by is not None or deal.under is None  # the stock is not open
             or len(deal.stock) + 1 < rules.exchange_min_stock):
-        return ("exchange_trump_card_gone",
-                f"the trump card is no longer available to exchange "
-                f"(stock size {deal.stock_size})")
+        return _TRUMP_CARD_GONE[deal.stock_size]
     if rules.exchange_requires_trick and deal.won[seat] == 0:
         return ("exchange_no_trick_won", "you must win a trick before exchanging")
     if exchange_card(deal, rules) not in deal.hands[seat]:
         rank = "jack" if rules.deck20 else "nine"
         return ("exchange_no_trump_nine", f"you do not hold the trump {rank}")
     return None
+
+
+# legal_actions asks _exchange on every lead once the stock is closed: its refusal, made once
+_TRUMP_CARD_GONE = {
+    size: ("exchange_trump_card_gone",
+           f"the trump card is no longer available to exchange (stock size {size})")
+    for size in range(len(CARD_CODES) + 1)
+}
 
 
 def _close(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | None:
@@ -277,6 +283,10 @@ _CARDLESS_IN = {
     "end_window": ("pass",),
 }
 
+_CARDLESS_CHECKS = {
+    phase: tuple((kind, _CHECKS[kind]) for kind in kinds) for phase, kinds in _CARDLESS_IN.items()
+}
+
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now: what ``problem`` lets through, in listing order
@@ -300,7 +310,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
         marriages = [c for c in hand if c in _PARTNER and _PARTNER[c] in hand
                      and _marriage(deal, rules, seat, c) is None]
-        out += [{"type": "marriage", "cards": [c]} for c in marriages]
+        if marriages:
+            out += [{"type": "marriage", "cards": [c]} for c in marriages]
     elif phase == "follow":
         stock_open = deal.closed_by is None and deal.under is not None
         cards = hand if stock_open else followable(deal, rules, seat)
@@ -309,8 +320,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         out = []
     else:  # the end window: the hands are empty by then
         out = [{"type": "play", "cards": [c]} for c in hand]
-    for kind in _CARDLESS_IN[phase]:
-        if _CHECKS[kind](deal, rules, seat, None) is None:
+    for kind, check in _CARDLESS_CHECKS[phase]:
+        if check(deal, rules, seat, None) is None:
             out.append({"type": kind})
     out.append({"type": "declare_out"})
     if marriages:
