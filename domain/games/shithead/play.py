@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -47,13 +48,14 @@ class Batch:
     what this fold remembered (``evolve_remembered``).
     """
 
-    __slots__ = ("_folded", "_state", "events")
+    __slots__ = ("_folded", "_state", "emit", "events")
 
     def __init__(self, state: State) -> None:
         forget_folds()
         self._state = state
         self._folded = 0
         self.events: list[Event] = []
+        self.emit: Callable[[Event], None] = self.events.append  # record one event
 
     @property
     def state(self) -> State:
@@ -65,10 +67,6 @@ class Batch:
                 state = evolve_remembered(state, event)
             self._state, self._folded = state, len(events)
         return self._state
-
-    def emit(self, event: Event) -> None:
-        """Record one event."""
-        self.events.append(event)
 
 
 # --- shared by legal_actions and decide -------------------------------------------------------

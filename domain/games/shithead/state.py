@@ -184,9 +184,7 @@ def evolve_remembered(state: State, event: Event) -> State:
     return after
 
 
-def forget_folds() -> None:
-    """Drop the remembered folds (a new action begins)."""
-    _FOLDED.clear()
+forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
 
 
 def evolve(state: State, event: Event) -> State:
@@ -201,7 +199,9 @@ def evolve(state: State, event: Event) -> State:
         case TurnPassed():
             values = state.__dict__.copy()  # copy_with(state, to_act=e.seat), inlined
             values["to_act"] = e.seat
-            return _made(values)
+            turned: State = _new(State)  # _made(values), inlined: every action passes a turn
+            _set(turned, "__dict__", values)
+            return turned
         case CardsDrawn():
             return _drawn(state, e)
         case PilePickedUp():
@@ -296,7 +296,9 @@ def _played(state: State, e: CardsPlayed) -> State:
     values["pile"] = pile + cards
     values["lead_count"] = len(cards) if not pile else state.lead_count
     values["actions"] = state.actions + 1
-    return _made(values)
+    played: State = _new(State)  # _made(values), inlined
+    _set(played, "__dict__", values)
+    return played
 
 
 def _flipped(state: State, e: FaceDownFlipped) -> State:
