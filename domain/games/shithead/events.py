@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -189,6 +190,44 @@ class GameAborted(Event):
     TYPE: ClassVar[str] = "shithead.GameAborted"
     reason: str
     actions: int
+
+
+# Every action makes one of these two: built by filling the slots directly, what the generated
+# __init__ does less its keyword binding and per-field object.__setattr__ (the fields of both are
+# checked against these builders by tests/unit/shithead/test_protocol.py).
+Setter = Callable[[Any, Any], None]
+_new = object.__new__
+
+
+def _setters(cls: type[Event], *names: str) -> tuple[Setter, ...]:
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+PLAYED_FIELDS = ("seat", "cards", "source")
+PICKED_UP_FIELDS = ("seat", "cards", "face_up_cards", "cause")
+_PLAYED = _setters(CardsPlayed, *PLAYED_FIELDS)
+_PICKED_UP = _setters(PilePickedUp, *PICKED_UP_FIELDS)
+
+
+def cards_played(seat: int, cards: Cards, source: str) -> CardsPlayed:
+    """``CardsPlayed(seat=seat, cards=cards, source=source)``."""
+    event: CardsPlayed = _new(CardsPlayed)
+    set_seat, set_cards, set_source = _PLAYED
+    set_seat(event, seat)
+    set_cards(event, cards)
+    set_source(event, source)
+    return event
+
+
+def pile_picked_up(seat: int, cards: Cards, face_up_cards: Cards, cause: str) -> PilePickedUp:
+    """``PilePickedUp(seat=seat, cards=cards, face_up_cards=face_up_cards, cause=cause)``."""
+    event: PilePickedUp = _new(PilePickedUp)
+    set_seat, set_cards, set_face_up_cards, set_cause = _PICKED_UP
+    set_seat(event, seat)
+    set_cards(event, cards)
+    set_face_up_cards(event, face_up_cards)
+    set_cause(event, cause)
+    return event
 
 
 ShitheadEvent = (

@@ -10,13 +10,20 @@ from domain.games.shithead.events import (
     CardsDrawn,
     CardsPlayed,
     CardStacked,
+    DirectionReversed,
     FaceDownFlipped,
     FaceUpChosen,
     FaceUpSwapped,
+    GameAborted,
+    GameEnded,
     GameStarted,
+    PileBurned,
     PilePickedUp,
+    PlayerOut,
     PlayerReady,
+    PlayStarted,
     StockPlayed,
+    TurnPassed,
 )
 from domain.narration import cards_text
 
@@ -31,11 +38,23 @@ ACTS = {
     "shithead.StockPlayed": "play_stock",
 }
 _ACTIONS = (FaceUpSwapped, CardStacked, FaceUpChosen, CardsPlayed, FaceDownFlipped, StockPlayed)
+_RESETS = (GameStarted, CardsDealt)
+_FOLLOWS = (PlayStarted, DirectionReversed, PileBurned, CardsDrawn, TurnPassed, PlayerOut,
+            GameEnded, GameAborted)
+# The role of every event type that has one whatever its fields (one lookup per folded event)
+_FIXED: dict[type[Event], str] = {
+    **{cls: "reset" for cls in _RESETS},
+    **{cls: "act" for cls in _ACTIONS},
+    **{cls: "follow" for cls in _FOLLOWS},
+}
 
 
 def role(event: Event, previous: Event | None, state: Any) -> str:
     """act, follow or reset (domain.narration); ``state``: the game's, before the event."""
-    if isinstance(event, GameStarted | CardsDealt):
+    fixed = _FIXED.get(type(event))
+    if fixed is not None:
+        return fixed
+    if isinstance(event, _RESETS):
         return "reset"
     if isinstance(event, _ACTIONS):
         return "act"

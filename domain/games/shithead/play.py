@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain.cards import parse_card, parse_cards, rank
@@ -9,15 +11,15 @@ from domain.errors import IllegalAction, InvalidAction, NotYourTurn
 from domain.events import Event
 from domain.games.shithead.events import (
     CardsDrawn,
-    CardsPlayed,
     DirectionReversed,
     FaceDownFlipped,
     GameEnded,
     PileBurned,
-    PilePickedUp,
     PlayerOut,
     StockPlayed,
     TurnPassed,
+    cards_played,
+    pile_picked_up,
 )
 from domain.games.shithead.ranks import RANK
 from domain.games.shithead.rules import (
@@ -35,22 +37,25 @@ from domain.games.shithead.rules import (
     reverses,
     tier,
 )
-from domain.games.shithead.state import Cards, State, evolve
+from domain.games.shithead.state import Cards, State, evolve_remembered, forget_folds
 
 
 class Batch:
     """The events of one action; ``state`` folds them so later rules see their effect.
 
     The fold waits until a rule reads ``state``: the last event of an action (the turn passing)
-    is then never folded here, only by whoever applies the events.
+    is then never folded here, only by whoever applies the events. Those apply the others from
+    what this fold remembered (``evolve_remembered``).
     """
 
-    __slots__ = ("_folded", "_state", "events")
+    __slots__ = ("_folded", "_state", "emit", "events")
 
     def __init__(self, state: State) -> None:
+        forget_folds()
         self._state = state
         self._folded = 0
         self.events: list[Event] = []
+        self.emit: Callable[[Event], None] = self.events.append  # record one event
 
     @property
     def state(self) -> State:
@@ -59,13 +64,9 @@ class Batch:
         if self._folded != len(events):
             state = self._state
             for event in events[self._folded :]:
-                state = evolve(state, event)
+                state = evolve_remembered(state, event)
             self._state, self._folded = state, len(events)
         return self._state
-
-    def emit(self, event: Event) -> None:
-        """Record one event."""
-        self.events.append(event)
 
 
 # --- shared by legal_actions and decide -------------------------------------------------------
@@ -200,7 +201,7 @@ def _play(state: State, seat: int, action: Any, out_of_turn: bool) -> Batch:
         raise NotYourTurn(f"it is seat {state.to_act}'s turn; only tens may be played out of turn")
     cards, zone = checked_set(state, seat, action.get("cards"))
     batch = Batch(state)
-    batch.emit(CardsPlayed(seat=seat, cards=cards, source=zone))
+    batch.emit(cards_played(seat, cards, zone))
     resolve_placed(batch, seat, RANK[cards[0]])
     return batch
 
@@ -213,7 +214,7 @@ def _pickup(state: State, seat: int, action: Any) -> Batch:
         raise IllegalAction("the pile is empty: there is nothing to pick up", reason="empty_pile")
     taken = _face_up_taken(state, seat, zone, action.get("face_up_card"))
     batch = Batch(state)
-    batch.emit(PilePickedUp(seat=seat, cards=state.pile, face_up_cards=taken, cause="pickup"))
+    batch.emit(pile_picked_up(seat, state.pile, taken, "pickup"))
     after_pickup(batch, seat)
     return batch
 
@@ -277,11 +278,30 @@ def _resolve_revealed(batch: Batch, seat: int, card: str, legal: bool, cause: st
         resolve_placed(batch, seat, rank(card))
         return
     pile = batch.state.pile
-    batch.emit(PilePickedUp(seat=seat, cards=pile, face_up_cards=(), cause=cause))
+    batch.emit(pile_picked_up(seat, pile, (), cause))
     after_pickup(batch, seat)
 
 
 # --- resolution -------------------------------------------------------------------------------
+
+# Events are immutable facts, so the few distinct ones of a kind are built once and shared:
+# a dataclass __init__ sets each frozen field through object.__setattr__, a cache hit is a
+# lookup (a turn passes in every action).
+
+
+@cache
+def _turn_passed(seat: int, reason: str) -> TurnPassed:
+    return TurnPassed(seat=seat, reason=reason)
+
+
+@cache
+def _reversed(direction: int) -> DirectionReversed:
+    return DirectionReversed(direction=direction)
+
+
+@cache
+def _burned(seat: int, cause: str, count: int) -> PileBurned:
+    return PileBurned(seat=seat, cause=cause, count=count)
 
 
 def draw(batch: Batch, seat: int) -> State:
@@ -299,10 +319,10 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     state = batch.state
     rules = state.r
     if reverses(rules, played):
-        batch.emit(DirectionReversed(direction=-state.direction))
+        batch.emit(_reversed(-state.direction))
     cause = burn_cause(rules, played, state.pile)  # a reversal leaves the pile as it is
     if cause is not None:
-        batch.emit(PileBurned(seat=seat, cause=cause, count=len(state.pile)))
+        batch.emit(_burned(seat, cause, len(state.pile)))
     state = draw(batch, seat)
     if not state.hands[seat]:  # (with a hand left the seat is not out)
         if _went_out(batch, seat):
@@ -311,21 +331,21 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     if cause is not None:
         again = rules.burner_plays_again and seat not in state.out
         nxt = seat if again else next_active(state, seat, state.direction)
-        batch.emit(TurnPassed(seat=nxt, reason="burned"))
+        batch.emit(_turn_passed(nxt, "burned"))
         return
     nxt = next_active(state, seat, state.direction)
     if played == "*" and rules.joker_skips:
         nxt = next_active(state, nxt, state.direction)
-        batch.emit(TurnPassed(seat=nxt, reason="skipped"))
+        batch.emit(_turn_passed(nxt, "skipped"))
         return
-    batch.emit(TurnPassed(seat=nxt, reason="played"))
+    batch.emit(_turn_passed(nxt, "played"))
 
 
 def after_pickup(batch: Batch, seat: int) -> None:
     """Draw, then pass the turn as a pickup does (R9.5, pickup_passes_to)."""
     state = draw(batch, seat)
     direction = -state.direction if state.r.pickup_to_previous else state.direction
-    batch.emit(TurnPassed(seat=next_active(state, seat, direction), reason="picked_up"))
+    batch.emit(_turn_passed(next_active(state, seat, direction), "picked_up"))
 
 
 def _went_out(batch: Batch, seat: int) -> bool:

@@ -84,8 +84,16 @@ def effective_top(rules: Rules, pile: Cards) -> str | None:
 def play_problem(
     rules: Rules, pile: Cards, lead_count: int, r: str, count: int, exempt: bool = False
 ) -> str | None:
-    """Why a set of ``count`` cards of rank ``r`` may not go on the pile (None: it may)."""
-    return set_problem(rules, bool(pile), pile_rank(rules, pile), lead_count, r, count, exempt)
+    """Why a set of ``count`` cards of rank ``r`` may not go on the pile (None: it may).
+
+    The one legality check of a set (R7, §16): count first (match_count), then rank against the
+    pile_rank. legal_sets applies its two parts (rank once per rank, count per size).
+    """
+    if not pile:
+        return None
+    return count_problem(rules, True, lead_count, count, exempt) or rank_problem(
+        rules, pile_rank(rules, pile), r
+    )
 
 
 def pile_rank(rules: Rules, pile: Cards) -> str | None:
@@ -100,19 +108,6 @@ def pile_rank(rules: Rules, pile: Cards) -> str | None:
         if card not in clear:
             return rules.counts_as[card]
     return None
-
-
-def set_problem(
-    rules: Rules, pile: bool, t: str | None, lead_count: int, r: str, count: int, exempt: bool
-) -> str | None:
-    """The one legality check of a set (R7, §16): count first (match_count), then rank.
-
-    ``pile``: the pile holds cards; ``t``: its pile_rank. play_problem is this check;
-    legal_sets applies its two parts (rank once per rank, count per size).
-    """
-    if not pile:
-        return None
-    return count_problem(rules, pile, lead_count, count, exempt) or rank_problem(rules, t, r)
 
 
 def count_problem(
@@ -196,8 +191,11 @@ def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None)
     cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
     fits = {1: count_problem(rules, nonempty, lead, 1, False) is None}  # size: it fits
     out: list[Cards] = []
+    ranked = t is not None  # without a pile rank no rank has a problem (rank_problem)
     for r, same_rank in groupby(sorted(cards, key=_KEY), _RANK_OF):  # rank_groups, inline
-        if (only_rank is not None and r != only_rank) or rank_problem(rules, t, r) is not None:
+        if (only_rank is not None and r != only_rank) or (
+            ranked and rank_problem(rules, t, r) is not None
+        ):
             continue
         group = (*same_rank,)
         if len(group) == 1:  # most groups: skip the loop over sizes

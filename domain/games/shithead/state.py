@@ -136,6 +136,21 @@ class State:
         return self.info.end_reason
 
 
+# The hot events (every play, draw, pickup, burn, turn) fold through ``_made``: each changes a
+# copy of the state's ``__dict__``. This is what ``copy_with`` does, less its keyword packing
+# and field-name check (the rules tests and test_state_copies catch a misspelt field); the
+# rarer events use ``copy_with``.
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _made(values: dict[str, Any]) -> State:
+    """The state of these field values (a copy of another state's ``__dict__``, changed)."""
+    new: State = _new(State)
+    _set(new, "__dict__", values)
+    return new
+
+
 def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """The tuple with one position replaced."""
     return (*items[:index], value, *items[index + 1 :])
@@ -154,14 +169,39 @@ def remove_face_up(slots: Slots, gone: Cards) -> Slots:
     return tuple(tuple(c for c in stack if c not in gone) for stack in slots)
 
 
+# decide folds an action's events but the last to resolve it (play.Batch), and whoever applies
+# the action then folds the same events onto the same states again. Those folds are remembered
+# here, one action's at a time, and evolve answers them from it: by identity, as states and
+# events are immutable (a remembered result is what the fold gives). A miss (another thread's
+# action, stored events read back) folds as usual.
+_FOLDED: dict[int, tuple[State, Event, State]] = {}
+
+
+def evolve_remembered(state: State, event: Event) -> State:
+    """``evolve``, remembering the result for the same fold again (decide's own folds)."""
+    after = evolve(state, event)
+    _FOLDED[id(state)] = (state, event, after)
+    return after
+
+
+forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
+
+
 def evolve(state: State, event: Event) -> State:
     """Fold one event onto the state."""
+    known = _FOLDED.get(id(state))
+    if known is not None and known[1] is event and known[0] is state:
+        return known[2]
     e: ShitheadEvent = event  # type: ignore[assignment]  # cast() without the call
     match e:
         case CardsPlayed():
             return _played(state, e)
         case TurnPassed():
-            return copy_with(state, to_act=e.seat)
+            values = state.__dict__.copy()  # copy_with(state, to_act=e.seat), inlined
+            values["to_act"] = e.seat
+            turned: State = _new(State)  # _made(values), inlined: every action passes a turn
+            _set(turned, "__dict__", values)
+            return turned
         case CardsDrawn():
             return _drawn(state, e)
         case PilePickedUp():
@@ -247,23 +287,18 @@ def _dealt(state: State, e: CardsDealt) -> State:
 def _played(state: State, e: CardsPlayed) -> State:
     seat, cards = e.seat, e.cards
     pile = state.pile
-    lead = len(cards) if not pile else state.lead_count
+    values = state.__dict__.copy()
     if e.source == "hand":
         hands = state.hands
-        return copy_with(
-            state,
-            hands=(*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :]),  # put()
-            pile=pile + cards,
-            lead_count=lead,
-            actions=state.actions + 1,
-        )
-    return copy_with(
-        state,
-        face_up=put(state.face_up, seat, remove_face_up(state.face_up[seat], cards)),
-        pile=pile + cards,
-        lead_count=lead,
-        actions=state.actions + 1,
-    )
+        values["hands"] = (*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :])  # put()
+    else:
+        values["face_up"] = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
+    values["pile"] = pile + cards
+    values["lead_count"] = len(cards) if not pile else state.lead_count
+    values["actions"] = state.actions + 1
+    played: State = _new(State)  # _made(values), inlined
+    _set(played, "__dict__", values)
+    return played
 
 
 def _flipped(state: State, e: FaceDownFlipped) -> State:
@@ -307,26 +342,37 @@ def _stock_played(state: State, e: StockPlayed) -> State:
 
 
 def _drawn(state: State, e: CardsDrawn) -> State:
-    hands = put(state.hands, e.seat, state.hands[e.seat] + e.cards)
-    return copy_with(state, hands=hands, stock=state.stock[len(e.cards) :])
+    seat = e.seat
+    hands = state.hands
+    values = state.__dict__.copy()
+    values["hands"] = (*hands[:seat], hands[seat] + e.cards, *hands[seat + 1 :])  # put()
+    values["stock"] = state.stock[len(e.cards) :]
+    return _made(values)
 
 
 def _picked_up(state: State, e: PilePickedUp) -> State:
     seat = e.seat
-    hands = put(state.hands, seat, state.hands[seat] + e.cards + e.face_up_cards)
-    face_up = state.face_up
+    values = state.__dict__.copy()
+    values["hands"] = put(state.hands, seat, state.hands[seat] + e.cards + e.face_up_cards)
     if e.face_up_cards:
-        face_up = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
-    actions = state.actions + 1 if e.cause == "pickup" else state.actions
-    return copy_with(state, hands=hands, face_up=face_up, pile=(), lead_count=0, actions=actions)
+        face_up = state.face_up
+        values["face_up"] = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
+    if e.cause == "pickup":
+        values["actions"] = state.actions + 1
+    values["pile"] = ()
+    values["lead_count"] = 0
+    return _made(values)
 
 
 def _burned(state: State, e: PileBurned) -> State:
-    flusher = state.flusher
-    if flusher is None and state.r.track_flusher:
-        flusher = e.seat
-    info = state.info if flusher == state.flusher else copy_with(state.info, flusher=flusher)
-    return copy_with(state, info=info, burned=state.burned + state.pile, pile=(), lead_count=0)
+    values = state.__dict__.copy()
+    info = state.info
+    if info.flusher is None and state.r.track_flusher:
+        values["info"] = copy_with(info, flusher=e.seat)
+    values["burned"] = state.burned + state.pile
+    values["pile"] = ()
+    values["lead_count"] = 0
+    return _made(values)
 
 
 def _swapped(state: State, e: FaceUpSwapped) -> State:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
 from domain.errors import DomainError, InvalidOptions
+from domain.games.shithead import events as shithead_events
 from domain.games.shithead import rules as shithead_rules
-from domain.games.shithead.events import CardsDealt, GameStarted
+from domain.games.shithead.events import CardsDealt, CardsPlayed, GameStarted, PilePickedUp
 from domain.protocol import Setup, action_key, fold
 from domain.registry import get_game
 from tests.contract.scenario_shithead import candidate_actions, scramble_hidden
@@ -116,3 +118,16 @@ def test_the_action_limit_option_is_validated() -> None:
     outcome = GAME.outcome(states[-1])
     assert outcome is not None and outcome["reason"] == "action_limit" and outcome["loser"] is None
     assert states[-1].actions == 7
+
+
+def test_the_event_builders_fill_every_field_as_the_constructor_does() -> None:
+    names = lambda cls: tuple(f.name for f in dataclasses.fields(cls))  # noqa: E731
+    assert names(CardsPlayed) == shithead_events.PLAYED_FIELDS
+    assert names(PilePickedUp) == shithead_events.PICKED_UP_FIELDS
+    played = shithead_events.cards_played(2, ("7C", "7H"), "hand")
+    assert played == CardsPlayed(seat=2, cards=("7C", "7H"), source="hand")
+    assert type(played) is CardsPlayed
+    picked = shithead_events.pile_picked_up(1, ("3C",), ("KS",), "pickup")
+    assert picked == PilePickedUp(seat=1, cards=("3C",), face_up_cards=("KS",), cause="pickup")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        played.seat = 3  # type: ignore[misc]
