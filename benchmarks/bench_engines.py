@@ -16,8 +16,11 @@ What is timed (CPU time of this process, ``time.process_time``), per action:
   virtual environment (``benchmarks/.anchor-venv``, git-ignored) from the package index and
   run in a subprocess of it, on the same Python.
 
-Samples alternate anchor, ours (all three games), anchor, ours ... Each sample's ratio is
-anchor's time per action / ours: above 1 means ours is faster. Prints median and range.
+Samples alternate anchor, ours (all three games), anchor, ours ... Each side first plays a fifth
+of its matches untimed (on this VM a process runs slower for a while after another ran or
+after an idle spell). Each sample's ratio is anchor's time per action / ours: above 1 means
+ours is faster. Prints median and range, and the ratio of each side's fastest sample (noise on
+a shared machine only ever adds time).
 """
 
 from __future__ import annotations
@@ -56,14 +59,20 @@ matches, seed = int(sys.argv[1]), int(sys.argv[2])
 engine = SchnapsenGamePlayEngine()
 rng = random.Random(seed)
 bots = [Counting(random.Random(seed + 10), "a"), Counting(random.Random(seed + 11), "b")]
+
+def play(count):
+    for m in range(count):
+        points = {"a": 0, "b": 0}
+        leader = m % 2
+        while max(points.values()) < 7:
+            winner, gained, _ = engine.play_game(bots[leader], bots[1 - leader], rng)
+            points[str(winner)] += gained
+            leader = 1 - leader
+
+play(max(1, matches // 5))  # warm-up, not timed
+Counting.moves = 0
 start = time.process_time()
-for m in range(matches):
-    points = {"a": 0, "b": 0}
-    leader = m % 2
-    while max(points.values()) < 7:
-        winner, gained, _ = engine.play_game(bots[leader], bots[1 - leader], rng)
-        points[str(winner)] += gained
-        leader = 1 - leader
+play(matches)
 print(json.dumps({"actions": Counting.moves, "seconds": time.process_time() - start}))
 """
 
@@ -153,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     for sample in range(args.samples):
         anchor.append(anchor_sample(python, anchor_matches, sample))
         for name, game, players, (full, quick), choose, _ in GAMES:
-            actions, seconds = play_matches(game, players, quick if args.quick else full,
-                                            sample, choose)
+            matches = quick if args.quick else full
+            play_matches(game, players, max(1, matches // 5), 1000 + sample, choose)  # warm-up
+            actions, seconds = play_matches(game, players, matches, sample, choose)
             ours[name].append(seconds / actions)
     print(f"engines per action, random self-play, {args.samples} alternating samples "
           f"(anchor: {ANCHOR_PACKAGE} RandBot, matches to 7, median "
@@ -164,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         ratios = [a / o for a, o in zip(anchor, ours[name], strict=True)]
         print(f"  {name:<10} {statistics.median(ours[name]) * 1e6:7.1f} us/action  "
               f"x{statistics.median(ratios):.2f} (range {min(ratios):.2f}-{max(ratios):.2f}, "
-              f"target >= {target:.1f})")
+              f"target >= {target:.1f}); fastest samples x{min(anchor) / min(ours[name]):.2f}")
     return 0
 
 
