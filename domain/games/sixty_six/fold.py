@@ -116,13 +116,7 @@ def _next(state: State, values: dict[str, Any], acted: int) -> State:
     """The state with a deal of these field values and ``acted`` more actions."""
     deal = _new(Deal)
     _set(deal, "__dict__", values)
-    values = state.__dict__.copy()  # _with(state, deal, acted), inlined
-    values["deal"] = deal
-    if acted:
-        values["actions"] = state.actions + acted
-    new: State = _new(State)
-    _set(new, "__dict__", values)
-    return new
+    return _with(state, deal, acted)
 
 
 def _with(state: State, deal: Deal, acted: int) -> State:
