@@ -108,17 +108,22 @@ def run_worker(
                 # the scheduler moves the clocks' jobs to their queue when due (one per queue
                 # among all workers, by a lock in Redis)
                 worker.work(burst=burst, logging_level="WARNING", with_scheduler=True)
-                return 0
+                if burst or getattr(worker, "_shutdown_requested_date", None) is not None:
+                    return 0
+                # RQ's loop quit by itself: an error it caught while preparing a job (Redis
+                # lost mid-job: "found an unhandled exception, quitting"); as for an outage
+                reason: object = "RQ's worker loop stopped"
             except OUTAGES as err:
                 if getattr(worker, "_shutdown_requested_date", None) is not None:
                     return 0  # asked to stop (RQ's SIGTERM handler) while Redis went away
-                # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs
-                # its turn): wait for it, drop the half-kept registration, serve again.
-                log.warning("Redis is unreachable (%s); reconnecting", err)
-                _wait_for(connection)
-                with contextlib.suppress(*OUTAGES):
-                    worker.register_death()  # type: ignore[no-untyped-call]  # untyped in rq
-                log.info("Redis is back: serving %s again", ", ".join(names))
+                reason = err
+            # Redis went away (mid-job too: the job is idempotent and the sweeper re-runs its
+            # turn): wait for it, drop the half-kept registration, serve again.
+            log.warning("Redis is unreachable (%s); reconnecting", reason)
+            _wait_for(connection)
+            with contextlib.suppress(*OUTAGES):
+                worker.register_death()  # type: ignore[no-untyped-call]  # untyped in rq
+            log.info("Redis is back: serving %s again", ", ".join(names))
     finally:
         stop.set()
 
