@@ -73,7 +73,7 @@ class Acting(ServiceBase):
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
         """The cached fold when it is at the caller's expected version, or gets there by
         folding the events after it (one read of the stream, when its seats are settled: see
-        ``_on_appended``); None otherwise."""
+        ``_settled``); None otherwise."""
         cached = self.cache.get(game_id)
         if cached is None or cached.version > expected_version:
             return None

@@ -82,7 +82,6 @@ def create_app(
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
         bots=BotDirectory(registry),
         check_action=typed.check_action,
-        follow_appends=bool(int(app.config["CARDROOM_CACHE_FOLLOW"])),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})

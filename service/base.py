@@ -22,7 +22,6 @@ from service.errors import NotFound
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID
-from service.store.appends import Published
 from service.store.port import ChainBroken, EventStore, GameMeta, IdempotencyRecord, StoredEvent
 
 log = logging.getLogger("service.games")  # the use cases' logger, named as before the split
@@ -43,7 +42,6 @@ class ServiceBase:
         clock: Callable[[], float] = time.time,
         bots: BotDirectory | None = None,
         check_action: Callable[[str, Any], None] | None = None,
-        follow_appends: bool = False,
     ) -> None:
         self.store = store
         # the action's shape, by the game's schemas (service.api.typed.check_action), before
@@ -54,9 +52,6 @@ class ServiceBase:
         self.cache = cache or StateCache()
         self._games = games
         self._clock = clock
-        follow = getattr(store, "follow_appends", None)
-        if follow_appends and follow is not None:  # keep the cache current (store.appends)
-            follow(self._on_appended)
 
     @property
     def wall(self) -> Callable[[], float]:
@@ -180,31 +175,10 @@ class ServiceBase:
             loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
         )
 
-    def _on_appended(self, published: Published) -> None:
-        """An append was published (``store.appends``): fold its events into the cached game
-        when it is at the version before them. A game whose seats may still change hands (a
-        seat open, a seat left, a leave among the events) is dropped from the cache instead:
-        seat changes reach the metadata, which is not pushed."""
-        game_id, before = published.game_id, published.before
-        cached = self.cache.peek(game_id)
-        if cached is None or cached.version != before:
-            return
-        stored = published.stored()
-        if not self._settled(cached) or any(is_leave(s.command) for s in stored):
-            self.cache.discard(game_id)
-            return
-        at = Loaded(cached.meta, self.rules(cached.meta.game), cached.state, before,
-                    cached.head_hash)  # fmt: skip
-        try:
-            self._remember(folding.fold_stored(at, stored))
-        except Exception:  # the next read folds the stream as it is
-            log.warning("game %s: could not fold a pushed append", game_id)
-            self.cache.discard(game_id)
-
     @staticmethod
     def _settled(cached: Folded) -> bool:
         """True when no seat of the cached game may change hands: its events alone then bring
-        it up to date (a join or a leave changes the metadata too)."""
+        it up to date (a join or a leave changes the metadata too, which events do not carry)."""
         state = cached.state
         return not (
             cached.meta.open_seats or getattr(state, "left", ()) or getattr(state, "vacant", ())

@@ -36,11 +36,6 @@ class StateCache:
                 self._items.move_to_end(game_id)
             return item
 
-    def peek(self, game_id: str) -> Folded | None:
-        """The cached fold, leaving the order of use as it is."""
-        with self._lock:
-            return self._items.get(game_id)
-
     def put(self, game_id: str, folded: Folded) -> None:
         """Keep a fold unless a newer one is cached already."""
         if self.capacity <= 0:

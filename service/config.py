@@ -11,7 +11,6 @@ DEFAULTS: dict[str, Any] = {
     "RQ_REDIS_URL": "",  # RQ's queues, a plain Redis (default: REDIS_URL; see docs/operations)
     "CARDROOM_NAMESPACE": "cardroom",
     "CARDROOM_CACHE_SIZE": 4096,  # folded games kept per process (about 10 KB each)
-    "CARDROOM_CACHE_FOLLOW": 0,  # 1: appends of other processes reach this one's cache
     "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)
     "CARDROOM_SSE_RETRY_MS": 1000,
     "CARDROOM_SSE_HEARTBEAT": 10.0,

@@ -37,7 +37,7 @@ from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
-from service.store import appends, records
+from service.store import records
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, client_from_url, socket_timeout
 from service.store.fanout import Fanout
@@ -69,8 +69,8 @@ REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:
 APPEND_LUA = """
 -- KEYS: stream, meta, idem, snapshot.  ARGV: expected version, prev hash, idempotency key
 -- (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- idempotency TTL in ms once over (0: none), snapshot (or ''), the channel to publish the
--- appended entries on (or ''), the game id, then per entry: field count, field, value, ...
+-- idempotency TTL in ms once over (0: none), snapshot (or ''), then per entry: field count,
+-- field, value, ...
 local unpack = table.unpack or unpack
 local key = ARGV[3]
 if key ~= '' then
@@ -102,7 +102,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 12
+local i = 10
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -115,10 +115,6 @@ if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
-if ARGV[10] ~= '' then  -- game id, version before, entry count, the entries as sent (NUL-joined)
-  redis.call('PUBLISH', ARGV[10], table.concat({ARGV[11], tostring(current), ARGV[7]}, '\0')
-    .. '\0' .. table.concat(ARGV, '\0', 12))
-end
 return {'ok', tostring(current + n)}
 """
 
@@ -187,10 +183,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._spare: list[Any] = []  # connections _evalsha keeps between appends
-        # every append is published here for the web processes' caches (service.store.appends);
-        # not on a Redis Cluster, where such a broadcast reaches every node
-        cluster = isinstance(client, RedisCluster)
-        self.appends_channel = "" if cluster else f"{namespace}:appended"
 
     @classmethod
     def from_url(
@@ -246,12 +238,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             else:
                 pool.release(connection)
         return script(keys=keys, args=args)
-
-    def follow_appends(self, deliver: appends.Deliver) -> None:
-        """Have ``deliver`` called with every append, in the background (``store.appends``);
-        nothing on a Redis Cluster."""
-        if self.appends_channel and isinstance(self.client, redis.Redis):
-            appends.follow(self.client, self.appends_channel, deliver)
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -316,8 +302,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             len(entries),
             self._ttl_ms(),
             snapshot,
-            self.appends_channel,
-            game_id,
         ]
         for fields in entries:
             args.append(len(fields))
