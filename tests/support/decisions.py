@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from domain.events import canonical_json
@@ -25,9 +25,10 @@ def decisions(
     players: int,
     options: dict[str, Any] | None = None,
     bots: str = "heuristic",
-) -> Iterator[tuple[Any, int, dict[str, Any]]]:
+) -> Generator[tuple[Any, int, dict[str, Any]], dict[str, Any] | None, None]:
     """(real state, seat, view with ``history``) wherever ``asked(state, view)``; every seat is
-    played by the bot ``bots`` meanwhile."""
+    played by the bot ``bots`` meanwhile, except that an action sent back (``send``) is played
+    for the seat just yielded."""
     state = fold(game, events := game.start(Setup(players=players, seed=seed, options=options)))
     history = list(events)
     bot, rng = get_bot(bots, game.name), random.Random(seed)
@@ -35,8 +36,24 @@ def decisions(
         seat = game.awaited_seats(state)[0]
         view = as_json(game.view(state, seat))
         view["history"] = [as_json(game.redact(e, seat)) for e in history]
-        if asked(state, view):
-            yield state, seat, view
-        new = game.decide(state, seat, bot.choose(view, rng))
+        answer = (yield state, seat, view) if asked(state, view) else None
+        new = game.decide(state, seat, bot.choose(view, rng) if answer is None else answer)
         state = fold(game, new, state)
         history += new
+
+
+def played_by(
+    game: Game[Any], player: Any, seed: str, players: int, seat: int = 0
+) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
+    """A whole game with the bot ``player`` at ``seat`` (the heuristic bot elsewhere): (real
+    state, view, the action ``player`` chose) at each of its decisions."""
+    rng, made = random.Random(1), []
+    found = decisions(game, lambda state, view: game.awaited_seats(state)[0] == seat, seed, players)
+    answer = None
+    while True:
+        try:
+            state, _, view = found.send(answer)
+        except StopIteration:
+            return made
+        answer = player.choose(view, rng)
+        made.append((state, view, answer))

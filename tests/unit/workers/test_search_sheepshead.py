@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from domain.games.sheepshead.cards import effective_suit
 from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
-from domain.protocol import Setup, fold
 from domain.registry import get_game
 from tests.support.decisions import as_json as _json
-from tests.support.decisions import decisions
+from tests.support.decisions import decisions, played_by
 from workers.bots.base import get_bot
 from workers.bots.search.sheepshead import SheepsheadSearch, play_out, policy, sample_world
 
@@ -131,24 +130,9 @@ def test_the_search_bot_plays_a_legal_action_at_every_decision_of_a_whole_match(
     bot = get_bot("search", "sheepshead")
     assert isinstance(bot, SheepsheadSearch)
     bot.iterations = 2
-    state = fold(GAME, events := GAME.start(Setup(players=5, seed="legal")))
-    history = list(events)
-    other, rng = get_bot("heuristic", "sheepshead"), random.Random(1)
-    decided = 0
-    while GAME.outcome(state) is None:
-        seat = GAME.awaited_seats(state)[0]
-        view = _json(GAME.view(state, seat))
-        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
-        if seat == 0:
-            action = bot.choose(view, rng)
-            assert action in view["legal_actions"]
-            decided += 1
-        else:
-            action = other.choose(view, rng)
-        new = GAME.decide(state, seat, action)
-        state = fold(GAME, new, state)
-        history += new
-    assert decided > 20
+    made = played_by(GAME, bot, "legal", 5)
+    assert all(action in view["legal_actions"] for _, view, action in made)
+    assert len(made) > 20
 
 
 def test_the_bot_decides_from_the_view_alone() -> None:

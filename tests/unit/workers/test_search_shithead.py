@@ -11,10 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.shithead.state import State
-from domain.protocol import Setup, fold
 from domain.registry import get_game
 from tests.support.decisions import as_json as _json
-from tests.support.decisions import decisions
+from tests.support.decisions import decisions, played_by
 from workers.bots.base import get_bot
 from workers.bots.search.shithead import ShitheadSearch, fast_play, sample_world
 from workers.bots.shithead import specials
@@ -113,24 +112,9 @@ def test_the_search_bot_plays_a_legal_action_at_every_decision_of_a_whole_game()
     bot = get_bot("search", "shithead")
     assert isinstance(bot, ShitheadSearch)
     bot.iterations = 2
-    state = fold(GAME, events := GAME.start(Setup(players=4, seed="legal")))
-    history = list(events)
-    other, rng = get_bot("heuristic", "shithead"), random.Random(1)
-    searched = 0
-    while GAME.outcome(state) is None:
-        seat = GAME.awaited_seats(state)[0]
-        view = _json(GAME.view(state, seat))
-        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
-        if seat == 0:
-            action = bot.choose(view, rng)
-            assert action in view["legal_actions"]
-            searched += state.phase == "play"
-        else:
-            action = other.choose(view, rng)
-        new = GAME.decide(state, seat, action)
-        state = fold(GAME, new, state)
-        history += new
-    assert searched > 5
+    made = played_by(GAME, bot, "legal", 4)
+    assert all(action in view["legal_actions"] for _, view, action in made)
+    assert sum(state.phase == "play" for state, _, _ in made) > 5  # searched, not the preplay
 
 
 def test_the_bot_decides_from_the_view_alone() -> None:
