@@ -14,7 +14,8 @@ from typing import Any
 from domain.errors import DomainError, InvalidAction
 from domain.protocol import action_command, fold
 from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
-from service.base import ServiceBase, is_leave, log
+from service.base import ServiceBase, log
+from service.cache import Folded
 from service.errors import NotFound
 from service.folding import Loaded
 from service.shapes import fingerprint
@@ -95,6 +96,15 @@ class Acting(ServiceBase):
             return None
         self._remember(caught)
         return caught
+
+    @staticmethod
+    def _settled(cached: Folded) -> bool:
+        """True when no seat of the cached game may change hands: its events alone then bring
+        it up to date (a join or a leave changes the metadata too, which events do not carry)."""
+        state = cached.state
+        return not (
+            cached.meta.open_seats or getattr(state, "left", ()) or getattr(state, "vacant", ())
+        )
 
     def _catch_up(self, loaded: Loaded, newer: Sequence[StoredEvent] | None) -> None:
         """Fold the events a conflicting append brought back onto a stale cached fold."""
@@ -220,3 +230,9 @@ class Acting(ServiceBase):
         self._notify(after)
         log.info("game %s expired with seats %s never filled", game_id, state.joinable)
         return True
+
+
+def is_leave(command: Any) -> bool:
+    """Whether a stored command is a seat's leave (its seat changes hands: the metadata too)."""
+    action = command.get("action") if isinstance(command, dict) else None
+    return isinstance(action, dict) and action.get("type") == "leave"

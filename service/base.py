@@ -175,15 +175,6 @@ class ServiceBase:
             loaded.meta.id, Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
         )
 
-    @staticmethod
-    def _settled(cached: Folded) -> bool:
-        """True when no seat of the cached game may change hands: its events alone then bring
-        it up to date (a join or a leave changes the metadata too, which events do not carry)."""
-        state = cached.state
-        return not (
-            cached.meta.open_seats or getattr(state, "left", ()) or getattr(state, "vacant", ())
-        )
-
     def settle(self, loaded: Loaded) -> None:
         """After an append made outside the use cases above (a clock's timeout): remember the
         new state and tell the scheduler."""
@@ -222,7 +213,3 @@ class ServiceBase:
 class _StaleCache(Exception):
     """The cached fold is newer than the stream it came from."""
 
-
-def is_leave(command: Any) -> bool:
-    action = command.get("action") if isinstance(command, dict) else None
-    return isinstance(action, dict) and action.get("type") == "leave"
