@@ -23,6 +23,7 @@ from service.store.port import (
     ChainBroken,
     IdempotencyKeyReused,
     IdempotencyRecord,
+    Quota,
     StoredEvent,
     VersionConflict,
 )
@@ -39,12 +40,15 @@ class Acting(ServiceBase):
         action: Mapping[str, Any],
         expected_version: int,
         idempotency_key: str | None = None,
+        quota: Quota | None = None,
     ) -> dict[str, Any]:
         """Decide and append one seat's action iff the game is at ``expected_version``.
 
         Returns ``{"version", "events": [{"version", "event"}] (redacted for the seat),
         "view"}``. A retried idempotency key returns the first response unchanged. Raises
-        DomainError (rules), VersionConflict, IdempotencyKeyReused, NotFound.
+        DomainError (rules), VersionConflict, IdempotencyKeyReused, NotFound. ``quota``: the
+        append counts the request against it (QuotaExceeded past it); a request that ends
+        before an append leaves it uncounted (``quota.counted``) for the caller to count.
         """
         if not isinstance(action, Mapping):
             raise InvalidAction("an action must be an object with a type")
@@ -56,7 +60,7 @@ class Acting(ServiceBase):
             # Decide on it and append in one round trip; the append checks the version and the
             # idempotency key, and a conflict brings the newer events along.
             try:
-                return self._act(warm, seat, action, expected_version, request, key)
+                return self._act(warm, seat, action, expected_version, request, key, quota)
             except DomainError:
                 pass  # refused on this fold: the stream may be ahead; decide on the stream
             except VersionConflict as conflict:
@@ -69,7 +73,7 @@ class Acting(ServiceBase):
             raise NotFound(f"game {game_id} has no seat {seat}")
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
-        return self._act(loaded, seat, action, expected_version, request, key)
+        return self._act(loaded, seat, action, expected_version, request, key, quota)
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
         """The cached fold when it is at the caller's expected version, or gets there by
@@ -124,6 +128,7 @@ class Acting(ServiceBase):
         expected_version: int,
         request: str,
         key: str | None,
+        quota: Quota | None = None,
     ) -> dict[str, Any]:
         """Decide on ``loaded`` and append under its version (one round trip)."""
         game_id = loaded.meta.id
@@ -164,6 +169,7 @@ class Acting(ServiceBase):
                 salt=salt,
                 entries=entries,
                 snapshot=snapshot,
+                quota=quota,
             )
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from

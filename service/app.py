@@ -95,7 +95,7 @@ def create_app(
     app.before_request(bodies.refuse_bad_fields)
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
-    limits.install(app)
+    limits.install(app, store)
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
     return app
 

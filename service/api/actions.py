@@ -16,6 +16,7 @@ from service.api import bodies, schemas
 from service.api.deps import SECURITY, bearer_token, get_service, problems
 from service.errors import Forbidden, InvalidRequest, Unauthorized
 from service.games import GameService
+from service.store import Quota
 
 blp = Blueprint("actions", __name__, url_prefix="/games", description="Play actions")
 
@@ -59,14 +60,16 @@ def play(
     token: str,
     idempotency_key: str | None = None,
     if_match: str | None = None,
+    quota: Quota | None = None,
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Play the body's action for the seat ``token`` holds: (result, status, headers)."""
+    """Play the body's action for the seat ``token`` holds: (result, status, headers).
+    ``quota``: counted by the action's append (``GameService.submit_action``)."""
     seat = service.seat_for_token(game_id, token, body.get("seat"))
     if body.get("seat", seat) != seat:
         raise Forbidden(f"your token holds seat {seat}, not seat {body['seat']}")
     expected = _expected_version(body.get("expected_version"), if_match)
     action = {k: v for k, v in body.items() if k not in NOT_ACTION_FIELDS}
-    result = service.submit_action(game_id, seat, action, expected, idempotency_key)
+    result = service.submit_action(game_id, seat, action, expected, idempotency_key, quota)
     return result, 200, {"ETag": f'"{result["version"]}"'}
 
 

@@ -8,8 +8,9 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   own checks take as it is (``bodies.json_too_deep``, ``bodies.bad_field``), ``type`` a string,
   ``expected_version`` a whole number >= 0, ``seat`` absent or a whole number, a bearer token,
   no query string, no ``If-Match``, an ``Idempotency-Key`` (if any) of the documented form;
-- it is counted against its seat's rate limit by the same ``limits.ActionLimit`` check Flask's
-  path makes (once: a request handed on is marked counted);
+- it is counted against its seat's rate limit (``limits.ActionLimit``) by its own append, in
+  the same round trip, or once it ended without one (once: a request handed on is marked
+  counted; Flask's path counts the others before its view);
 - such a request is played by the same ``actions.play`` the documented view calls, and
   answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
   metric;
@@ -76,12 +77,16 @@ class ActionHotPath:
         if plain is None:
             return self.flask(environ, start_response)
         data, token, key = plain
-        environ[limits.COUNTED] = True  # by the check below, for Flask's path if handed on
+        game_id, limit = path.group(1), self.limit
+        quota = None if limit is None else limit.quota(limits.token_key(token))
+        environ[limits.COUNTED] = True  # below, for Flask's path if handed on
         try:
-            if self.limit is not None:
-                self.limit.check(limits.token_key(token))
-            result, status, headers = play(self.service, path.group(1), data, token, key)
+            result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
+            if quota is not None and limit is not None and not quota.counted:
+                limit.settle(game_id, quota)  # a retry answered without an append
         except Exception as error:  # rendered by Flask's problem handlers, as on its own path
+            if quota is not None and limit is not None:
+                error = limit.outcome(game_id, quota, error)
             environ[RAISED] = error
             return self.flask(environ, start_response)
         payload = encode(RESULT_ORDER(result))

@@ -1,12 +1,13 @@
 """Rate limits (Flask-Limiter) on the same Redis as the store: creates per client, actions per seat.
 
 Settings (app config or environment): ``CARDROOM_RATE_LIMITS`` (1 on, 0 off),
-``CARDROOM_LIMIT_CREATE`` (``POST /games`` per client address), ``CARDROOM_LIMIT_ACTIONS``
-(``POST /games/{id}/actions`` per seat token, else per address), and
-``RATELIMIT_STORAGE_URI`` (default: ``REDIS_URL``, a Redis Cluster's ``redis+cluster://`` URL
-included; ``memory://`` for one process). A refused
-request is a 429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds). When the
-limits' storage is unreachable requests are let through (logged), not refused.
+``CARDROOM_LIMIT_CREATE`` (``POST /games`` per client address, kept in
+``RATELIMIT_STORAGE_URI``: default ``REDIS_URL``, a Redis Cluster's ``redis+cluster://`` URL
+included; ``memory://`` for one process), ``CARDROOM_LIMIT_ACTIONS`` (``POST
+/games/{id}/actions`` per seat token, else per address, on each game: counted by the event
+store beside the game, in the action's own append: ``ActionLimit``). A refused request is a
+429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds). When the limits'
+storage is unreachable requests are let through (logged), not refused.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from service.api import problems
+from service.store import EventStore, Quota, QuotaExceeded
 from service.store.connect import is_cluster_url
 
 log = logging.getLogger(__name__)
@@ -50,8 +52,9 @@ def token_key(token: str) -> str:
     return "seat:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def install(app: Flask) -> Limiter:
-    """Attach the limiter and its limits to the app's create and action endpoints."""
+def install(app: Flask, store: EventStore) -> Limiter:
+    """Attach the limiter and its limits to the app's create and action endpoints (the
+    actions' counted by ``store``: ``ActionLimit``)."""
     config = app.config
     storage_uri = config.get("RATELIMIT_STORAGE_URI") or ""
     prefix = f"{config['CARDROOM_NAMESPACE']}:limits"
@@ -75,14 +78,14 @@ def install(app: Flask) -> Limiter:
     views[CREATE_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
         lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
     )(views[CREATE_ENDPOINT])
-    actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), prefix)
+    actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), store)
     app.extensions[ACTION_LIMIT] = actions
 
     @app.before_request
     def limit_actions() -> None:  # the action hot path counts the requests it serves itself
         counted = request.environ.pop(COUNTED, False)
         if request.endpoint == ACTIONS_ENDPOINT and request.method == "POST" and not counted:
-            actions.check(seat_key())
+            actions.check(str((request.view_args or {}).get("game_id", "")), seat_key())
 
     def refused(err: RateLimitExceeded) -> Response:
         current = limiter.current_limit
@@ -119,32 +122,54 @@ class ActionsLimited(Exception):
 
 
 class ActionLimit:
-    """``CARDROOM_LIMIT_ACTIONS`` per seat token, on the limiter's storage and strategy: one
-    check for the action hot path (``service.api.hotpath``) and Flask's path alike, so a
-    request is counted once whichever serves it. Off when the limiter is; a storage that fails
-    lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
+    """``CARDROOM_LIMIT_ACTIONS`` per seat token and game, counted by the store with the game
+    (``Quota``: fixed windows, in the game's Redis Cluster slot): by the action's own append
+    script when it gets that far, so a played action costs no round trip of its own, else by
+    one ``count``. The action hot path (``service.api.hotpath``) and Flask's path share it, and
+    a request is counted once whichever serves it. Off when the limiter is; a store that fails
+    to count lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
 
-    def __init__(self, limiter: Limiter, limits: str, prefix: str) -> None:
+    def __init__(self, limiter: Limiter, limits: str, store: EventStore) -> None:
         self.limiter = limiter
         self.items = parse_many(limits)
-        self.prefix = prefix
+        self.windows = tuple((item.amount, item.get_expiry() * 1000) for item in self.items)
+        self.store = store
 
     @property
     def on(self) -> bool:
         return bool(self.limiter.enabled)
 
-    def check(self, key: str) -> None:
-        """Count one action of ``key`` (``seat_key``); ActionsLimited past the limit."""
-        if not self.limiter.enabled:
-            return
+    def quota(self, key: str) -> Quota | None:
+        """A fresh count of one request of ``key`` (``seat_key``), or None when limits are off."""
+        return Quota(key, self.windows) if self.limiter.enabled else None
+
+    def check(self, game_id: str, key: str) -> None:
+        """Count one action of ``key`` on ``game_id`` now; ActionsLimited past the limit."""
+        quota = self.quota(key)
+        if quota is not None:
+            self.settle(game_id, quota)
+
+    def settle(self, game_id: str, quota: Quota) -> None:
+        """Count ``quota``'s request if no append counted it; ActionsLimited past the limit."""
         try:
-            strategy = self.limiter.limiter
-            for item in self.items:
-                if not strategy.hit(item, self.prefix, key, ACTIONS_ENDPOINT):
-                    reset = strategy.get_window_stats(item, self.prefix, key, ACTIONS_ENDPOINT)[0]
-                    raise ActionsLimited(str(item), max(1, math.ceil(reset - time.time())))
-        except ActionsLimited:
-            raise
+            self.store.count(game_id, quota)
+        except QuotaExceeded as exceeded:
+            raise self.refusal(exceeded) from None
         except Exception:
             log.exception("the action limit could not be checked; the request goes through")
 
+    def refusal(self, exceeded: QuotaExceeded) -> ActionsLimited:
+        """The 429 of a request past its quota."""
+        retry_after = max(1, math.ceil(exceeded.retry_after_ms / 1000))
+        return ActionsLimited(str(self.items[exceeded.window]), retry_after)
+
+    def outcome(self, game_id: str, quota: Quota, error: Exception) -> Exception:
+        """What a request that raised ``error`` answers once counted: its 429 when it is past
+        the limit (counted by its append or now), else ``error``."""
+        if isinstance(error, QuotaExceeded):
+            return self.refusal(error)
+        try:
+            self.settle(game_id, quota)
+        except ActionsLimited as limited:
+            return limited
+        return error

@@ -21,12 +21,16 @@ from service.store.port import (
     GameExists,
     GameMeta,
     IdempotencyRecord,
+    Quota,
+    QuotaExceeded,
     SeatTaken,
     StoredEvent,
     UnknownGameId,
     VersionConflict,
 )
 from service.store.records import Fields
+
+QUOTA_COUNTERS = 4096  # counters kept before those of ended windows are dropped
 
 
 @dataclass
@@ -49,6 +53,7 @@ class InMemoryEventStore(records.CreateInSteps):
         self._lock = threading.Condition()
         self._replays: dict[str, str] = {}
         self._clocks: dict[str, int] = {}
+        self._quotas: dict[tuple[str, str, int, int], tuple[int, float]] = {}  # count, ends at
 
 
     def finish_create(self, game_id: str) -> GameMeta | None:
@@ -117,6 +122,7 @@ class InMemoryEventStore(records.CreateInSteps):
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
+        quota: Quota | None = None,
     ) -> Appended:
         built = (
             [dict(e) for e in entries]
@@ -124,6 +130,8 @@ class InMemoryEventStore(records.CreateInSteps):
             else records.build_entries(events, command, prev_hash, salt)
         )
         with self._lock:
+            if quota is not None:
+                self._count(game_id, quota)
             game = self._game(game_id)
             if idempotency is not None:
                 earlier = records.idempotency_from_json(
@@ -151,6 +159,29 @@ class InMemoryEventStore(records.CreateInSteps):
                 self._set_status(game, status)
             self._lock.notify_all()
             return Appended(version=len(game.entries))
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        with self._lock:
+            self._count(game_id, quota)
+
+    def _count(self, game_id: str, quota: Quota) -> None:
+        """Count once in each fixed window, as the Redis scripts do (under the lock)."""
+        if quota.counted:
+            return
+        quota.counted = True
+        now, refused = time.monotonic(), None
+        for index, (amount, ms) in enumerate(quota.windows):
+            key = (game_id, quota.name, amount, ms)
+            count, ends = self._quotas.get(key, (0, 0.0))
+            if ends <= now:
+                count, ends = 0, now + ms / 1000
+            self._quotas[key] = (count + 1, ends)
+            if count + 1 > amount and refused is None:
+                refused = QuotaExceeded(index, round((ends - now) * 1000))
+        if len(self._quotas) > QUOTA_COUNTERS:  # windows that ended are forgotten
+            self._quotas = {k: v for k, v in self._quotas.items() if v[1] > now}
+        if refused is not None:
+            raise refused
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         with self._lock:

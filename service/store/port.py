@@ -52,6 +52,15 @@ class IdempotencyKeyReused(StoreError):
     """An idempotency key already recorded for a different request."""
 
 
+class QuotaExceeded(StoreError):
+    """A request past one window of its ``Quota``: counted, and nothing else was stored."""
+
+    def __init__(self, window: int, retry_after_ms: int) -> None:
+        super().__init__(f"quota window {window} is used up for {retry_after_ms} ms more")
+        self.window = window  # the index of the exceeded window in ``Quota.windows``
+        self.retry_after_ms = retry_after_ms
+
+
 class UnknownGameId(StoreError):
     """No game with that id."""
 
@@ -178,6 +187,22 @@ class IdempotencyRecord:
     response: Any = None
 
 
+@dataclass(slots=True)
+class Quota:
+    """Fixed windows counting one client's requests to one game, counted by the store: by the
+    append the request makes, in the same atomic step (no round trip of its own), else by
+    ``EventStore.count``. Each counts once: the store sets ``counted`` when it counts."""
+
+    name: str  # who is counted (a seat token's digest, or a client)
+    windows: tuple[tuple[int, int], ...]  # (at most this many requests, per this many ms)
+    counted: bool = False
+
+    @property
+    def spec(self) -> str:
+        """The windows as the Redis scripts read them: ``amount:ms,amount:ms``."""
+        return ",".join(f"{amount}:{ms}" for amount, ms in self.windows)
+
+
 @dataclass(frozen=True, slots=True)
 class Appended:
     """The outcome of an append: the new version, or the earlier result of a retried key."""
@@ -258,6 +283,7 @@ class EventStore(Protocol):
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
+        quota: Quota | None = None,
     ) -> Appended:
         """Append one batch atomically iff the stream is at ``expected_version``.
 
@@ -271,7 +297,14 @@ class EventStore(Protocol):
         built them already (``records.build_entries`` of the same arguments; not built twice).
         ``snapshot``: the game's latest state snapshot (``service.snapshots``), kept with the
         batch (replacing the one before) only when the batch is appended.
+        ``quota``: first, in the same step, count the request against it unless it was counted
+        already; QuotaExceeded past one of its windows (nothing else is stored or checked).
         """
+        ...
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        """Count a request that made no append against ``quota`` (unless it was counted
+        already); QuotaExceeded past one of its windows."""
         ...
 
     def snapshot(self, game_id: str) -> bytes | None:

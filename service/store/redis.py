@@ -8,7 +8,8 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:snap``    the latest snapshot of the folded state (``service.snapshots``);
 - ``<ns>:game:{<id>}:idem``    hash: idempotency key -> record (``records.idempotency_to_json``:
   an action's is ``<fingerprint prefix>:<version>``, its response rendered again); it expires
-  ``idempotency_ttl`` seconds after the game is over (kept while the game is live).
+  ``idempotency_ttl`` seconds after the game is over (kept while the game is live);
+- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
@@ -19,8 +20,8 @@ key, so every command on it (the reset script too) touches one slot, on a cluste
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
 id, HGET key);
-``append`` = 1 (EVALSHA; a version conflict returns the newer events with it), +1 only when the
-status changes (index update); ``create`` = 3
+``append`` = 1 (EVALSHA; a version conflict returns the newer events with it; a quota is
+counted in it), +1 only when the status changes (index update); ``create`` = 3
 (note, script, listing) and 1 more to settle it once its first turns are scheduled.
 """
 
@@ -53,6 +54,8 @@ from service.store.port import (
     GameExists,
     GameMeta,
     IdempotencyRecord,
+    Quota,
+    QuotaExceeded,
     SeatTaken,
     StoredEvent,
     UnknownGameId,
@@ -66,12 +69,33 @@ SPARE_CONNECTIONS = 16  # connections the append keeps out of the pool between a
 SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
-APPEND_LUA = """
--- KEYS: stream, meta, idem, snapshot.  ARGV: expected version, prev hash, idempotency key
--- (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry count,
--- idempotency TTL in ms once over (0: none), snapshot (or ''), then per entry: field count,
--- field, value, ...
+QUOTA_LUA = """
+-- One counter key per window of a quota, from KEYS[first] on; spec: 'amount:ms,amount:ms'.
+-- Counts the request in every window; {'limited', '<window index>:<ms left>'} past one.
+local function over_quota(first, spec)
+  local k, refused = first, nil
+  for amount, ms in string.gmatch(spec, '(%d+):(%d+)') do
+    local count = redis.call('INCR', KEYS[k])
+    if count == 1 then redis.call('PEXPIRE', KEYS[k], ms) end
+    if count > tonumber(amount) and not refused then
+      refused = {'limited', string.format('%d:%d', k - first, redis.call('PTTL', KEYS[k]))}
+    end
+    k = k + 1
+  end
+  return refused
+end
+"""
+
+APPEND_LUA = QUOTA_LUA + """
+-- KEYS: stream, meta, idem, snapshot, then the quota's counters.  ARGV: expected version,
+-- prev hash, idempotency key (or ''), idempotency record, status (or ''), meta JSON (create
+-- only, or ''), entry count, idempotency TTL in ms once over (0: none), snapshot (or ''),
+-- quota spec (or ''), then per entry: field count, field, value, ...
 local unpack = table.unpack or unpack
+if ARGV[10] ~= '' then
+  local refused = over_quota(5, ARGV[10])
+  if refused then return refused end
+end
 local key = ARGV[3]
 if key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], key)
@@ -102,7 +126,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 10
+local i = 11
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -116,6 +140,11 @@ if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
 return {'ok', tostring(current + n)}
+"""
+
+COUNT_LUA = QUOTA_LUA + """
+-- KEYS: the quota's counters.  ARGV: quota spec.
+return over_quota(1, ARGV[1]) or {'ok', ''}
 """
 
 JOIN_LUA = """
@@ -177,6 +206,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self.namespace = namespace
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
+        self._count = client.register_script(COUNT_LUA)
         self._join = client.register_script(JOIN_LUA)
         self._vacate = client.register_script(VACATE_LUA)
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
@@ -266,6 +296,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         salt: str = "",
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
+        quota: Quota | None = None,
     ) -> Appended:
         built = (
             list(entries)
@@ -273,7 +304,8 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             else records.build_entries(events, command, prev_hash, salt)
         )
         result = self._run_append(
-            game_id, expected_version, prev_hash, built, idempotency, status or "", "", snapshot
+            game_id, expected_version, prev_hash, built, idempotency, status or "", "", snapshot,
+            quota,
         )
         if status is not None and result.replayed is None:
             meta = self.meta(game_id)
@@ -291,7 +323,14 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         status: str,
         meta_json: str,
         snapshot: bytes = b"",
+        quota: Quota | None = None,
     ) -> Appended:
+        keys = [self.key(game_id, part) for part in ("events", "meta", "idem", SNAPSHOT_PART)]
+        spec = ""
+        if quota is not None and not quota.counted:
+            quota.counted = True  # by this script, once it runs
+            spec = quota.spec
+            keys += self._quota_keys(game_id, quota)
         args: list[Any] = [
             expected,
             prev_hash,
@@ -302,14 +341,27 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             len(entries),
             self._ttl_ms(),
             snapshot,
+            spec,
         ]
         for fields in entries:
             args.append(len(fields))
             for name, value in fields.items():
                 args += [name, value]
-        keys = [self.key(game_id, part) for part in ("events", "meta", "idem", SNAPSHOT_PART)]
         outcome, value, *newer = self._evalsha(self._append, keys, args)
         return _appended(game_id, expected, outcome, value, idempotency, newer)
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        if quota.counted:
+            return
+        quota.counted = True
+        keys = self._quota_keys(game_id, quota)
+        outcome, value = self._evalsha(self._count, keys, [quota.spec])
+        if outcome == "limited":
+            raise _quota_exceeded(value)
+
+    def _quota_keys(self, game_id: str, quota: Quota) -> list[str]:
+        """A quota's counters: in the game's slot (one script counts and appends)."""
+        return [self.key(game_id, f"quota:{quota.name}:{n}/{ms}") for n, ms in quota.windows]
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         pipe = self.client.pipeline(transaction=True)
@@ -501,8 +553,15 @@ def _appended(
     if outcome == "conflict":
         return_newer = _parse_script_entries(newer[0]) if newer else None
         raise VersionConflict(game_id, expected, int(value), return_newer)
+    if outcome == "limited":
+        raise _quota_exceeded(value)
     if outcome == "exists":
         raise GameExists(game_id)
     if outcome == "unknown":
         raise UnknownGameId(game_id)
     raise ChainBroken(f"game {game_id}: the stored head hash {value} differs from prev_hash")
+
+
+def _quota_exceeded(value: str) -> QuotaExceeded:
+    window, _, left = value.partition(":")
+    return QuotaExceeded(int(window), max(0, int(left)))

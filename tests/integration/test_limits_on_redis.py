@@ -7,9 +7,10 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from tests.support.api import make_app
+from tests.support.api import Table, make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.unit.service.test_api_games import create, problem_of
+from tests.unit.service.test_limits import DEAL
 
 pytestmark = pytest.mark.integration
 
@@ -33,3 +34,20 @@ def test_two_web_processes_share_one_create_budget(namespace: str) -> None:
     refused = create(second)
     problem_of(refused, 429, "rate_limited")
     assert int(refused.headers["Retry-After"]) >= 1
+
+
+def test_two_web_processes_share_a_seats_action_budget(namespace: str) -> None:
+    config = {"REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": namespace,
+              "CARDROOM_RATE_LIMITS": 1, "CARDROOM_LIMIT_ACTIONS": "2 per minute"}  # fmt: skip
+    first, second = (make_app(redis=True, **config).test_client() for _ in range(2))
+    table = Table(first, deal=DEAL, dealer=1)
+    dealt = table.summary()["version"]
+    assert table.act(0, {"type": "play", "card": "AS"}, version=dealt).status_code == 200
+    table.client = second  # the seat's next requests reach the other web process
+    problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt), 409,
+               "version_conflict")  # fmt: skip
+    refused = table.act(0, {"type": "play", "card": "9H"}, version=dealt + 2)
+    problem_of(refused, 429, "rate_limited")
+    assert "2 per 1 minute" in problem_of(refused, 429, "rate_limited")["detail"]
+    assert table.act(1, {"type": "play", "card": "KD"}, version=dealt + 1).status_code == 200
+    assert table.summary()["version"] == dealt + 2  # the refused action stored nothing

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.store import InMemoryEventStore
+from service.store import InMemoryEventStore, Quota
 from tests.support.api import Table, make_app
 from tests.unit.service.test_api_games import create, problem_of
 
@@ -73,6 +73,38 @@ def test_an_action_refused_after_it_was_counted_is_counted_once(
                "rate_limited")  # fmt: skip
 
 
+class CountingStore(InMemoryEventStore):
+    """Counts the quota counts that took a call of their own (not an append's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts = 0
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        self.counts += 1
+        super().count(game_id, quota)
+
+
+def test_a_played_action_is_counted_by_its_own_append() -> None:
+    store = CountingStore()
+    client = limited(store, CARDROOM_LIMIT_ACTIONS="3 per minute")
+    table = Table(client, deal=DEAL, dealer=1)
+    dealt = store.version(table.id)
+    assert table.act(0, {"type": "play", "card": "AS"}, version=dealt).status_code == 200
+    assert store.counts == 0  # no step of its own: one round trip on Redis
+    problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt), 409,
+               "version_conflict")  # fmt: skip
+    assert store.counts == 1  # refused before any append: counted on its own
+    assert table.act(0, {"type": "play", "card": "9H"}, version=dealt,
+                     **{"If-Match": f'"{dealt}"'}).status_code == 409  # fmt: skip
+    assert store.counts == 2  # Flask's path (If-Match) counts before its view
+    assert table.act(1, {"type": "play", "card": "KD"}, version=dealt + 1).status_code == 200
+    after = store.version(table.id)
+    refused = table.act(0, {"type": "play", "card": "9H"}, version=after)
+    problem_of(refused, 429, "rate_limited")  # the fourth: refused by the append's own count
+    assert store.counts == 2 and store.version(table.id) == after
+
+
 def test_limits_can_be_switched_off(store: InMemoryEventStore) -> None:
     client = limited(store, CARDROOM_RATE_LIMITS=0)
     assert all(create(client).status_code == 201 for _ in range(10))
@@ -89,7 +121,7 @@ def test_the_limits_are_kept_in_redis_by_default() -> None:
                       CARDROOM_LIMIT_ACTIONS="1 per minute")  # fmt: skip
     app.add_url_rule("/games", "games.Games", lambda: "", methods=["POST"])
     app.add_url_rule("/a", "actions.Actions", lambda: "", methods=["POST"])
-    limiter = limits.install(app)
+    limiter = limits.install(app, InMemoryEventStore())
     assert type(limiter.storage).__name__ == "RedisStorage"  # a unix socket URL too
     pool = limiter.storage.storage.connection_pool  # type: ignore[union-attr]
     assert pool.connection_kwargs["path"] == "/run/none.sock"
