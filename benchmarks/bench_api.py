@@ -9,7 +9,8 @@ latency wrk's per-request p50/p99. Both servers are gunicorn with ``--workers`` 
 processes (as ``cardroom serve``, no access log), both up for the whole run:
 
 - **bare** (``benchmarks.bare_app``): plain Flask, parses the JSON body, one XADD, answers;
-- **action** (``service.app``): ``POST /games/{id}/actions`` playing real games.
+- **action** (``service.app``): ``POST /games/{id}/actions`` playing real games, with the
+  service's defaults (rate limits on; ``--action-env`` changes a setting).
 
 Each sample first extends the plan (not timed): ``--games`` games of two joined seats, played
 on in this process with random legal actions from where the server left them in the previous
@@ -180,8 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 64])
     parser.add_argument(
         "--action-env", action="append", default=[], metavar="KEY=VALUE",
-        help="a setting of the action server only (repeatable), e.g. CARDROOM_RATE_LIMITS=1 "
-        "(the default is the service's defaults with rate limits off)",
+        help="a setting of the action server only (repeatable), e.g. CARDROOM_RATE_LIMITS=0 "
+        "(the default is the service's defaults: rate limits on)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     action_env = dict(kv.split("=", 1) for kv in args.action_env)
@@ -193,8 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     with own_redis() as url, tempfile.TemporaryDirectory() as tmp:
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
-        env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": "",
-               "CARDROOM_RATE_LIMITS": "0"}  # fmt: skip
+        env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
         with (
             gunicorn("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pid),
             gunicorn("service.app:create_app()", args.workers, {**env, **action_env}) as (
