@@ -47,9 +47,14 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+# json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False), its encoder
+# built once (json.dumps builds one per call with these options: a third of the time)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(data: Any) -> str:
     """The one JSON text of a value: sorted keys, no spaces (used for hashes)."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)
 
 
 class UnknownEvent(KeyError):
