@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from domain.games.sheepshead.cards import effective_suit
@@ -70,6 +70,8 @@ OPTION_SETS = [
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a blitzing picker buried a shown queen, then did not follow trump (see the test below)
+@example(seed="fa", players=3, options=OPTION_SETS[3], bots="random", pick=57, world_seed=0)
 @given(
     seed=st.text("abcdefgh", min_size=1, max_size=6),
     players=st.integers(3, 7),
@@ -109,6 +111,18 @@ def test_a_sampled_world_never_gives_a_seat_a_card_it_cannot_have(
         assert sampled[called] not in (f"hand{hand.picker}", "buried")
     assert [len(h) for h in world.hand.hands] == [len(h) for h in hand.hands]
     assert world.hand.trick_cards == hand.trick_cards and world.hand.tricks == hand.tricks
+
+
+def test_a_shown_blitz_queen_the_picker_buried_is_dealt_to_the_burial() -> None:
+    """Seat 1 picked blitzing QC QS and buried QS; its AC on a trump lead shows it holds no
+    trump, so the shown QS can only be in the burial."""
+    options = {**OPTION_SETS[3], "rounds": 2}
+    real, seat, view = list(_decisions("fa", 3, options, "random"))[57]
+    assert (view["picker"], view["blitz"], seat) == (1, ["black"], 2)
+    assert real.hand is not None and "QS" in real.hand.buried
+    assert [(t["seat"], t["card"]) for t in view["trick"]] == [(0, "AD"), (1, "AC")]
+    for world_seed in range(10):
+        assert _where(sample_world(view, random.Random(world_seed)))["QS"] == "buried"
 
 
 def test_every_sampled_world_looks_to_the_seat_like_the_real_game() -> None:

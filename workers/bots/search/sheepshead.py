@@ -8,7 +8,8 @@ history (the match options, from ``GameStarted``):
 - voids: a seat that did not follow the led suit (trump counting as one suit) holds none of it;
 - the partner card (the called card, or the J♦) is never with the picker once the picker
   called it or the teams are announced as not alone; a called jack means the picker holds the
-  J♦ (in hand or buried); shown blitz queens stay with the picker until played.
+  J♦ (in hand or buried); shown blitz queens stay with the picker until played, in hand or
+  buried (the picker may bury any card, R6.2).
 
 A world deals the unseen cards to the places the seat cannot see (the other seats' hands, the
 blind before the pick, the burial for the others) respecting those constraints: the most
@@ -118,7 +119,7 @@ def knowledge(view: View) -> Knowledge:
         if called and options["partner_rule"] == "jack_of_diamonds":
             k.must["JD"] = p8
         for queen in _shown_queens(view):
-            k.must[queen] = {f"hand{picker}"}
+            k.must[queen] = p8
     k.unseen = [c for c in DECK if c not in seen]
     return k
 
