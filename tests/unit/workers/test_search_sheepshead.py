@@ -7,17 +7,26 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from domain.games.sheepshead.cards import effective_suit
+from domain.games.sheepshead.cards import DECK, effective_suit
 from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
 from domain.registry import get_game
 from tests.support.decisions import as_json as _json
 from tests.support.decisions import decisions, played_by
 from workers.bots.base import get_bot
-from workers.bots.search.sheepshead import SheepsheadSearch, play_out, policy, sample_world
+from workers.bots.search.sheepshead import (
+    Knowledge,
+    SheepsheadSearch,
+    allowed_places,
+    deal,
+    play_out,
+    policy,
+    sample_world,
+)
 
 GAME = get_game("sheepshead")
 
@@ -70,6 +79,8 @@ OPTION_SETS = [
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a blitzing picker buried a shown queen, then did not follow trump (see the test below)
+@example(seed="fa", players=3, options=OPTION_SETS[3], bots="random", pick=57, world_seed=0)
 @given(
     seed=st.text("abcdefgh", min_size=1, max_size=6),
     players=st.integers(3, 7),
@@ -109,6 +120,65 @@ def test_a_sampled_world_never_gives_a_seat_a_card_it_cannot_have(
         assert sampled[called] not in (f"hand{hand.picker}", "buried")
     assert [len(h) for h in world.hand.hands] == [len(h) for h in hand.hands]
     assert world.hand.trick_cards == hand.trick_cards and world.hand.tricks == hand.tricks
+
+
+def test_a_shown_blitz_queen_the_picker_buried_is_dealt_to_the_burial() -> None:
+    """Seat 1 picked blitzing QC QS and buried QS; its AC on a trump lead shows it holds no
+    trump, so the shown QS can only be in the burial."""
+    options = {**OPTION_SETS[3], "rounds": 2}
+    real, seat, view = list(_decisions("fa", 3, options, "random"))[57]
+    assert (view["picker"], view["blitz"], seat) == (1, ["black"], 2)
+    assert real.hand is not None and "QS" in real.hand.buried
+    assert [(t["seat"], t["card"]) for t in view["trick"]] == [(0, "AD"), (1, "AC")]
+    for world_seed in range(10):
+        assert _where(sample_world(view, random.Random(world_seed)))["QS"] == "buried"
+
+
+@st.composite
+def _knowledge_of_a_deal(draw: st.DrawFn) -> Knowledge:
+    """Knowledge that some deal fits: a deal, then bans and musts that it keeps."""
+    names = [f"hand{s}" for s in range(draw(st.integers(1, 7)))] + ["buried"]
+    cards = draw(st.lists(st.sampled_from(DECK), min_size=1, max_size=28, unique=True))
+    truth = {c: draw(st.sampled_from(names)) for c in cards}
+    k = Knowledge(options={}, unseen=cards)
+    k.places = {p: sum(1 for c in cards if truth[c] == p) for p in names}
+    for card in cards:
+        others = [p for p in names if p != truth[card]]
+        k.banned[card] = set(draw(st.lists(st.sampled_from(others))))
+        if draw(st.booleans()):
+            k.must[card] = {truth[card], *draw(st.lists(st.sampled_from(names)))}
+    return k
+
+
+@settings(max_examples=200, deadline=None)
+@given(k=_knowledge_of_a_deal(), world_seed=st.integers(0, 2**32))
+def test_the_sampler_finds_a_deal_whenever_one_fits(k: Knowledge, world_seed: int) -> None:
+    dealt = deal(k, random.Random(world_seed))
+    assert {p: len(cards) for p, cards in dealt.items()} == k.places
+    assert sorted(c for cards in dealt.values() for c in cards) == sorted(k.unseen)
+    for place, cards in dealt.items():
+        assert all(place in allowed_places(k, c) for c in cards)
+
+
+def test_the_sampler_finds_the_deal_a_random_greedy_pass_almost_never_finds() -> None:
+    """Six cards fit only hand0 (their other places are full); fourteen more fit hand0 or
+    hand1. A pass that deals the fourteen first, by room, leaves hand0's six places to the
+    six in 1 of C(20, 6) = 38,760 passes."""
+    six = ["QC", "QS", "QH", "QD", "JC", "JS"]
+    fourteen = ["7C", "8C", "9C", "TC", "KC", "AC", "7S", "8S", "9S", "TS", "KS", "AS", "7H", "8H"]
+    k = Knowledge(options={}, places={"hand0": 6, "hand1": 14, "hand2": 1, "buried": 1})
+    k.unseen = [*six, *fourteen, "AH", "TH"]
+    k.must = {"AH": {"hand2"}, "TH": {"buried"}} | {c: {"hand0", "hand1"} for c in fourteen}
+    k.banned = {c: {"hand1"} for c in six}
+    for world_seed in range(20):
+        assert sorted(deal(k, random.Random(world_seed))["hand0"]) == sorted(six)
+
+
+def test_the_sampler_says_so_when_no_deal_fits() -> None:
+    k = Knowledge(options={}, places={"hand0": 1, "hand1": 2}, unseen=["AC", "TC", "KC"])
+    k.banned = {"AC": {"hand1"}, "TC": {"hand1"}}  # two cards for hand0's one place
+    with pytest.raises(ValueError, match="no deal"):
+        deal(k, random.Random(0))
 
 
 def test_every_sampled_world_looks_to_the_seat_like_the_real_game() -> None:

@@ -8,14 +8,17 @@ history (the match options, from ``GameStarted``):
 - voids: a seat that did not follow the led suit (trump counting as one suit) holds none of it;
 - the partner card (the called card, or the J♦) is never with the picker once the picker
   called it or the teams are announced as not alone; a called jack means the picker holds the
-  J♦ (in hand or buried); shown blitz queens stay with the picker until played.
+  J♦ (in hand or buried); shown blitz queens stay with the picker until played, in hand or
+  buried (the picker may bury any card, R6.2).
 
 A world deals the unseen cards to the places the seat cannot see (the other seats' hands, the
 blind before the pick, the burial for the others) respecting those constraints: the most
-constrained cards first, each to an allowed place at random by free room, restarting on a dead
-end. A rollout plays the candidate action, then the hand to its end with the heuristic bot's
-play (the picking, burying and calling through its view, the card play on the bare state), on
-the domain's ``decide``; the value is the seat's score for the hand.
+constrained cards first, each to an allowed place at random by free room; a card whose places
+are all full takes one while dealt cards move along a chain of places to one with room (an
+augmenting path, so a deal is always found when one exists). A rollout plays the candidate
+action, then the hand to its end with the heuristic bot's play (the picking, burying and
+calling through its view, the card play on the bare state), on the domain's ``decide``; the
+value is the seat's score for the hand.
 
 Searched: the pick/pass decision and every card play; burying, calling and cracking are the
 heuristic's.
@@ -48,7 +51,6 @@ from workers.bots.search.pimc import IterationSearch, events_of
 from workers.bots.sheepshead import SheepsheadHeuristic
 
 DEFAULT_ITERATIONS = 40
-SAMPLE_TRIES = 200
 _HEURISTIC = SheepsheadHeuristic()
 _SEARCHED = frozenset({"pick", "pass", "play"})
 
@@ -118,7 +120,7 @@ def knowledge(view: View) -> Knowledge:
         if called and options["partner_rule"] == "jack_of_diamonds":
             k.must["JD"] = p8
         for queen in _shown_queens(view):
-            k.must[queen] = {f"hand{picker}"}
+            k.must[queen] = p8
     k.unseen = [c for c in DECK if c not in seen]
     return k
 
@@ -136,24 +138,54 @@ def allowed_places(k: Knowledge, card: str) -> list[str]:
 
 def deal(k: Knowledge, rng: random.Random) -> dict[str, list[str]]:
     """The unseen cards dealt to the hidden places under the constraints (ValueError when no
-    deal is found)."""
+    deal exists)."""
     allowed = {c: allowed_places(k, c) for c in k.unseen}
-    for _ in range(SAMPLE_TRIES):
-        room = dict(k.places)
-        out: dict[str, list[str]] = {p: [] for p in room}
-        cards = list(k.unseen)
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
-        for card in cards:
-            free = [p for p in allowed[card] if room[p] > 0]
-            if not free:
-                break
+    room = dict(k.places)
+    out: dict[str, list[str]] = {p: [] for p in room}
+    cards = list(k.unseen)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
+    for card in cards:
+        free = [p for p in allowed[card] if room[p] > 0]
+        if free:
             place = rng.choices(free, weights=[room[p] for p in free])[0]
             out[place].append(card)
-            room[place] -= 1
         else:
-            return out
-    raise ValueError("no deal of the unseen cards fits what the seat has seen")
+            place = _make_room(card, allowed, room, out, rng)
+        room[place] -= 1
+    return out
+
+
+def _make_room(
+    card: str,
+    allowed: dict[str, list[str]],
+    room: dict[str, int],
+    out: dict[str, list[str]],
+    rng: random.Random,
+) -> str:
+    """Deal ``card`` to a full place, moving dealt cards along the shortest chain of places
+    that ends in one with room; that place (ValueError when there is no such chain: then the
+    cards dealt so far and ``card`` fit in no deal, by the augmenting path theorem)."""
+    came: dict[str, tuple[str, str | None]] = {p: (card, None) for p in allowed[card]}
+    queue = rng.sample(list(came), len(came))
+    for end in queue:  # breadth first: the queue grows while it is read
+        if room[end] > 0:
+            break
+        for moved in rng.sample(out[end], len(out[end])):
+            for place in allowed[moved]:
+                if place not in came:
+                    came[place] = (moved, end)
+                    queue.append(place)
+    else:
+        raise ValueError("no deal of the unseen cards fits what the seat has seen")
+    place = end
+    while True:
+        moved, previous = came[place]
+        out[place].append(moved)
+        if previous is None:
+            return end
+        out[previous].remove(moved)
+        place = previous
 
 
 def sample_world(view: View, rng: random.Random) -> State:
