@@ -24,7 +24,8 @@ one is a 409, and so is the rest of that game's lines in the sample. The report 
 answers by status.
 Then bare and action replay the same lines, alternately (A B, then B A, ...). Bare wraps around
 the plan; action never does (a run that would is reported as exhausted). Server CPU per request
-is the gunicorn workers' user+system time (/proc) over the requests wrk completed.
+is the gunicorn workers' user+system time (/proc) over the requests wrk completed; Redis CPU
+per request, the Redis server's (``INFO cpu``) over the same requests.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Run:
     p50_ms: float
     p99_ms: float
     cpu_ms: float  # server CPU per completed request
+    redis_ms: float  # Redis's CPU per completed request
     errors: int
     exhausted: int
     refused: str = "none"  # non-2xx answers by status, "409=3,422=1"
@@ -144,14 +146,23 @@ def worker_cpu(master: int) -> float:
     return total
 
 
+def redis_cpu(url: str) -> float:
+    """User + system seconds the Redis server has used (``INFO cpu``)."""
+    import redis
+
+    info = redis.Redis.from_url(url).info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def wrk(
-    binary: str, base: str, master: int, concurrency: int, seconds: float, lines: Path, wrap: bool
+    binary: str, base: str, master: int, concurrency: int, seconds: float, lines: Path,
+    wrap: bool, redis_url: str,
 ) -> Run:
     command = [binary, "-t1", f"-c{concurrency}", f"-d{seconds:g}s", "--timeout", "10s",
                "-s", str(LUA), base, "--", str(lines), *(["wrap"] if wrap else [])]  # fmt: skip
-    before = worker_cpu(master)
+    before, redis_before = worker_cpu(master), redis_cpu(redis_url)
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    cpu = worker_cpu(master) - before
+    cpu, redis = worker_cpu(master) - before, redis_cpu(redis_url) - redis_before
     match = RESULT.search(done.stdout)
     if match is None:
         raise RuntimeError(f"wrk gave no result: {done.stdout}\n{done.stderr}")
@@ -160,7 +171,7 @@ def wrk(
     r = {k: float(v) for k, v in fields.items()}
     n = max(1.0, r["requests"])
     return Run(rps=r["requests"] / (r["duration_us"] / 1e6), p50_ms=r["p50_us"] / 1000,
-               p99_ms=r["p99_us"] / 1000, cpu_ms=1000 * cpu / n,
+               p99_ms=r["p99_us"] / 1000, cpu_ms=1000 * cpu / n, redis_ms=1000 * redis / n,
                errors=int(r["status_errors"] + r["socket_errors"]),
                exhausted=int(r["exhausted"]), refused=refused)  # fmt: skip
 
@@ -218,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
                     for name in order:
                         base, pid = (bare, bare_pid) if name == "bare" else (app, app_pid)
                         runs[name].append(
-                            wrk(binary, base, pid, c, args.seconds, lines, name == "bare")
+                            wrk(binary, base, pid, c, args.seconds, lines, name == "bare", url)
                         )
                 report(c, runs)
 
@@ -232,6 +243,7 @@ def report(c: int, runs: dict[str, list[Run]]) -> None:
             f"p50 ms {spread([r.p50_ms for r in rs], '{:.2f}')}   "
             f"p99 ms {spread([r.p99_ms for r in rs], '{:.2f}')}   "
             f"server CPU ms/req {spread([r.cpu_ms for r in rs], '{:.2f}')}   "
+            f"Redis CPU ms/req {spread([r.redis_ms for r in rs], '{:.3f}')}   "
             f"errors {sum(r.errors for r in rs)}"
             + "".join(f" [{r.refused}]" for r in rs if r.refused != "none")
         )
@@ -256,6 +268,13 @@ def report(c: int, runs: dict[str, list[Run]]) -> None:
         + ratio_line(
             "action/bare server CPU per request",
             [a.cpu_ms / b.cpu_ms for a, b in zip(action, bare, strict=True)],
+        )
+    )
+    print(
+        "  "
+        + ratio_line(
+            "action/bare Redis CPU per request",
+            [a.redis_ms / b.redis_ms for a, b in zip(action, bare, strict=True)],
         )
     )
 
