@@ -135,10 +135,6 @@ class ActionLimit:
         self.windows = tuple((item.amount, item.get_expiry() * 1000) for item in self.items)
         self.store = store
 
-    @property
-    def on(self) -> bool:
-        return bool(self.limiter.enabled)
-
     def quota(self, key: str) -> Quota | None:
         """A fresh count of one request of ``key`` (``seat_key``), or None when limits are off."""
         return Quota(key, self.windows) if self.limiter.enabled else None
