@@ -38,7 +38,7 @@ from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
-from service.store import records
+from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, client_from_url, socket_timeout
 from service.store.fanout import Fanout
@@ -47,19 +47,22 @@ from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
     Appended,
     Batch,
-    ChainBroken,
     ChainReport,
     Encoded,
     Fetched,
-    GameExists,
     GameMeta,
     IdempotencyRecord,
     Quota,
-    QuotaExceeded,
     SeatTaken,
     StoredEvent,
     UnknownGameId,
-    VersionConflict,
+)
+from service.store.scripts import (
+    APPEND_LUA,
+    COUNT_LUA,
+    JOIN_LUA,
+    RESET_CLOCK_LUA,
+    VACATE_LUA,
 )
 
 log = logging.getLogger(__name__)
@@ -68,119 +71,6 @@ SPARE_CONNECTIONS = 16  # connections the append keeps out of the pool between a
 
 SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
-
-QUOTA_LUA = """
--- One counter key per window of a quota, from KEYS[first] on; spec: 'amount:ms,amount:ms'.
--- Counts the request in every window; {'limited', '<window index>:<ms left>'} past one.
-local function over_quota(first, spec)
-  local k, refused = first, nil
-  for amount, ms in string.gmatch(spec, '(%d+):(%d+)') do
-    local count = redis.call('INCR', KEYS[k])
-    if count == 1 then redis.call('PEXPIRE', KEYS[k], ms) end
-    if count > tonumber(amount) and not refused then
-      refused = {'limited', string.format('%d:%d', k - first, redis.call('PTTL', KEYS[k]))}
-    end
-    k = k + 1
-  end
-  return refused
-end
-"""
-
-APPEND_LUA = QUOTA_LUA + """
--- KEYS: stream, meta, idem, snapshot, then the quota's counters.  ARGV: expected version,
--- prev hash, idempotency key (or ''), idempotency record, status (or ''), meta JSON (create
--- only, or ''), entry count, idempotency TTL in ms once over (0: none), snapshot (or ''),
--- quota spec (or ''), then per entry: field count, field, value, ...
-local unpack = table.unpack or unpack
-if ARGV[10] ~= '' then
-  local refused = over_quota(5, ARGV[10])
-  if refused then return refused end
-end
-local key = ARGV[3]
-if key ~= '' then
-  local earlier = redis.call('HGET', KEYS[3], key)
-  if earlier then return {'replayed', earlier} end
-end
-local exists = redis.call('EXISTS', KEYS[2])
-if ARGV[6] ~= '' then
-  if exists == 1 then return {'exists', ''} end
-elseif exists == 0 then
-  return {'unknown', ''}
-end
-local current, head = 0, string.rep('0', 64)
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last > 0 then
-  current = tonumber(string.match(last[1][1], '^(%d+)'))
-  local fields = last[1][2]
-  for i = 1, #fields, 2 do
-    if fields[i] == 'hash' then head = fields[i + 1] end
-  end
-end
-if current ~= tonumber(ARGV[1]) then
-  -- the events after the expected version: a caller's stale cache catches up in this trip
-  local newer = {}
-  if current > tonumber(ARGV[1]) then
-    newer = redis.call('XRANGE', KEYS[1], string.format('%d-0', tonumber(ARGV[1]) + 1), '+')
-  end
-  return {'conflict', tostring(current), newer}
-end
-if head ~= ARGV[2] then return {'chain', head} end
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 11
-local n = tonumber(ARGV[7])
-for v = current + 1, current + n do
-  local count = tonumber(ARGV[i])
-  local args = {}
-  for j = 1, count * 2 do args[j] = ARGV[i + j] end
-  i = i + count * 2 + 1
-  redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
-end
-if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
-if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
-if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
-return {'ok', tostring(current + n)}
-"""
-
-COUNT_LUA = QUOTA_LUA + """
--- KEYS: the quota's counters.  ARGV: quota spec.
-return over_quota(1, ARGV[1]) or {'ok', ''}
-"""
-
-JOIN_LUA = """
--- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return {'taken', ''} end
-local status = redis.call('HGET', KEYS[1], 'status')
-local joined = 0
-for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if string.sub(name, 1, 5) == 'join:' then joined = joined + 1 end
-end
-if status == 'waiting' and joined >= tonumber(ARGV[3]) then
-  status = 'playing'
-  redis.call('HSET', KEYS[1], 'status', status)
-end
-return {'ok', status}
-"""
-
-VACATE_LUA = """
--- KEYS: meta.  ARGV: join field, left field prefix.  The token hash moves to left:<hash>.
-local joined = redis.call('HGET', KEYS[1], ARGV[1])
-if not joined then return 0 end
-local digest = cjson.decode(joined)['token_hash']
-if digest then redis.call('HSET', KEYS[1], ARGV[2] .. digest, digest) end
-redis.call('HDEL', KEYS[1], ARGV[1])
-return 1
-"""
-
-RESET_CLOCK_LUA = """
--- KEYS: the clock index.  ARGV: game id, the noted time seen, the new time ('' drops it).
-local noted = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not noted or (ARGV[2] ~= '' and tonumber(noted) ~= tonumber(ARGV[2])) then return 0 end
-if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
-else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1
-"""
 
 MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
@@ -348,7 +238,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             for name, value in fields.items():
                 args += [name, value]
         outcome, value, *newer = self._evalsha(self._append, keys, args)
-        return _appended(game_id, expected, outcome, value, idempotency, newer)
+        return replies.appended(game_id, expected, outcome, value, idempotency, newer)
 
     def count(self, game_id: str, quota: Quota) -> None:
         if quota.counted:
@@ -357,7 +247,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         keys = self._quota_keys(game_id, quota)
         outcome, value = self._evalsha(self._count, keys, [quota.spec])
         if outcome == "limited":
-            raise _quota_exceeded(value)
+            raise replies.quota_exceeded(value)
 
     def _quota_keys(self, game_id: str, quota: Quota) -> list[str]:
         """A quota's counters: in the game's slot (one script counts and appends)."""
@@ -370,43 +260,47 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         pipe.xrevrange(self.key(game_id, "events"), count=1)
         if idempotency_key:
             pipe.hget(self.key(game_id, "idem"), idempotency_key)
-        replies = pipe.execute()
-        meta = records.meta_from_fields(_strings(replies[0]))
+        got = pipe.execute()
+        meta = records.meta_from_fields(replies.strings(got[0]))
         if meta is None:
             return Fetched(meta=None)
         return Fetched(
             meta=meta,
-            events=_parse(replies[1]),
-            idempotency=records.idempotency_from_json(idempotency_key or "", replies[3])
+            events=replies.parse(got[1]),
+            idempotency=records.idempotency_from_json(idempotency_key or "", got[3])
             if idempotency_key
             else None,
-            head=records.version_of(replies[2][0][0]) if replies[2] else 0,
+            head=records.version_of(got[2][0][0]) if got[2] else 0,
         )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         stop = "+" if upto is None else f"{upto}-0"
         if upto is not None and upto <= after:
             return []
-        return _parse(
+        return replies.parse(
             self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop) or []
         )
 
     def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
         raw = self.client.xrange(self.key(game_id, "events")) or []
-        return [(records.version_of(_text(entry_id)), _strings(fields)) for entry_id, fields in raw]
+        return [
+            (records.version_of(replies.text(entry_id)), replies.strings(fields))
+            for entry_id, fields in raw
+        ]
 
     def batches(self, game_id: str) -> list[Batch]:
         return records.group_batches(self.read(game_id))
 
     def version(self, game_id: str) -> int:
         last = self.client.xrevrange(self.key(game_id, "events"), count=1)
-        return records.version_of(_text(last[0][0])) if last else 0
+        return records.version_of(replies.text(last[0][0])) if last else 0
 
     def verify_chain(self, game_id: str) -> ChainReport:
         return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
 
     def meta(self, game_id: str) -> GameMeta | None:
-        return records.meta_from_fields(_strings(self.client.hgetall(self.key(game_id, "meta"))))
+        stored = self.client.hgetall(self.key(game_id, "meta"))
+        return records.meta_from_fields(replies.strings(stored))
 
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
         meta = self.meta(game_id)
@@ -500,68 +394,9 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         found: list[Any] = self.client.zrangebyscore(
             self._clock_key(), "-inf", now_ms, 0, limit, withscores=True
         )
-        return [(_text(pair[0]), int(pair[1])) for pair in found]
+        return [(replies.text(pair[0]), int(pair[1])) for pair in found]
 
     def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
         seen = "" if seen_ms is None else str(seen_ms)
         new = "" if due_ms is None else str(due_ms)
         return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
-
-def _text(value: object) -> str:
-    """A reply item as text (the store's client decodes replies; bytes are decoded here too)."""
-    if isinstance(value, bytes):
-        return value.decode()
-    if isinstance(value, str):
-        return value
-    raise TypeError(f"expected text from Redis, got {type(value).__name__}")
-
-
-def _strings(fields: Mapping[Any, Any] | Sequence[Any] | None) -> dict[str, str]:
-    """A hash or stream entry reply as a str -> str dict (also from the flat list of fields
-    and values redis-py leaves unparsed inside a Redis Cluster MULTI)."""
-    if isinstance(fields, Sequence):
-        return {_text(k): _text(v) for k, v in zip(fields[::2], fields[1::2], strict=True)}
-    return {_text(k): _text(v) for k, v in (fields or {}).items()}
-
-
-def _parse(raw: list[Any]) -> list[StoredEvent]:
-    return [records.parse_entry(records.version_of(_text(i)), _strings(f)) for i, f in raw]
-
-
-def _parse_script_entries(raw: list[Any]) -> list[StoredEvent]:
-    """Stream entries as a script returns them (``[id, [field, value, ...]]``)."""
-    return [
-        records.parse_entry(records.version_of(_text(i)), dict(zip(f[::2], f[1::2], strict=True)))
-        for i, f in raw
-    ]
-
-
-def _appended(
-    game_id: str,
-    expected: int,
-    outcome: str,
-    value: str,
-    request: IdempotencyRecord | None,
-    newer: list[Any],
-) -> Appended:
-    if outcome == "ok":
-        return Appended(version=int(value))
-    if outcome == "replayed" and request is not None:
-        earlier = records.idempotency_from_json(request.key, value)
-        assert earlier is not None
-        return records.replayed(earlier, request)
-    if outcome == "conflict":
-        return_newer = _parse_script_entries(newer[0]) if newer else None
-        raise VersionConflict(game_id, expected, int(value), return_newer)
-    if outcome == "limited":
-        raise _quota_exceeded(value)
-    if outcome == "exists":
-        raise GameExists(game_id)
-    if outcome == "unknown":
-        raise UnknownGameId(game_id)
-    raise ChainBroken(f"game {game_id}: the stored head hash {value} differs from prev_hash")
-
-
-def _quota_exceeded(value: str) -> QuotaExceeded:
-    window, _, left = value.partition(":")
-    return QuotaExceeded(int(window), max(0, int(left)))

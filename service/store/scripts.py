@@ -1,0 +1,115 @@
+"""The Lua scripts of the Redis store (``service.store.redis``): each touches the keys of one
+game, or one index key, so it runs unchanged on a Redis Cluster (one slot)."""
+
+QUOTA_LUA = """
+-- One counter key per window of a quota, from KEYS[first] on; spec: 'amount:ms,amount:ms'.
+-- Counts the request in every window; {'limited', '<window index>:<ms left>'} past one.
+local function over_quota(first, spec)
+  local k, refused = first, nil
+  for amount, ms in string.gmatch(spec, '(%d+):(%d+)') do
+    local count = redis.call('INCR', KEYS[k])
+    if count == 1 then redis.call('PEXPIRE', KEYS[k], ms) end
+    if count > tonumber(amount) and not refused then
+      refused = {'limited', string.format('%d:%d', k - first, redis.call('PTTL', KEYS[k]))}
+    end
+    k = k + 1
+  end
+  return refused
+end
+"""
+
+APPEND_LUA = QUOTA_LUA + """
+-- KEYS: stream, meta, idem, snapshot, then the quota's counters.  ARGV: expected version,
+-- prev hash, idempotency key (or ''), idempotency record, status (or ''), meta JSON (create
+-- only, or ''), entry count, idempotency TTL in ms once over (0: none), snapshot (or ''),
+-- quota spec (or ''), then per entry: field count, field, value, ...
+local unpack = table.unpack or unpack
+if ARGV[10] ~= '' then
+  local refused = over_quota(5, ARGV[10])
+  if refused then return refused end
+end
+local key = ARGV[3]
+if key ~= '' then
+  local earlier = redis.call('HGET', KEYS[3], key)
+  if earlier then return {'replayed', earlier} end
+end
+local exists = redis.call('EXISTS', KEYS[2])
+if ARGV[6] ~= '' then
+  if exists == 1 then return {'exists', ''} end
+elseif exists == 0 then
+  return {'unknown', ''}
+end
+local current, head = 0, string.rep('0', 64)
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then
+  current = tonumber(string.match(last[1][1], '^(%d+)'))
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'hash' then head = fields[i + 1] end
+  end
+end
+if current ~= tonumber(ARGV[1]) then
+  -- the events after the expected version: a caller's stale cache catches up in this trip
+  local newer = {}
+  if current > tonumber(ARGV[1]) then
+    newer = redis.call('XRANGE', KEYS[1], string.format('%d-0', tonumber(ARGV[1]) + 1), '+')
+  end
+  return {'conflict', tostring(current), newer}
+end
+if head ~= ARGV[2] then return {'chain', head} end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
+local i = 11
+local n = tonumber(ARGV[7])
+for v = current + 1, current + n do
+  local count = tonumber(ARGV[i])
+  local args = {}
+  for j = 1, count * 2 do args[j] = ARGV[i + j] end
+  i = i + count * 2 + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
+end
+if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
+if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
+if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
+return {'ok', tostring(current + n)}
+"""
+
+COUNT_LUA = QUOTA_LUA + """
+-- KEYS: the quota's counters.  ARGV: quota spec.
+return over_quota(1, ARGV[1]) or {'ok', ''}
+"""
+
+JOIN_LUA = """
+-- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return {'taken', ''} end
+local status = redis.call('HGET', KEYS[1], 'status')
+local joined = 0
+for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(name, 1, 5) == 'join:' then joined = joined + 1 end
+end
+if status == 'waiting' and joined >= tonumber(ARGV[3]) then
+  status = 'playing'
+  redis.call('HSET', KEYS[1], 'status', status)
+end
+return {'ok', status}
+"""
+
+VACATE_LUA = """
+-- KEYS: meta.  ARGV: join field, left field prefix.  The token hash moves to left:<hash>.
+local joined = redis.call('HGET', KEYS[1], ARGV[1])
+if not joined then return 0 end
+local digest = cjson.decode(joined)['token_hash']
+if digest then redis.call('HSET', KEYS[1], ARGV[2] .. digest, digest) end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
+
+RESET_CLOCK_LUA = """
+-- KEYS: the clock index.  ARGV: game id, the noted time seen, the new time ('' drops it).
+local noted = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not noted or (ARGV[2] ~= '' and tonumber(noted) ~= tonumber(ARGV[2])) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
