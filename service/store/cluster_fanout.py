@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
-from dataclasses import dataclass, field
 
 import redis
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException
+
+from service.store.waiters import Waiters
 
 log = logging.getLogger(__name__)
 
@@ -33,51 +33,20 @@ def poll_seconds() -> float:
     return max(0.001, float(os.environ.get("CARDROOM_CLUSTER_POLL_SECONDS") or DEFAULT_POLL))
 
 
-@dataclass(eq=False)
-class _Waiter:
-    key: str
-    after: int
-    moved: threading.Event = field(default_factory=threading.Event)
-
-
-class ClusterFanout:
+class ClusterFanout(Waiters):
     """``wait(key, after, timeout)`` for many callers, by polling every node in one batch."""
 
+    thread_name = "stream-poller"
+
     def __init__(self, client: RedisCluster, poll: float | None = None) -> None:
+        super().__init__()
         self._client = client
         self._poll = poll_seconds() if poll is None else poll
-        self._lock = threading.Lock()
-        self._changed = threading.Condition(self._lock)
-        self._waiters: dict[str, list[_Waiter]] = {}
         self._fresh = False  # a waiter arrived since the last look
-        self._thread: threading.Thread | None = None
 
-    def waiting(self) -> int:
-        """How many callers are waiting now."""
-        with self._lock:
-            return sum(len(w) for w in self._waiters.values())
-
-    def wait(self, key: str, after: int, timeout: float) -> bool:
-        """True once stream ``key`` has an entry newer than ``after``; False after ``timeout``."""
-        waiter = _Waiter(key, after)
-        with self._lock:
-            self._waiters.setdefault(key, []).append(waiter)
-            self._fresh = True
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=self._run, name="stream-poller", daemon=True
-                )
-                self._thread.start()
-            self._changed.notify()
-        try:
-            return waiter.moved.wait(timeout)
-        finally:
-            with self._lock:
-                same = self._waiters.get(key, [])
-                if waiter in same:
-                    same.remove(waiter)
-                if not same:
-                    self._waiters.pop(key, None)
+    def _arrived(self, key: str, after: int) -> bool:
+        self._fresh = True  # looked at right away, not after the poll's sleep
+        return False
 
     def _run(self) -> None:
         pause = self._poll
@@ -102,13 +71,6 @@ class ClusterFanout:
                 continue
             self._wake(newest)
 
-    def _pending(self) -> dict[str, int]:
-        return {
-            key: min(w.after for w in pending)
-            for key, ws in self._waiters.items()
-            if (pending := [w for w in ws if not w.moved.is_set()])
-        }
-
     def _newest(self, keys: list[str]) -> dict[str, int]:
         """The newest version of each stream (0: empty), one pipelined batch per node."""
         pipe = self._client.pipeline(transaction=False)  # type: ignore[no-untyped-call]  # untyped in redis-py
@@ -119,10 +81,3 @@ class ClusterFanout:
             key: int(str(last[0][0]).split("-")[0]) if last else 0
             for key, last in zip(keys, replies, strict=True)
         }
-
-    def _wake(self, newest: dict[str, int]) -> None:
-        with self._lock:
-            for key, version in newest.items():
-                for waiter in self._waiters.get(key, []):
-                    if waiter.after < version:
-                        waiter.moved.set()

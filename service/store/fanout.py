@@ -12,27 +12,23 @@ snapshot and its XREAD waits at most one block, about a second: the stream then 
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 
+from service.store.waiters import Waiters
+
 log = logging.getLogger(__name__)
 
 
-@dataclass(eq=False)
-class _Waiter:
-    key: str
-    after: int
-    moved: threading.Event = field(default_factory=threading.Event)
-
-
-class Fanout:
+class Fanout(Waiters):
     """``wait(key, after, timeout)`` for many callers over one Redis connection."""
 
+    thread_name = "stream-fanout"
+
     def __init__(self, client: redis.Redis, longest_block: float) -> None:
+        super().__init__()
         self._client = client
         pool = client.connection_pool
         self._reader = redis.Redis(
@@ -41,46 +37,13 @@ class Fanout:
             )
         )
         self._block_ms = max(1, int(longest_block * 1000))
-        self._lock = threading.Lock()
-        self._changed = threading.Condition(self._lock)
-        self._waiters: dict[str, list[_Waiter]] = {}
         self._blocked_on: dict[str, int] | None = None  # what the pending XREAD covers
         self._reader_id: int | None = None
         self._interrupted = False
-        self._thread: threading.Thread | None = None
-
-    def waiting(self) -> int:
-        """How many callers are waiting now."""
-        with self._lock:
-            return sum(len(w) for w in self._waiters.values())
-
-    def wait(self, key: str, after: int, timeout: float) -> bool:
-        """True once stream ``key`` has an entry newer than ``after``; False after ``timeout``."""
-        waiter = _Waiter(key, after)
-        with self._lock:
-            self._waiters.setdefault(key, []).append(waiter)
-            self._start()
-            interrupt = self._needs_interrupt(key, after)
-            self._changed.notify()
-        if interrupt:
-            self._interrupt()
-        try:
-            return waiter.moved.wait(timeout)
-        finally:
-            with self._lock:
-                same = self._waiters.get(key, [])
-                if waiter in same:
-                    same.remove(waiter)
-                if not same:
-                    self._waiters.pop(key, None)
 
     # -- the reader ------------------------------------------------------------------------
-    def _start(self) -> None:
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._run, name="stream-fanout", daemon=True)
-            self._thread.start()
-
-    def _needs_interrupt(self, key: str, after: int) -> bool:
+    def _arrived(self, key: str, after: int) -> bool:
+        """Interrupt the pending XREAD when it does not cover the new waiter's stream."""
         if self._blocked_on is None or self._interrupted or self._reader_id is None:
             return False
         covered = self._blocked_on.get(key)
@@ -89,7 +52,7 @@ class Fanout:
         self._interrupted = True
         return True
 
-    def _interrupt(self) -> None:
+    def _nudge(self) -> None:
         reader_id = self._reader_id
         if reader_id is None:
             return
@@ -104,11 +67,7 @@ class Fanout:
             with self._lock:
                 while not self._waiters:
                     self._changed.wait()
-                streams = {
-                    k: min(w.after for w in pending)
-                    for k, ws in self._waiters.items()
-                    if (pending := [w for w in ws if not w.moved.is_set()])
-                }
+                streams = self._pending()
                 self._blocked_on, self._interrupted = streams, False
             if not streams:  # all woken, not yet gone
                 time.sleep(0.001)
@@ -132,17 +91,14 @@ class Fanout:
             finally:
                 with self._lock:
                     self._blocked_on = None
-            self._wake(reply or [])
+            self._wake(_newest(reply or []))
 
-    def _wake(self, reply: Any) -> None:
-        with self._lock:
-            for key, entries in _pairs(reply):
-                if not entries:
-                    continue
-                newest = int(str(entries[-1][0]).split("-")[0])
-                for waiter in self._waiters.get(key, []):
-                    if waiter.after < newest:
-                        waiter.moved.set()
+
+def _newest(reply: Any) -> dict[str, int]:
+    """The newest version of each stream an XREAD returned entries of."""
+    return {
+        key: int(str(entries[-1][0]).split("-")[0]) for key, entries in _pairs(reply) if entries
+    }
 
 
 def _pairs(reply: Any) -> list[tuple[str, list[Any]]]:

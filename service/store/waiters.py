@@ -1,0 +1,85 @@
+"""Callers waiting for streams to pass a version, woken by one reader thread per process.
+
+The bookkeeping both fan-outs share: ``service.store.fanout`` (one blocking XREAD on one Redis)
+and ``service.store.cluster_fanout`` (one poller on a Redis Cluster) subclass ``Waiters`` with
+their reader loop (``_run``), which looks at ``_pending()`` and calls ``_wake``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+
+@dataclass(eq=False)
+class Waiter:
+    key: str
+    after: int
+    moved: threading.Event = field(default_factory=threading.Event)
+
+
+class Waiters:
+    """``wait(key, after, timeout)`` for many callers; the subclass's ``_run`` wakes them."""
+
+    thread_name = "stream-waiters"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._waiters: dict[str, list[Waiter]] = {}
+        self._thread: threading.Thread | None = None
+
+    def waiting(self) -> int:
+        """How many callers are waiting now."""
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
+
+    def wait(self, key: str, after: int, timeout: float) -> bool:
+        """True once stream ``key`` has an entry newer than ``after``; False after ``timeout``."""
+        waiter = Waiter(key, after)
+        with self._lock:
+            self._waiters.setdefault(key, []).append(waiter)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name=self.thread_name,
+                                                daemon=True)  # fmt: skip
+                self._thread.start()
+            nudge = self._arrived(key, after)
+            self._changed.notify()
+        if nudge:
+            self._nudge()
+        try:
+            return waiter.moved.wait(timeout)
+        finally:
+            with self._lock:
+                same = self._waiters.get(key, [])
+                if waiter in same:
+                    same.remove(waiter)
+                if not same:
+                    self._waiters.pop(key, None)
+
+    def _arrived(self, key: str, after: int) -> bool:
+        """Under the lock, a new waiter: True to ``_nudge`` the reader (outside the lock)."""
+        return False
+
+    def _nudge(self) -> None:
+        """Make the reader look at the waiters again now."""
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def _pending(self) -> dict[str, int]:
+        """Under the lock: each stream someone still waits on, with the lowest version waited
+        past."""
+        return {
+            key: min(w.after for w in pending)
+            for key, ws in self._waiters.items()
+            if (pending := [w for w in ws if not w.moved.is_set()])
+        }
+
+    def _wake(self, newest: dict[str, int]) -> None:
+        """Wake the waiters of each stream whose newest version passed theirs."""
+        with self._lock:
+            for key, version in newest.items():
+                for waiter in self._waiters.get(key, []):
+                    if waiter.after < version:
+                        waiter.moved.set()
