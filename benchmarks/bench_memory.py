@@ -6,8 +6,9 @@ Games of two random bots are played to the end in process through ``GameService`
 Redis store, every action with an idempotency key as the bot workers send them
 (``bot:<seat>:<version>``), then exported as the replay worker does
 (``workers.jobs.export_replay``). Then ``MEMORY USAGE <key> SAMPLES 0`` of each of a game's
-keys: the events stream (the baseline: the events alone), its metadata, its idempotency
-records, its latest state snapshot and its replay copy. Printed: bytes per 1,000 events of
+keys (all of them: ``SCAN`` of the game's key pattern): the events stream (the baseline: the
+events alone), its metadata, its idempotency records (the main hash and its buckets), its
+latest state snapshot and its replay copy. Printed: bytes per 1,000 events of
 each part, and per game the ratio (all of the game's keys) / (its events stream), median and
 range over the games.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import uuid
+from typing import Any
 
 from benchmarks.stats import load_note, own_redis, ratio_line
 
@@ -29,7 +31,8 @@ def play(service: object, game: str, seed: int) -> str:
 
     assert isinstance(service, GameService)
     rnd = random.Random(seed)
-    created = service.create_game(game, [{"type": "bot", "bot": "random"}] * 2, seed=f"m{seed}")
+    seats = [{"type": "bot", "bot": "random"}] * max(2, service.rules(game).min_players)
+    created = service.create_game(game, seats, seed=f"m{seed}")
     game_id, version = str(created["id"]), int(created["version"])
     while True:
         loaded = service.load(game_id)
@@ -40,6 +43,16 @@ def play(service: object, game: str, seed: int) -> str:
         action = rnd.choice(rules.legal_actions(state, seat))
         key = f"bot:{seat}:{version}"
         version = int(service.submit_action(game_id, seat, action, version, key)["version"])
+
+
+def game_sizes(store: Any, game_id: str) -> dict[str, int]:
+    """``MEMORY USAGE`` of every key of a game, summed by part (``idem`` and its buckets
+    ``idem:<n>`` as one)."""
+    client, sizes = store.client, dict.fromkeys(PARTS, 0)
+    for key in client.scan_iter(match=store.key(game_id, "*"), count=1000):
+        part = str(key).split("}:", 1)[1].split(":", 1)[0]
+        sizes[part] = sizes.get(part, 0) + int(client.memory_usage(key, samples=0) or 0)
+    return sizes
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,18 +72,15 @@ def main(argv: list[str] | None = None) -> None:
         service = GameService(store)
         jobs.use_service(service)
         try:
-            totals = dict.fromkeys(PARTS, 0)
+            totals: dict[str, int] = {}
             events = 0
             ratios = []
             for seed in range(args.games):
                 game_id = play(service, args.game, seed)
                 jobs.export_replay(game_id)
-                sizes = {
-                    part: int(store.client.memory_usage(store.key(game_id, part), samples=0) or 0)
-                    for part in PARTS
-                }
-                for part in PARTS:
-                    totals[part] += sizes[part]
+                sizes = game_sizes(store, game_id)
+                for part, size in sizes.items():
+                    totals[part] = totals.get(part, 0) + size
                 events += store.version(game_id)
                 ratios.append(sum(sizes.values()) / sizes["events"])
         finally:
@@ -78,8 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     per = 1000 / events
     print(f"  {events} events in {args.games} games "
           f"(a game holds {events // args.games} on average); bytes per 1,000 events:")
-    for part in PARTS:
-        print(f"    {part:<7} {totals[part] * per / 1024:8.1f} KiB")
+    for part, total in totals.items():
+        print(f"    {part:<7} {total * per / 1024:8.1f} KiB")
     print(f"    all     {sum(totals.values()) * per / 1024:8.1f} KiB")
     print("  " + ratio_line("all of a game's keys / its events stream", ratios))
 

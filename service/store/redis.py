@@ -69,6 +69,11 @@ log = logging.getLogger(__name__)
 
 SPARE_CONNECTIONS = 16  # connections the append keeps out of the pool between appends
 
+IDEM_PART = "idem"  # a game's idempotency records: one main hash, and buckets (IDEM_BUCKET)
+# Versions per bucket of idempotency records: at most one record per version in a bucket, so
+# each stays a listpack (Redis's compact encoding, up to 128 entries by default): about 40
+# bytes a record against 90 in one large hash's table.
+IDEM_BUCKET = 128
 SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
@@ -215,12 +220,19 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         snapshot: bytes = b"",
         quota: Quota | None = None,
     ) -> Appended:
-        keys = [self.key(game_id, part) for part in ("events", "meta", "idem", SNAPSHOT_PART)]
+        main = self.key(game_id, IDEM_PART)
+        kept = main if idempotency is None else self._idem_key(game_id, idempotency.key, expected)
+        keys = [self.key(game_id, "events"), self.key(game_id, "meta"), kept,
+                self.key(game_id, SNAPSHOT_PART), main]  # fmt: skip
         spec = ""
         if quota is not None and not quota.counted:
             quota.counted = True  # by this script, once it runs
             spec = quota.spec
             keys += self._quota_keys(game_id, quota)
+        expire_from = 0
+        if status == "over":  # every hash a record of this game may be kept in
+            expire_from = len(keys) + 1
+            keys += self._idem_keys(game_id, expected + len(entries))
         args: list[Any] = [
             expected,
             prev_hash,
@@ -232,6 +244,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             self._ttl_ms(),
             snapshot,
             spec,
+            expire_from,
         ]
         for fields in entries:
             args.append(len(fields))
@@ -249,6 +262,21 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         if outcome == "limited":
             raise replies.quota_exceeded(value)
 
+    def _idem_key(self, game_id: str, field: str, expected: int) -> str:
+        """The hash the record of idempotency key ``field`` (``records.seat_key``) is kept in,
+        when the append expects version ``expected``: a key ending in a version no later than
+        that one (a bot's ``bot:<seat>:<version>``) in the bucket of its ``IDEM_BUCKET``
+        versions, else the game's main hash (``IDEM_PART``)."""
+        number = key_number(field)
+        if number is None or number > expected:
+            return self.key(game_id, IDEM_PART)
+        return self.key(game_id, f"{IDEM_PART}:{number // IDEM_BUCKET}")
+
+    def _idem_keys(self, game_id: str, version: int) -> list[str]:
+        """Every hash the records of a game at ``version`` may be kept in."""
+        buckets = [f"{IDEM_PART}:{b}" for b in range(version // IDEM_BUCKET + 1)]
+        return [self.key(game_id, part) for part in (IDEM_PART, *buckets)]
+
     def _quota_keys(self, game_id: str, quota: Quota) -> list[str]:
         """A quota's counters: in the game's slot (one script counts and appends)."""
         return [self.key(game_id, f"quota:{quota.name}:{n}/{ms}") for n, ms in quota.windows]
@@ -259,7 +287,12 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0")
         pipe.xrevrange(self.key(game_id, "events"), count=1)
         if idempotency_key:
-            pipe.hget(self.key(game_id, "idem"), idempotency_key)
+            looked = [self.key(game_id, IDEM_PART)]
+            number = key_number(idempotency_key)
+            if number is not None:  # where an append kept it: see _idem_key
+                looked.insert(0, self.key(game_id, f"{IDEM_PART}:{number // IDEM_BUCKET}"))
+            for hash_key in looked:
+                pipe.hget(hash_key, idempotency_key)
         got = pipe.execute()
         meta = records.meta_from_fields(replies.strings(got[0]))
         if meta is None:
@@ -267,7 +300,9 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         return Fetched(
             meta=meta,
             events=replies.parse(got[1]),
-            idempotency=records.idempotency_from_json(idempotency_key or "", got[3])
+            idempotency=records.idempotency_from_json(
+                idempotency_key, next((r for r in got[3:] if r is not None), None)
+            )
             if idempotency_key
             else None,
             head=records.version_of(got[2][0][0]) if got[2] else 0,
@@ -332,7 +367,8 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             raise UnknownGameId(game_id)
         self.client.hset(self.key(game_id, "meta"), "status", status)
         if status == "over" and self._ttl_ms() > 0:
-            self.client.pexpire(self.key(game_id, "idem"), self._ttl_ms())
+            for hash_key in self._idem_keys(game_id, self.version(game_id)):
+                self.client.pexpire(hash_key, self._ttl_ms())
         self._index_move(meta, status)
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
@@ -400,3 +436,9 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         seen = "" if seen_ms is None else str(seen_ms)
         new = "" if due_ms is None else str(due_ms)
         return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
+
+
+def key_number(field: str) -> int | None:
+    """The version an idempotency key ends in (``...:<digits>``), if any."""
+    last = field.rpartition(":")[2]
+    return int(last) if 0 < len(last) <= 18 and last.isascii() and last.isdigit() else None

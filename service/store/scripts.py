@@ -19,18 +19,22 @@ end
 """
 
 APPEND_LUA = QUOTA_LUA + """
--- KEYS: stream, meta, idem, snapshot, then the quota's counters.  ARGV: expected version,
--- prev hash, idempotency key (or ''), idempotency record, status (or ''), meta JSON (create
--- only, or ''), entry count, idempotency TTL in ms once over (0: none), snapshot (or ''),
--- quota spec (or ''), then per entry: field count, field, value, ...
+-- KEYS: stream, meta, idem (the hash the key's record is kept in), snapshot, idem (the game's
+-- main idempotency hash, looked in too), then the quota's counters, then (once over) every
+-- idempotency hash of the game, to expire.  ARGV: expected version, prev hash, idempotency
+-- key (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry
+-- count, idempotency TTL in ms once over (0: none), snapshot (or ''), quota spec (or ''),
+-- index in KEYS of the first hash to expire (0: none), then per entry: field count, field,
+-- value, ...
 local unpack = table.unpack or unpack
 if ARGV[10] ~= '' then
-  local refused = over_quota(5, ARGV[10])
+  local refused = over_quota(6, ARGV[10])
   if refused then return refused end
 end
 local key = ARGV[3]
 if key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], key)
+  if not earlier and KEYS[5] ~= KEYS[3] then earlier = redis.call('HGET', KEYS[5], key) end
   if earlier then return {'replayed', earlier} end
 end
 local exists = redis.call('EXISTS', KEYS[2])
@@ -58,7 +62,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 11
+local i = 12
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -70,7 +74,9 @@ end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
-if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
+if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 and tonumber(ARGV[11]) > 0 then
+  for k = tonumber(ARGV[11]), #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[8]) end
+end
 return {'ok', tostring(current + n)}
 """
 

@@ -65,6 +65,11 @@ def action(card: str = "9H") -> dict[str, Any]:
     return {"kind": "action", "seat": 0, "action": {"type": "play", "card": card}}
 
 
+# idempotency keys as the service records them (records.seat_key): a person's, a bot's (ending
+# in the version it expects), one ending in a later number than the version
+KEY_NAMES = ("seat:0:k1", "seat:0:bot:0:2", "seat:1:retry:99")
+
+
 class StoreContract:
     """Given any store, the event store port keeps its promises."""
 
@@ -311,12 +316,13 @@ class StoreContract:
         assert store.meta("nope") is None and store.read("nope") == []
         assert store.version("nope") == 0
 
+    @pytest.mark.parametrize("name", KEY_NAMES)
     def test_a_retried_idempotency_key_returns_the_first_result_and_appends_nothing(
-        self, store: Any
+        self, store: Any, name: str
     ) -> None:
         meta = self.created(store)
         head = self.head(store, meta.id)
-        key = IdempotencyRecord("k1", "fp", 3, {"version": 3, "events": ["x"]})
+        key = IdempotencyRecord(name, "fp", 3, {"version": 3, "events": ["x"]})
         first = store.append(
             meta.id, 2, events("CardPlayed"), action(), prev_hash=head, idempotency=key
         )
@@ -327,7 +333,10 @@ class StoreContract:
         assert again.replayed == key
         assert store.version(meta.id) == 3
 
-    def test_an_idempotency_key_reused_for_another_request_is_refused(self, store: Any) -> None:
+    @pytest.mark.parametrize("name", KEY_NAMES)
+    def test_an_idempotency_key_reused_for_another_request_is_refused(
+        self, store: Any, name: str
+    ) -> None:
         meta = self.created(store)
         head = self.head(store, meta.id)
         store.append(
@@ -336,7 +345,7 @@ class StoreContract:
             events("CardPlayed"),
             action(),
             prev_hash=head,
-            idempotency=IdempotencyRecord("k1", "fp", 3, None),
+            idempotency=IdempotencyRecord(name, "fp", 3, None),
         )
         with pytest.raises(IdempotencyKeyReused):
             store.append(
@@ -345,13 +354,16 @@ class StoreContract:
                 events("CardPlayed"),
                 action("TH"),
                 prev_hash=head,
-                idempotency=IdempotencyRecord("k1", "other", 4, None),
+                idempotency=IdempotencyRecord(name, "other", 4, None),
             )
         assert store.version(meta.id) == 3
 
-    def test_fetch_reads_meta_newer_events_and_a_key_in_one_call(self, store: Any) -> None:
+    @pytest.mark.parametrize("name", KEY_NAMES)
+    def test_fetch_reads_meta_newer_events_and_a_key_in_one_call(
+        self, store: Any, name: str
+    ) -> None:
         meta = self.created(store)
-        record = IdempotencyRecord("k", "fp", 3, {"a": 1})
+        record = IdempotencyRecord(name, "fp", 3, {"a": 1})
         store.append(
             meta.id,
             2,
@@ -360,7 +372,7 @@ class StoreContract:
             prev_hash=self.head(store, meta.id),
             idempotency=record,
         )
-        fetched = store.fetch(meta.id, 1, "k")
+        fetched = store.fetch(meta.id, 1, name)
         assert fetched.meta == meta
         assert [e.version for e in fetched.events] == [2, 3]
         assert fetched.idempotency == record
@@ -409,20 +421,23 @@ class StoreContract:
         report = store.verify_chain(meta.id)
         assert not report.ok and report.broken_at == 4
 
-    def test_idempotency_records_expire_once_their_game_is_over(self, store: Any) -> None:
+    @pytest.mark.parametrize("name", KEY_NAMES)
+    def test_idempotency_records_expire_once_their_game_is_over(
+        self, store: Any, name: str
+    ) -> None:
         store.idempotency_ttl = 0.2
         ended, live, aborted = (self.created(store, make_meta(status="playing")) for _ in "abc")
-        key = IdempotencyRecord("k", "fp", 3, {"ok": True})
+        key = IdempotencyRecord(name, "fp", 3, {"ok": True})
         for meta in (ended, live, aborted):
             status = "over" if meta is ended else None
             store.append(meta.id, 2, events("CardPlayed"), action(), idempotency=key,
                          prev_hash=self.head(store, meta.id), status=status)  # fmt: skip
         store.set_status(aborted.id, "over")
-        assert store.fetch(ended.id, 3, "k").idempotency == key  # kept for a while...
+        assert store.fetch(ended.id, 3, name).idempotency == key  # kept for a while...
         time.sleep(0.4)
-        assert store.fetch(ended.id, 3, "k").idempotency is None  # ...then gone
-        assert store.fetch(aborted.id, 3, "k").idempotency is None
-        assert store.fetch(live.id, 3, "k").idempotency == key  # a live game keeps its keys
+        assert store.fetch(ended.id, 3, name).idempotency is None  # ...then gone
+        assert store.fetch(aborted.id, 3, name).idempotency is None
+        assert store.fetch(live.id, 3, name).idempotency == key  # a live game keeps its keys
         assert store.version(ended.id) == 3 and store.verify_chain(ended.id).ok
 
     def test_the_chain_report_names_the_head(self, store: Any) -> None:
