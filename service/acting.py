@@ -155,7 +155,7 @@ class Acting(ServiceBase):
         waits = getattr(state, "vacant", ()) and not getattr(loaded.state, "vacant", ())
         after_version = version + len(encoded)
         snapshot = b""
-        if snapshots.due(version, after_version):
+        if snapshots.due(version, after_version) and not over:
             snapshot = snapshots.to_bytes(snapshots.take(state, after_version, head))
         try:
             appended = self.store.append(

@@ -3,7 +3,9 @@
 An action whose batch crosses a multiple of ``EVERY`` stores the state it folded to beside the
 stream, in the same append (``<ns>:game:{<id>}:snap``, one per game, overwritten): the version,
 the head hash at that version, the code it was made by, and the state (pickled, compressed).
-A read with nothing cached takes the snapshot only when
+A game that is over keeps no snapshot (the store drops it: finished games are read rarely, and
+long after, by code whose snapshots would not match anyway). A read with nothing cached takes
+the snapshot only when
 
 - it was made by the same code (``CODE``: a digest of the rules' sources and this format), else
   a snapshot of a state whose shape may have changed is ignored (the stream is folded whole);

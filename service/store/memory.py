@@ -151,7 +151,7 @@ class InMemoryEventStore(records.CreateInSteps):
             if head != prev_hash:
                 raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
             game.entries.extend(built)
-            if snapshot:
+            if snapshot and status != "over":
                 game.snapshot = snapshot
             if idempotency is not None:
                 game.keys[idempotency.key] = records.idempotency_to_json(idempotency)
@@ -323,6 +323,8 @@ class InMemoryEventStore(records.CreateInSteps):
 
     def _set_status(self, game: _Game, status: str) -> None:
         game.fields["status"] = status
+        if status == "over":
+            game.snapshot = b""  # a finished game keeps no snapshot
         if status == "over" and self.idempotency_ttl > 0:
             game.keys_expire = time.monotonic() + self.idempotency_ttl
 

@@ -296,7 +296,8 @@ class EventStore(Protocol):
         catches a stale cache up). ``entries``: the batch's stream entries when the caller
         built them already (``records.build_entries`` of the same arguments; not built twice).
         ``snapshot``: the game's latest state snapshot (``service.snapshots``), kept with the
-        batch (replacing the one before) only when the batch is appended.
+        batch (replacing the one before) only when the batch is appended; a game that is over
+        (``status``, or ``set_status``) keeps none (its reads are rare: they fold its stream).
         ``quota``: first, in the same step, count the request against it unless it was counted
         already; QuotaExceeded past one of its windows (nothing else is stored or checked).
         """

@@ -366,6 +366,8 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         if meta is None:
             raise UnknownGameId(game_id)
         self.client.hset(self.key(game_id, "meta"), "status", status)
+        if status == "over":
+            self.client.delete(self.key(game_id, SNAPSHOT_PART))  # a finished game keeps none
         if status == "over" and self._ttl_ms() > 0:
             for hash_key in self._idem_keys(game_id, self.version(game_id)):
                 self.client.pexpire(hash_key, self._ttl_ms())

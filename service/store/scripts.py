@@ -72,7 +72,8 @@ for v = current + 1, current + n do
   redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
 end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
-if ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
+if ARGV[5] == 'over' then redis.call('DEL', KEYS[4])  -- a finished game keeps no snapshot
+elseif ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 and tonumber(ARGV[11]) > 0 then
   for k = tonumber(ARGV[11]), #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[8]) end

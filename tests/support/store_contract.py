@@ -205,6 +205,17 @@ class StoreContract:
         with pytest.raises(QuotaExceeded):
             store.count(meta.id, Quota("seat:a", windows))
 
+    def test_a_game_that_is_over_keeps_no_snapshot(self, store: Any) -> None:
+        ended, aborted = self.created(store), self.created(store)
+        for meta in (ended, aborted):
+            store.append(meta.id, 2, events("CardPlayed"), action(), snapshot=b"3:state",
+                         prev_hash=self.head(store, meta.id))  # fmt: skip
+            assert store.snapshot(meta.id) == b"3:state"
+        store.append(ended.id, 3, events("GameEnded"), action(), snapshot=b"4:state",
+                     prev_hash=self.head(store, ended.id), status="over")  # fmt: skip
+        store.set_status(aborted.id, "over")
+        assert store.snapshot(ended.id) is None and store.snapshot(aborted.id) is None
+
     def test_an_expected_version_ahead_of_the_stream_is_a_conflict(self, store: Any) -> None:
         meta = self.created(store)
         with pytest.raises(VersionConflict):
