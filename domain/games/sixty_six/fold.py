@@ -92,8 +92,7 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
             return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
         case GameStarted(options=options, seed=seed, dealer=dealer):
-            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
-                         seed=seed, first_dealer=dealer)
+            return _started(options, seed, dealer)
         case MatchResumed(match_points=points, deals_scored=scored):
             return copy_with(state, game_points=points, deals_scored=scored)
         case GameAborted():
@@ -128,6 +127,21 @@ def _with(state: State, deal: Deal, acted: int) -> State:
     new: State = _new(State)
     _set(new, "__dict__", values)
     return new
+
+
+_STATE_DEFAULTS = {f.name: getattr(State(), f.name) for f in fields(State)}
+
+
+def _started(options: dict[str, Any], seed: str, dealer: int) -> State:
+    """``State(started=True, ...)`` whose ``__dict__`` is a plain dict, not the key-sharing one
+    ``__init__`` leaves: every later state copies it, and CPython's specialised attribute reads
+    miss on a key-sharing dict (each ``state.x`` then took the slow path)."""
+    values = _STATE_DEFAULTS.copy()
+    values.update(started=True, options=dict(options), rules=Rules.of(dict(options)),
+                  seed=seed, first_dealer=dealer)
+    state: State = _new(State)
+    _set(state, "__dict__", values)
+    return state
 
 
 def _deal(state: State) -> Deal:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.options import Option, action_limit_option
@@ -151,7 +151,9 @@ class State:
 
     started: bool = False
     options: dict[str, Any] | None = None
-    rules: Rules = Rules()
+    # a factory, not a class attribute: CPython does not specialise reading an instance
+    # attribute that a class attribute of a mutable class shadows (every state.rules was slow)
+    rules: Rules = field(default_factory=Rules)
     seed: str = ""
     first_dealer: int = 0
     game_points: Pair = (0, 0)
