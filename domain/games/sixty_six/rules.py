@@ -124,7 +124,10 @@ def awaited_seat(state: State) -> tuple[int, ...]:
     deal = state.deal
     if deal is None or state.ended is not None or deal.phase == "over":
         return ()
-    return (deal.turn,)
+    return _ALONE[deal.turn]
+
+
+_ALONE = ((0,), (1,))  # (deal.turn,), made once
 
 
 def problem(state: State, seat: int, kind: str, card: str | None) -> DomainError | None:
@@ -152,14 +155,13 @@ def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | No
     assert card is not None
     if card not in deal.hands[seat]:
         return ("card_not_in_hand", f"{card} is not in your hand")
-    if deal.phase == "follow" and (deal.closed_by is not None or deal.under is None):
-        return _strict_follow(deal, rules, seat, card)  # the stock is closed or exhausted
+    if (deal.phase == "follow" and (deal.closed_by is not None or deal.under is None)
+            and card not in followable(deal, rules, seat)):  # the stock is closed or exhausted
+        return _strict_refusal(deal, seat, card)
     return None
 
 
-def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> Refusal | None:
-    if card in followable(deal, rules, seat):
-        return None
+def _strict_refusal(deal: Deal, seat: int, card: str) -> Refusal:
     led = deal.trick[0]
     if any(c[1] == led[1] for c in deal.hands[seat]):
         if card[1] != led[1]:
