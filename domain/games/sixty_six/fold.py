@@ -37,35 +37,41 @@ def evolve(state: State, event: SixtySixEvent) -> State:
     match event:
         case CardPlayed():
             assert deal is not None
-            return _next(state, _played(deal, event), 1)
+            return _with(state, _played(deal, event), 1)
         case TrickWon():
             assert deal is not None
-            return _next(state, _trick_won(deal, event), 0)
+            return _with(state, _trick_won(deal, event), 0)
         case Passed():
             assert deal is not None
-            values = deal.__dict__.copy()
+            new = _new(Deal)
+            values = new.__dict__
+            values.update(deal.__dict__)
             values["passes"] = deal.passes + 1
             values["turn"] = 1 - deal.turn
-            return _next(state, values, 1)
+            return _with(state, new, 1)
         case HandDealt(seat=seat, cards=cards):
             assert deal is not None
-            values = deal.__dict__.copy()
+            new = _new(Deal)
+            values = new.__dict__
+            values.update(deal.__dict__)
             values["hands"] = _set_hand(deal.hands, seat, cards)
-            return _next(state, values, 0)
+            return _with(state, new, 0)
         case CardDrawn(seat=seat, card=card, face_up=face_up):
             assert deal is not None
-            return _next(state, _drawn(deal, seat, card, face_up), 0)
+            return _with(state, _drawn(deal, seat, card, face_up), 0)
         case DealScored():
             return _scored(state, event)
         case StockClosed():
             assert deal is not None
-            values = deal.__dict__.copy()
+            new = _new(Deal)
+            values = new.__dict__
+            values.update(deal.__dict__)
             values["closed_by"] = event.seat
             values["closed_before_draw"] = event.before_draw
             values["closed_at_stock_size"] = event.stock_size
             values["opponent_had_trick_at_close"] = event.opponent_had_trick_at_close
             values["phase"] = "lead"
-            return _next(state, values, 1)
+            return _with(state, new, 1)
         case DealStarted(number=number, dealer=dealer, trump_card=trump, carry_over=carry):
             values = _DEAL_DEFAULTS.copy()  # Deal(...), less setting its every field one by one
             values.update(number=number, dealer=dealer, trump_card=trump, under=trump,
@@ -75,14 +81,18 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             return copy_with(state, deal=deal, carry_over=carry)
         case StockLaid(cards=cards):
             assert deal is not None
-            values = deal.__dict__.copy()
+            new = _new(Deal)
+            values = new.__dict__
+            values.update(deal.__dict__)
             values["stock"] = cards
-            return _next(state, values, 0)
+            return _with(state, new, 0)
         case CardsDrawn(automatic=automatic):
             assert deal is not None
-            values = deal.__dict__.copy()
+            new = _new(Deal)
+            values = new.__dict__
+            values.update(deal.__dict__)
             values["phase"] = "lead"
-            return _next(state, values, not automatic)
+            return _with(state, new, not automatic)
         case MatchEnded(winner=winner):
             return copy_with(state, ended="finished", winner=winner)
         case DeclaredOut():
@@ -92,8 +102,7 @@ def evolve(state: State, event: SixtySixEvent) -> State:
         case TrumpExchanged(seat=seat, nine=nine, taken=taken):
             return _with(state, _exchanged(_deal(state), seat, nine, taken), 1)
         case GameStarted(options=options, seed=seed, dealer=dealer):
-            return State(started=True, options=dict(options), rules=Rules.of(dict(options)),
-                         seed=seed, first_dealer=dealer)
+            return _started(options, seed, dealer)
         case MatchResumed(match_points=points, deals_scored=scored):
             return copy_with(state, game_points=points, deals_scored=scored)
         case GameAborted():
@@ -102,32 +111,42 @@ def evolve(state: State, event: SixtySixEvent) -> State:
             assert_never(event)
 
 
-# The events of play fold through ``_next``: each changes a copy of its deal's ``__dict__``
-# (``values``) and ``_next`` makes the deal and the state of it. This is what two ``copy_with``
-# calls do, less their keyword packing and field-name check (the rules tests and
-# test_a_folded_deal_has_exactly_its_fields catch a misspelt field); the rarer events use
-# ``copy_with``.
+# The events of play copy their deal as ``new = _new(Deal)``, ``values = new.__dict__``,
+# ``values.update(deal.__dict__)``, change ``values`` and make the state of it with ``_with``.
+# This is what two ``copy_with`` calls do, less their keyword packing and field-name check (the
+# rules tests and test_a_folded_deal_has_exactly_its_fields catch a misspelt field), and less a
+# dict: filling the new instance's own ``__dict__`` (one copy, as ``dict.copy`` does) is cheaper
+# than copying one and setting it as the ``__dict__`` (CPython makes and drops a dict for the
+# new instance first). The rarer events use ``copy_with``.
 _new = object.__new__
 _set = object.__setattr__
 _DEAL_DEFAULTS = {f.name: f.default for f in fields(Deal) if f.default is not MISSING}
 
 
-def _next(state: State, values: dict[str, Any], acted: int) -> State:
-    """The state with a deal of these field values and ``acted`` more actions."""
-    deal = _new(Deal)
-    _set(deal, "__dict__", values)
-    return _with(state, deal, acted)
-
-
 def _with(state: State, deal: Deal, acted: int) -> State:
     """``copy_with(state, deal=deal, actions=state.actions + acted)``."""
-    values = state.__dict__.copy()
+    new: State = _new(State)
+    values = new.__dict__
+    values.update(state.__dict__)
     values["deal"] = deal
     if acted:
         values["actions"] = state.actions + acted
-    new: State = _new(State)
-    _set(new, "__dict__", values)
     return new
+
+
+_STATE_DEFAULTS = {f.name: getattr(State(), f.name) for f in fields(State)}
+
+
+def _started(options: dict[str, Any], seed: str, dealer: int) -> State:
+    """``State(started=True, ...)`` whose ``__dict__`` is a plain dict, not the key-sharing one
+    ``__init__`` leaves: every later state copies it, and CPython's specialised attribute reads
+    miss on a key-sharing dict (each ``state.x`` then took the slow path)."""
+    values = _STATE_DEFAULTS.copy()
+    values.update(started=True, options=dict(options), rules=Rules.of(dict(options)),
+                  seed=seed, first_dealer=dealer)
+    state: State = _new(State)
+    _set(state, "__dict__", values)
+    return state
 
 
 def _deal(state: State) -> Deal:
@@ -149,9 +168,11 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _played(deal: Deal, event: CardPlayed) -> dict[str, Any]:
+def _played(deal: Deal, event: CardPlayed) -> Deal:
     seat, card = event.seat, event.card
-    values = deal.__dict__.copy()
+    new: Deal = _new(Deal)
+    values = new.__dict__
+    values.update(deal.__dict__)
     hands = deal.hands
     hand = hands[seat]
     if card in hand:  # _without and _set_hand, inlined for the most frequent event
@@ -167,7 +188,7 @@ def _played(deal: Deal, event: CardPlayed) -> dict[str, Any]:
         values["turn"] = 1 - seat
     else:
         values["trick"] = (*deal.trick, card)
-    return values
+    return new
 
 
 def _married(deal: Deal, event: MarriageAnnounced) -> Deal:
@@ -190,7 +211,7 @@ def _exchanged(deal: Deal, seat: int, nine: str, taken: str) -> Deal:
     return copy_with(deal, hands=hands, known=known, under=nine, exchanged=(seat, nine, taken))
 
 
-def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
+def _trick_won(deal: Deal, event: TrickWon) -> Deal:
     w = event.winner
     lead, follow = event.cards
     hands = deal.hands
@@ -200,7 +221,9 @@ def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
         phase = "end_window"
     else:
         phase = "lead"
-    values = deal.__dict__.copy()
+    new: Deal = _new(Deal)
+    values = new.__dict__
+    values.update(deal.__dict__)
     if event.marriage_credited:
         values["marriage_points"] = with_seat(deal.marriage_points, w,
                                               deal.marriage_points[w] + event.marriage_credited)
@@ -217,18 +240,20 @@ def _trick_won(deal: Deal, event: TrickWon) -> dict[str, Any]:
     values["turn"] = w
     values["phase"] = phase
     values["passes"] = 0
-    return values
+    return new
 
 
-def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> dict[str, Any]:
-    values = deal.__dict__.copy()
+def _drawn(deal: Deal, seat: int, card: str, face_up: bool) -> Deal:
+    new: Deal = _new(Deal)
+    values = new.__dict__
+    values.update(deal.__dict__)
     values["hands"] = _set_hand(deal.hands, seat, (*deal.hands[seat], card))
     if face_up:
         values["known"] = _set_hand(deal.known, seat, (*deal.known[seat], card))
         values["under"] = None
     else:
         values["stock"] = deal.stock[1:]
-    return values
+    return new
 
 
 _SCORED_FIELDS = tuple(f.name for f in fields(DealScored))

@@ -172,6 +172,11 @@ def _explicit(
 
 
 _POINTS = {card: CARD_POINTS[card[0]] for card in CARD_CODES}
+# beats(follow, lead, trump) of every follow to a lead, looked up once per trick, not called
+_BEATS = {
+    (follow, lead, trump): beats(follow, lead, trump)
+    for follow in CARD_CODES for lead in CARD_CODES if follow != lead for trump in "CDHS"
+}
 
 # Events are immutable values: the few distinct plays and draws are built once, not per action.
 _PLAYED = {
@@ -209,7 +214,7 @@ def _trick(state: State, deal: Deal, follower: int, card: str) -> list[Event]:
     """The follow that completes the trick, TrickWon and the automatic draws, if any."""
     played = _PLAYED[follower, card, "follow"]
     lead = deal.trick[0]
-    winner = follower if beats(card, lead, deal.trump_card[1]) else 1 - follower
+    winner = follower if _BEATS[card, lead, deal.trump_card[1]] else 1 - follower
     won = deal.won
     tricks = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
     rules = state.rules

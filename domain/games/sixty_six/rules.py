@@ -124,7 +124,10 @@ def awaited_seat(state: State) -> tuple[int, ...]:
     deal = state.deal
     if deal is None or state.ended is not None or deal.phase == "over":
         return ()
-    return (deal.turn,)
+    return _ALONE[deal.turn]
+
+
+_ALONE = ((0,), (1,))  # (deal.turn,), made once
 
 
 def problem(state: State, seat: int, kind: str, card: str | None) -> DomainError | None:
@@ -152,14 +155,13 @@ def _play(deal: Deal, rules: Rules, seat: int, card: str | None) -> Refusal | No
     assert card is not None
     if card not in deal.hands[seat]:
         return ("card_not_in_hand", f"{card} is not in your hand")
-    if deal.phase == "follow" and (deal.closed_by is not None or deal.under is None):
-        return _strict_follow(deal, rules, seat, card)  # the stock is closed or exhausted
+    if (deal.phase == "follow" and (deal.closed_by is not None or deal.under is None)
+            and card not in followable(deal, rules, seat)):  # the stock is closed or exhausted
+        return _strict_refusal(deal, seat, card)
     return None
 
 
-def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> Refusal | None:
-    if card in followable(deal, rules, seat):
-        return None
+def _strict_refusal(deal: Deal, seat: int, card: str) -> Refusal:
     led = deal.trick[0]
     if any(c[1] == led[1] for c in deal.hands[seat]):
         if card[1] != led[1]:
@@ -171,22 +173,32 @@ def _strict_follow(deal: Deal, rules: Rules, seat: int, card: str) -> Refusal | 
 def followable(deal: Deal, rules: Rules, seat: int) -> tuple[str, ...]:
     """The hand cards the follower may play once the stock is closed or exhausted: the led
     suit, heading the trick when it can (R7.2); void in it, a trump when it has one (R7.3)."""
+    # plain loops: a comprehension naming an outer variable costs a closure and cells per call
     led = deal.trick[0]
     suit = led[1]
     hand = deal.hands[seat]
-    same = tuple([c for c in hand if c[1] == suit])
+    same = []
+    for c in hand:
+        if c[1] == suit:
+            same.append(c)
     if same:
         if rules.must_head_trick:
             rank = RANK_ORDER[led[0]]
-            higher = tuple([c for c in same if RANK_ORDER[c[0]] > rank])
+            higher = []
+            for c in same:
+                if RANK_ORDER[c[0]] > rank:
+                    higher.append(c)
             if higher:
-                return higher
-        return same
+                return tuple(higher)
+        return tuple(same)
     if rules.must_trump_when_void:
         trump = deal.trump_card[1]
-        trumps = tuple([c for c in hand if c[1] == trump])
+        trumps = []
+        for c in hand:
+            if c[1] == trump:
+                trumps.append(c)
         if trumps:
-            return trumps
+            return tuple(trumps)
     return hand
 
 
@@ -271,7 +283,8 @@ def partner(card: str) -> str:
 
 def exchange_card(deal: Deal, rules: Rules) -> str:
     """The card that may replace the trump card: trump 9 (trump jack with deck20)."""
-    return rules.exchange_rank + deal.trump
+    # rules.exchange_rank + deal.trump, less two property calls (asked on most leads)
+    return ("J" if rules.deck20 else "9") + deal.trump_card[1]
 
 
 # the cardless types each phase may allow (their _CHECKS decide), in listing order
@@ -305,28 +318,28 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return []
     phase = deal.phase
     hand = deal.hands[seat]
+    # plain loops, no comprehension naming deal, rules or seat: that made them cells and built
+    # a closure per call
+    out: list[dict[str, Any]] = []
     marriages: list[str] = []
     if phase == "lead":
-        out: list[dict[str, Any]] = [{"type": "play", "cards": [c]} for c in hand]
-        marriages = [c for c in hand if c in _PARTNER and _PARTNER[c] in hand
-                     and _marriage(deal, rules, seat, c) is None]
-        if marriages:
-            out += [{"type": "marriage", "cards": [c]} for c in marriages]
-    elif phase == "follow":
+        for c in hand:
+            out.append({"type": "play", "cards": [c]})
+            if c in _PARTNER and _PARTNER[c] in hand and _marriage(deal, rules, seat, c) is None:
+                marriages.append(c)
+        for c in marriages:
+            out.append({"type": "marriage", "cards": [c]})
+    elif phase != "draw":  # a follow (``followable`` narrows the strict one), the end window
         stock_open = deal.closed_by is None and deal.under is not None
-        cards = hand if stock_open else followable(deal, rules, seat)
-        out = [{"type": "play", "cards": [c]} for c in cards]
-    elif phase == "draw":
-        out = []
-    else:  # the end window: the hands are empty by then
-        out = [{"type": "play", "cards": [c]} for c in hand]
+        for c in hand if stock_open or phase != "follow" else followable(deal, rules, seat):
+            out.append({"type": "play", "cards": [c]})
     for kind, check in _CARDLESS_CHECKS[phase]:
         if check(deal, rules, seat, None) is None:
             out.append({"type": kind})
     out.append({"type": "declare_out"})
-    if marriages:
-        out += [{"type": "marriage", "cards": [c], "declare": True} for c in marriages
-                if reaches_target(deal, rules, seat, c)]
+    for c in marriages:
+        if reaches_target(deal, rules, seat, c):
+            out.append({"type": "marriage", "cards": [c], "declare": True})
     return out
 
 
