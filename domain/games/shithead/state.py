@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -35,6 +35,7 @@ Cards = tuple[str, ...]
 Slots = tuple[Cards, ...]
 
 NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
+T = TypeVar("T")
 
 
 # Frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
@@ -258,8 +259,8 @@ def _started(e: GameStarted) -> State:
         rules=rules_for(e.options, n),
     )
     empty: tuple[tuple[Any, ...], ...] = ((),) * n  # every seat's zones exist before the deal
-    return State(
-        info=info,
+    state = State(
+        info=_combined(info),
         phase=NEW,
         hands=empty,
         face_up=empty,
@@ -267,6 +268,18 @@ def _started(e: GameStarted) -> State:
         ready=(False,) * n,
         chosen=(False,) * n,
     )
+    return _combined(state)
+
+
+def _combined(obj: T) -> T:
+    """The same object with an ordinary dict as its ``__dict__``.
+
+    ``__init__`` leaves a key-sharing (split) dict, and its copies, every later state's, stay
+    split: CPython (3.11) does not specialise attribute reads on an instance whose dict is
+    split, while an ordinary dict is read through a cached index (LOAD_ATTR_WITH_HINT).
+    """
+    _set(obj, "__dict__", dict(obj.__dict__))
+    return obj
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
