@@ -180,7 +180,7 @@ def _stack_sets(slots: tuple[Cards, ...]) -> list[Cards]:
 
 def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None) -> list[Cards]:
     """The sets the seat may form from its zone that may go on the pile now."""
-    rules, pile = state.r, state.pile
+    rules, pile = state.info.rules, state.pile
     if zone == FACE_UP and rules.stack_face_up:
         lead = state.lead_count
         return [

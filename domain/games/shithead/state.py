@@ -47,7 +47,8 @@ class Info:
     dealer: int = 0
     seed: str = ""
     options: dict[str, Any] = field(default_factory=dict)
-    rules: Rules | None = None
+    # None only before GameStarted, which no rule reads: typed as it is read (``state.r``).
+    rules: Rules = None  # type: ignore[assignment]
     starter: tuple[int, str, str] | None = None
     flusher: int | None = None
     finishing_order: tuple[int, ...] = ()
@@ -283,7 +284,7 @@ def _combined(obj: T) -> T:
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
-    rows = state.r.cards_per_row
+    rows = state.info.rules.cards_per_row
     face_up = tuple(
         tuple((c,) for c in seat_cards) if seat_cards else ((),) * rows for seat_cards in e.face_up
     )
@@ -303,7 +304,13 @@ def _played(state: State, e: CardsPlayed) -> State:
     values = state.__dict__.copy()
     if e.source == "hand":
         hands = state.hands
-        values["hands"] = (*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :])  # put()
+        held = hands[seat]
+        if len(cards) == 1 and cards[0] in held:  # without(), inlined for the usual single card
+            at = held.index(cards[0])
+            held = held[:at] + held[at + 1 :]
+        else:
+            held = without(held, cards)
+        values["hands"] = (*hands[:seat], held, *hands[seat + 1 :])  # put()
     else:
         values["face_up"] = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
     values["pile"] = pile + cards
@@ -380,7 +387,7 @@ def _picked_up(state: State, e: PilePickedUp) -> State:
 def _burned(state: State, e: PileBurned) -> State:
     values = state.__dict__.copy()
     info = state.info
-    if info.flusher is None and state.r.track_flusher:
+    if info.flusher is None and state.info.rules.track_flusher:
         values["info"] = copy_with(info, flusher=e.seat)
     values["burned"] = state.burned + state.pile
     values["pile"] = ()
@@ -415,7 +422,7 @@ def _stacked(state: State, e: CardStacked) -> State:
 def _chosen(state: State, e: FaceUpChosen) -> State:
     seat = e.seat
     gone = tuple(c for stack in e.slots for c in stack)
-    ready = state.ready if state.r.stack_face_up else put(state.ready, seat, True)
+    ready = state.ready if state.info.rules.stack_face_up else put(state.ready, seat, True)
     return copy_with(
         state,
         hands=put(state.hands, seat, without(state.hands[seat], gone)),
