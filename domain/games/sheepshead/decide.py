@@ -39,13 +39,16 @@ _FIELDS = {"pick": {"type", "blitz"}, "bury": {"type", "cards"}, "call": {"type"
 _TYPE_ONLY = {"type"}
 _NONE: frozenset[str] = frozenset()
 _FIELDS["play"] = _FIELDS["bury"]
+_KINDS = frozenset(rules.ACTION_TYPES)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     """The events one action causes, or the most specific DomainError."""
     if state.finished or state.aborted:  # state.over, without the call
         raise GameOver("the match is over", reason="match_over")
-    kind = action_type(action, rules.ACTION_TYPES)
+    kind = action.get("type") if type(action) is dict else None
+    if type(kind) is not str or kind not in _KINDS:  # (the usual action: no call)
+        kind = action_type(action, rules.ACTION_TYPES)
     cards = _parse_shape(kind, action)
     hand = state.hand
     if not isinstance(seat, int) or not 0 <= seat < state.players or hand is None:

@@ -74,7 +74,7 @@ def evolve(state: State, event: Event) -> State:
     # the most frequent events first: a match tries its cases in order
     match fact:
         case CardPlayed(seat=seat, card=card):
-            return _counted(state, _played(hand, seat, card))
+            return _played(state, hand, seat, card)
         case TrickWon():
             values = state.__dict__.copy()  # copy_with(state, hand=...), inlined
             values["hand"] = _trick_won(hand, fact)
@@ -242,17 +242,28 @@ def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
     return copy_with(hand, crackers=(), phase=PLAYING, to_act=hand.active[0])
 
 
-def _played(hand: Hand, seat: int, card: str) -> Hand:
-    held = hand.hands[seat]
+def _played(state: State, hand: Hand, seat: int, card: str) -> State:
+    hands = hand.hands
+    held = hands[seat]
     i = held.index(card) if card in held else len(held)  # total: a fold never raises
-    kept = held[:i] + held[i + 1 :]
     seats = (*hand.trick_seats, seat)
+    active = hand.active
     values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
-    values["hands"] = _set(hand.hands, seat, kept)
+    values["hands"] = (*hands[:seat], held[:i] + held[i + 1 :], *hands[seat + 1 :])  # _set()
     values["trick_seats"] = seats
     values["trick_cards"] = (*hand.trick_cards, card)
-    values["to_act"] = None if len(seats) == len(hand.active) else _next_active(hand, seat)
-    return _made(Hand, values)
+    # (_next_active, inlined)
+    values["to_act"] = None if len(seats) == len(active) else active[
+        (active.index(seat) + 1) % len(active)
+    ]
+    played: Hand = _new(Hand)  # _made(Hand, values), inlined
+    _setattr(played, "__dict__", values)
+    values = state.__dict__.copy()  # _counted(state, played), inlined
+    values["hand"] = played
+    values["actions"] = state.actions + 1
+    counted: State = _new(State)
+    _setattr(counted, "__dict__", values)
+    return counted
 
 
 def _trick_won(hand: Hand, event: TrickWon) -> Hand:
