@@ -249,7 +249,9 @@ def _played(state: State, hand: Hand, seat: int, card: str) -> State:
     seats = (*hand.trick_seats, seat)
     active = hand.active
     values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
-    values["hands"] = (*hands[:seat], held[:i] + held[i + 1 :], *hands[seat + 1 :])  # _set()
+    held_by = [*hands]  # _set(hands, seat, ...), with one tuple built
+    held_by[seat] = held[:i] + held[i + 1 :]
+    values["hands"] = (*held_by,)
     values["trick_seats"] = seats
     values["trick_cards"] = (*hand.trick_cards, card)
     # (_next_active, inlined)

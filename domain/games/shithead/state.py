@@ -310,7 +310,9 @@ def _played(state: State, e: CardsPlayed) -> State:
             held = held[:at] + held[at + 1 :]
         else:
             held = without(held, cards)
-        values["hands"] = (*hands[:seat], held, *hands[seat + 1 :])  # put()
+        held_by = [*hands]  # put(hands, seat, held), with one tuple built
+        held_by[seat] = held
+        values["hands"] = (*held_by,)
     else:
         values["face_up"] = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
     values["pile"] = pile + cards
