@@ -24,6 +24,13 @@ SUIT_OF: Mapping[str, str] = _SUIT  # effective_suit as a table (hot paths index
 _POWER = {
     c: (100 - _TRUMP_RANK[c] if c in _TRUMP_RANK else 10 - FAIL_ORDER.index(c[0])) for c in DECK
 }
+_POINTS_OF = {c: POINTS[c[0]] for c in DECK}
+# Per led suit, each card's strength in a trick: trumps above the led suit above the rest
+# (which never wins: the led card itself is of the led suit or a trump), then by power.
+_STRENGTH = {
+    led: {c: 2000 * (_SUIT[c] == TRUMP) + 1000 * (_SUIT[c] == led) + _POWER[c] for c in DECK}
+    for led in TRUMP + FAIL_SUITS
+}
 # Display order: trumps high to low, then clubs, spades, hearts high to low.
 SORT_ORDER: tuple[str, ...] = TRUMP_ORDER + tuple(r + s for s in FAIL_SUITS for r in FAIL_ORDER)
 _SORT_INDEX = {c: i for i, c in enumerate(SORT_ORDER)}
@@ -46,18 +53,13 @@ def points(card: str) -> int:
 
 def total_points(cards: Sequence[str]) -> int:
     """The card points of several cards."""
-    return sum(POINTS[c[0]] for c in cards)
+    return sum(map(_POINTS_OF.__getitem__, cards))
 
 
 def trick_winner_index(cards: Sequence[str]) -> int:
     """The index of the winning card: the highest trump, else the highest of the led suit."""
-    led = _SUIT[cards[0]]
-
-    def strength(i: int) -> tuple[bool, bool, int]:
-        suit = _SUIT[cards[i]]
-        return suit == TRUMP, suit == led, _POWER[cards[i]]
-
-    return max(range(len(cards)), key=strength)
+    strengths = list(map(_STRENGTH[_SUIT[cards[0]]].__getitem__, cards))
+    return strengths.index(max(strengths))  # the first of equals, as max() gives it
 
 
 def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:

@@ -121,6 +121,8 @@ _LAYOUTS = {
 
 def layout(players: int, options: Mapping[str, Any]) -> Layout:
     """The hand layout for a player count and its mode options."""
+    if players < 6:  # only 6 and 7 players have a mode
+        return _LAYOUTS[players]
     sits_out = (players == 6 and options["six_hand_mode"] == "dealer_sits_out") or (
         players == 7 and options["seven_hand_mode"] == "dealer_sits_out"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from domain.cards import parse_cards
@@ -28,7 +29,7 @@ from domain.games.sheepshead.events import (
     RecrackDecided,
     TrickWon,
 )
-from domain.games.sheepshead.evolve import evolve
+from domain.games.sheepshead.evolve import evolve_remembered, forget_folds
 from domain.games.sheepshead.scoring import score_leaster, score_normal
 from domain.games.sheepshead.state import Hand, State
 from domain.protocol import action_type
@@ -38,13 +39,16 @@ _FIELDS = {"pick": {"type", "blitz"}, "bury": {"type", "cards"}, "call": {"type"
 _TYPE_ONLY = {"type"}
 _NONE: frozenset[str] = frozenset()
 _FIELDS["play"] = _FIELDS["bury"]
+_KINDS = frozenset(rules.ACTION_TYPES)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     """The events one action causes, or the most specific DomainError."""
     if state.finished or state.aborted:  # state.over, without the call
         raise GameOver("the match is over", reason="match_over")
-    kind = action_type(action, rules.ACTION_TYPES)
+    kind = action.get("type") if type(action) is dict else None
+    if type(kind) is not str or kind not in _KINDS:  # (the usual action: no call)
+        kind = action_type(action, rules.ACTION_TYPES)
     cards = _parse_shape(kind, action)
     hand = state.hand
     if not isinstance(seat, int) or not 0 <= seat < state.players or hand is None:
@@ -53,6 +57,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         raise NotYourTurn(f"seat {seat} may not act now", reason="not_your_turn")
     if kind not in rules.PHASE_ACTIONS.get(hand.phase, _NONE):
         raise IllegalAction(f"{kind} is not possible now", reason="wrong_phase")
+    forget_folds()  # (the folds of the action before are of no more use)
     events = _HANDLERS[kind](state, hand, seat, kind, action, cards)
     return _with_action_limit(state, events)
 
@@ -73,7 +78,7 @@ def _parse_shape(kind: str, action: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _fold(state: State, events: list[Event]) -> State:
     for event in events:
-        state = evolve(state, event)
+        state = evolve_remembered(state, event)  # applying the events folds them again
     return state
 
 
@@ -120,7 +125,7 @@ def _pass(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: An
 def _bury(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: Any) -> list[Event]:
     _raise(rules.bury_error(state, hand, seat, cards))
     buried = Buried(seat=seat, cards=tuple(cards))
-    after = evolve(state, buried)
+    after = evolve_remembered(state, buried)
     assert after.hand is not None
     if rules.calling(after, after.hand) is not None:
         return [buried]
@@ -173,7 +178,7 @@ def _play(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: An
         raise InvalidAction(f"play exactly one card, not {list(cards)}")
     card = cards[0]
     _raise(rules.play_error(state, hand, seat, card))
-    events: list[Event] = [CardPlayed(seat=seat, card=card)]
+    events: list[Event] = [_card_played(seat, card)]
     if seat == hand.partner and card == hand.partner_card:
         events.append(PartnerRevealed(seat=seat, card=card))
     if len(hand.trick_cards) + 1 < len(hand.active):
@@ -194,11 +199,23 @@ def _play(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: An
     return events + _end_of_hand(_fold(state, events))
 
 
+# Events are immutable facts, so the few distinct ones of a kind are built once and shared:
+# a dataclass __init__ sets each frozen field through object.__setattr__, a cache hit is a
+# lookup (a card is played in most actions). The shared event holds the deck's own string of
+# the card, the one a dealt hand holds.
+@cache
+def _card_played(seat: int, card: str) -> CardPlayed:
+    return CardPlayed(seat=seat, card=_DECK_CARD[card])
+
+
+_DECK_CARD = {card: card for card in DECK}
+
+
 def _end_of_hand(state: State) -> list[Event]:
     hand = state.hand
     assert hand is not None
     scored = score_leaster(state, hand) if hand.leaster else score_normal(state, hand)
-    after = evolve(state, scored)
+    after = evolve_remembered(state, scored)
     if hand.number + 1 >= state.options["rounds"]:
         top = max(after.totals)
         winners = tuple(s for s, t in enumerate(after.totals) if t == top)

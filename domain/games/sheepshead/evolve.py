@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -43,19 +43,42 @@ from domain.games.sheepshead.state import (
 )
 
 _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
+_setattr = object.__setattr__
+T = TypeVar("T")
+
+
+# decide folds some of an action's events to see their effect (a trick's end, a bury), and
+# whoever applies the action folds the same events onto the same states again. Those folds are
+# remembered here, one action's at a time, and evolve answers them from it: by identity, as
+# states and events are immutable (a remembered result is what the fold gives). A miss (another
+# thread's action, stored events read back) folds as usual.
+_FOLDED: dict[int, tuple[State, Event, State]] = {}
+forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
+
+
+def evolve_remembered(state: State, event: Event) -> State:
+    """``evolve``, remembering the result for the same fold again (decide's own folds)."""
+    after = evolve(state, event)
+    _FOLDED[id(state)] = (state, event, after)
+    return after
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after one event (pure and total): one exhaustive match over the events."""
+    known = _FOLDED.get(id(state))
+    if known is not None and known[1] is event and known[0] is state:
+        return known[2]
     # cast() without the calls: every event but GameStarted comes after a deal
     hand: Hand = state.hand  # type: ignore[assignment]
     fact: SheepsheadEvent = event  # type: ignore[assignment]
     # the most frequent events first: a match tries its cases in order
     match fact:
         case CardPlayed(seat=seat, card=card):
-            return _counted(state, _played(hand, seat, card))
+            return _played(state, hand, seat, card)
         case TrickWon():
-            return copy_with(state, hand=_trick_won(hand, fact))
+            values = state.__dict__.copy()  # copy_with(state, hand=...), inlined
+            values["hand"] = _trick_won(hand, fact)
+            return _made(State, values)
         case PartnerRevealed():
             return copy_with(state, hand=copy_with(hand, revealed=True))
         case GameStarted():
@@ -99,20 +122,49 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _started(event: GameStarted) -> State:
-    return State(
-        started=True,
-        players=event.players,
-        seed=event.seed,
-        options=dict(event.options),
-        first_dealer=event.dealer,
-        explicit_deal=event.explicit_deal,
-        commitment=event.commitment,
-        totals=(0,) * event.players,
+    return _combined(
+        State(
+            started=True,
+            players=event.players,
+            seed=event.seed,
+            options=dict(event.options),
+            first_dealer=event.dealer,
+            explicit_deal=event.explicit_deal,
+            commitment=event.commitment,
+            totals=(0,) * event.players,
+        )
     )
 
 
+def _combined(obj: T) -> T:
+    """The same object with an ordinary dict as its ``__dict__``.
+
+    ``__init__`` leaves a key-sharing (split) dict, and its copies (``copy_with``) stay split:
+    CPython (3.11) does not specialise attribute reads on an instance whose dict is split,
+    while an ordinary dict is read through a cached index (LOAD_ATTR_WITH_HINT).
+    """
+    _setattr(obj, "__dict__", dict(obj.__dict__))
+    return obj
+
+
+# The hot events (every card played, every trick) copy the ``__dict__`` of the state and of its
+# hand directly: what ``copy_with`` does, less its keyword packing and field-name check (the
+# rules tests and test_state_copies catch a misspelt field); the rarer events use ``copy_with``.
+_new = object.__new__
+
+
+def _made(cls: type[T], values: dict[str, object]) -> T:
+    """The instance of these field values (a copy of another instance's ``__dict__``, changed)."""
+    new: T = _new(cls)
+    _setattr(new, "__dict__", values)
+    return new
+
+
 def _counted(state: State, hand: Hand) -> State:
-    return copy_with(state, hand=hand, actions=state.actions + 1)
+    values = state.__dict__.copy()  # copy_with(state, hand=hand, actions=state.actions + 1)
+    values["hand"] = hand
+    values["actions"] = state.actions + 1
+    return _made(State, values)
 
 
 def _set(
@@ -124,7 +176,7 @@ def _set(
 def _dealt(state: State, event: HandDealt) -> Hand:
     lay = layout(state.players, state.options)
     active = active_seats(event.dealer, state.players, lay.dealer_sits_out)
-    return Hand(
+    hand = Hand(
         deal=event.deal,
         number=event.hand,
         dealer=event.dealer,
@@ -134,6 +186,7 @@ def _dealt(state: State, event: HandDealt) -> Hand:
         phase=PICKING,
         to_act=active[0],
     )
+    return _combined(hand)
 
 
 def _next_active(hand: Hand, seat: int) -> int:
@@ -189,19 +242,30 @@ def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
     return copy_with(hand, crackers=(), phase=PLAYING, to_act=hand.active[0])
 
 
-def _played(hand: Hand, seat: int, card: str) -> Hand:
-    held = hand.hands[seat]
+def _played(state: State, hand: Hand, seat: int, card: str) -> State:
+    hands = hand.hands
+    held = hands[seat]
     i = held.index(card) if card in held else len(held)  # total: a fold never raises
-    kept = held[:i] + held[i + 1 :]
     seats = (*hand.trick_seats, seat)
-    to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
-    return copy_with(
-        hand,
-        hands=_set(hand.hands, seat, kept),
-        trick_seats=seats,
-        trick_cards=(*hand.trick_cards, card),
-        to_act=to_act,
-    )
+    active = hand.active
+    values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
+    held_by = [*hands]  # _set(hands, seat, ...), with one tuple built
+    held_by[seat] = held[:i] + held[i + 1 :]
+    values["hands"] = (*held_by,)
+    values["trick_seats"] = seats
+    values["trick_cards"] = (*hand.trick_cards, card)
+    # (_next_active, inlined)
+    values["to_act"] = None if len(seats) == len(active) else active[
+        (active.index(seat) + 1) % len(active)
+    ]
+    played: Hand = _new(Hand)  # _made(Hand, values), inlined
+    _setattr(played, "__dict__", values)
+    values = state.__dict__.copy()  # _counted(state, played), inlined
+    values["hand"] = played
+    values["actions"] = state.actions + 1
+    counted: State = _new(State)
+    _setattr(counted, "__dict__", values)
+    return counted
 
 
 def _trick_won(hand: Hand, event: TrickWon) -> Hand:
@@ -212,9 +276,12 @@ def _trick_won(hand: Hand, event: TrickWon) -> Hand:
         winner=event.winner,
         points=event.points,
     )
-    return copy_with(
-        hand, tricks=(*hand.tricks, trick), trick_seats=(), trick_cards=(), to_act=event.winner
-    )
+    values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
+    values["tricks"] = (*hand.tricks, _combined(trick))
+    values["trick_seats"] = ()
+    values["trick_cards"] = ()
+    values["to_act"] = event.winner
+    return _made(Hand, values)
 
 
 def _scored(state: State, hand: Hand, event: HandScored) -> State:

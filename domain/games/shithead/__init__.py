@@ -53,6 +53,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     "play_stock": frozenset(),
 }
 _TYPES = PREPLAY_TYPES + PLAY_TYPES
+_TYPE_SET = frozenset(_TYPES)
 _PREPLAY_KINDS, _PLAY_KINDS = frozenset(PREPLAY_TYPES), frozenset(PLAY_TYPES)
 _KEYS = {kind: fields | {"type"} for kind, fields in _FIELDS.items()}  # every key a kind takes
 
@@ -83,7 +84,9 @@ class Shithead:
 
     def decide(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events of one action, or the most specific DomainError."""
-        kind = action_type(action, _TYPES)
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str or kind not in _TYPE_SET:  # (the usual action: no call)
+            kind = action_type(action, _TYPES)
         phase = state.phase
         if phase == OVER:
             raise GameOver("the game is over: no more actions")
@@ -101,9 +104,9 @@ class Shithead:
         events = batch.events
         # Each event adds at most one action: below this bound the limit cannot have been met,
         # and the batch's last events need not be folded to know it.
-        if state.actions + len(events) >= state.r.action_limit:
+        if state.actions + len(events) >= state.info.rules.action_limit:
             after = batch.state
-            if after.phase != OVER and after.actions >= after.r.action_limit:
+            if after.phase != OVER and after.actions >= after.info.rules.action_limit:
                 batch.emit(GameAborted(reason="action_limit", actions=after.actions))
         return events
 
@@ -126,7 +129,7 @@ class Shithead:
             return tuple(public_to_act(state)) if state.phase == PREPLAY else ()
         assert state.to_act is not None
         others: tuple[int, ...] = ()
-        if state.r.ten_out_of_turn and state.pile:
+        if state.info.rules.ten_out_of_turn and state.pile:
             others = tuple(
                 s
                 for s in range(state.players)
@@ -183,7 +186,7 @@ def _check_shape(state: State, kind: str, action: Action) -> None:
         return  # the usual case, checked in C; the checks below name what is wrong
     allowed = _FIELDS.get(kind)
     if allowed is None:
-        stacked = state.rules is not None and state.r.stack_face_up
+        stacked = state.rules is not None and state.info.rules.stack_face_up
         allowed = frozenset({"slots" if stacked else "cards"})
     extra = sorted(set(action) - allowed - {"type"})
     if extra:

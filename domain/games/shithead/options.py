@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from domain.errors import InvalidOptions
-from domain.games.shithead.ranks import ProblemTable, tables
+from domain.games.shithead.ranks import PlayableTable, ProblemTable, tables
 from domain.options import Option, action_limit_option, parse_options
 
 
@@ -63,8 +63,9 @@ OPTIONS: tuple[Option, ...] = (
 class Rules:
     """The options as typed fields, with the derived facts the rules consult often.
 
-    The last three fields are tables built from the others (``ranks.tables``): the problem of
-    each rank on each pile rank, the transparent cards, each card's counting rank.
+    The last four fields are tables built from the others (``ranks.tables``): the problem of
+    each rank on each pile rank, the transparent cards, each card's counting rank, and the cards
+    that may go on each pile rank.
     """
 
     jokers_in_deck: bool
@@ -96,12 +97,14 @@ class Rules:
     rank_problems: ProblemTable = field(init=False, repr=False, compare=False)
     clear_cards: frozenset[str] = field(init=False, repr=False, compare=False)
     counts_as: dict[str, str] = field(init=False, repr=False, compare=False)
+    playable: PlayableTable = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        problems, clear, counts_as = tables(self)
+        problems, clear, counts_as, playable = tables(self)
         object.__setattr__(self, "rank_problems", problems)
         object.__setattr__(self, "clear_cards", clear)
         object.__setattr__(self, "counts_as", counts_as)
+        object.__setattr__(self, "playable", playable)
 
     def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
         """Pickled (state snapshots) without the tables: unpickling builds them again."""

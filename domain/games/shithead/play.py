@@ -75,7 +75,7 @@ class Batch:
 def may_play_out_of_turn(state: State, seat: int) -> bool:
     """ten_out_of_turn: a seat off turn may play tens onto a non-empty pile (§16.2)."""
     return (
-        state.r.ten_out_of_turn
+        state.info.rules.ten_out_of_turn
         and bool(state.pile)
         and seat != state.to_act
         and seat not in state.out
@@ -91,7 +91,7 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = [
         {"type": "play", "cards": [*cards]} for cards in legal_sets(state, seat, zone)
     ]
-    rules = state.r
+    rules = state.info.rules
     if state.pile:
         if zone == FACE_UP and rules.face_up_pickup == "one":
             actions += [{"type": "pickup", "face_up_card": c} for c in face_up_cards(state, seat)]
@@ -149,7 +149,7 @@ def checked_set(state: State, seat: int, raw: Any) -> tuple[Cards, str]:
         raise IllegalAction(
             f"cannot play {' '.join(cards)} together: a set is one rank", reason="mixed_ranks"
         )
-    if zone == FACE_UP and state.r.stack_face_up:
+    if zone == FACE_UP and state.info.rules.stack_face_up:
         _check_whole_stacks(state, seat, cards)
     _check_on_pile(state, cards)
     return cards, zone
@@ -183,7 +183,7 @@ def _check_whole_stacks(state: State, seat: int, cards: Cards) -> None:
 
 
 def _check_on_pile(state: State, cards: Cards) -> None:
-    rules = state.r
+    rules = state.info.rules
     problem = play_problem(rules, state.pile, state.lead_count, RANK[cards[0]], len(cards))
     if problem is None:
         return
@@ -220,7 +220,7 @@ def _pickup(state: State, seat: int, action: Any) -> Batch:
 
 
 def _face_up_taken(state: State, seat: int, zone: str, named: Any) -> Cards:
-    mode = state.r.face_up_pickup
+    mode = state.info.rules.face_up_pickup
     if named is not None and (zone == HAND or mode != "one"):
         why = "while you hold hand cards" if zone == HAND else f"under face_up_pickup={mode}"
         raise IllegalAction(f"do not name a face-up card {why}", reason="unexpected_face_up_card")
@@ -259,7 +259,7 @@ def _flip(state: State, seat: int, action: Any) -> Batch:
 
 
 def _play_stock(state: State, seat: int) -> Batch:
-    if not state.r.play_from_stock:
+    if not state.info.rules.play_from_stock:
         raise IllegalAction("play_stock needs the play_from_stock option", reason="option_off")
     if tier(state, seat) == FACE_DOWN:
         raise IllegalAction("in the face-down tier you must flip", reason="wrong_tier")
@@ -307,7 +307,7 @@ def _burned(seat: int, cause: str, count: int) -> PileBurned:
 def draw(batch: Batch, seat: int) -> State:
     """Refill the seat's hand from the stock up to the hand size (R8.5); the state after."""
     state = batch.state
-    need = state.r.hand_size - len(state.hands[seat])
+    need = state.info.rules.hand_size - len(state.hands[seat])
     if need > 0 and state.stock:
         batch.emit(CardsDrawn(seat=seat, cards=state.stock[:need]))
         return batch.state
@@ -317,7 +317,7 @@ def draw(batch: Batch, seat: int) -> State:
 def resolve_placed(batch: Batch, seat: int, played: str) -> None:
     """Reverse, burn, draw, out check and next turn after a set reached the pile (R8.2-R8.7)."""
     state = batch.state
-    rules = state.r
+    rules = state.info.rules
     if reverses(rules, played):
         batch.emit(_reversed(-state.direction))
     cause = burn_cause(rules, played, state.pile)  # a reversal leaves the pile as it is
@@ -344,7 +344,7 @@ def resolve_placed(batch: Batch, seat: int, played: str) -> None:
 def after_pickup(batch: Batch, seat: int) -> None:
     """Draw, then pass the turn as a pickup does (R9.5, pickup_passes_to)."""
     state = draw(batch, seat)
-    direction = -state.direction if state.r.pickup_to_previous else state.direction
+    direction = -state.direction if state.info.rules.pickup_to_previous else state.direction
     batch.emit(_turn_passed(next_active(state, seat, direction), "picked_up"))
 
 
@@ -355,7 +355,7 @@ def _went_out(batch: Batch, seat: int) -> bool:
         return False
     batch.emit(PlayerOut(seat=seat, position=len(state.out) + 1))
     state = batch.state
-    if state.r.objective_winner:
+    if state.info.rules.objective_winner:
         batch.emit(GameEnded(finishing_order=(seat,), loser=None, winner=seat))
         return True
     left = [s for s in range(state.players) if s not in state.out]

@@ -19,6 +19,8 @@ RANKS = "23456789TJQKA"
 RANK_VALUE = {r: i for i, r in enumerate(RANKS, start=2)} | {"*": 99}
 _SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
 ProblemTable = dict[str, dict[str, "str | None"]]
+PlayableTable = dict[str, frozenset[str]]
+Tables = tuple[ProblemTable, frozenset[str], dict[str, str], PlayableTable]
 
 
 def _order(card: str) -> tuple[int, int]:
@@ -67,8 +69,9 @@ def counting_rank(rules: Rules, card: str) -> str:
     return r
 
 
-def tables(rules: Rules) -> tuple[ProblemTable, frozenset[str], dict[str, str]]:
-    """Every (pile rank, rank) problem, the transparent cards and each card's counting rank."""
+def tables(rules: Rules) -> Tables:
+    """Every (pile rank, rank) problem, the transparent cards, each card's counting rank, and
+    for each pile rank the cards whose rank has no problem on it (``rank_problem_of``)."""
     return _tables(rules, _rank_flags(rules))
 
 
@@ -79,17 +82,19 @@ def _rank_flags(rules: Rules) -> tuple[object, ...]:
             rules.sevens_low, rules.joker_transparent, rules.joker_mode)
 
 
-_BUILT: dict[tuple[object, ...], tuple[ProblemTable, frozenset[str], dict[str, str]]] = {}
+_BUILT: dict[tuple[object, ...], Tables] = {}
 
 
-def _tables(
-    rules: Rules, flags: tuple[object, ...]
-) -> tuple[ProblemTable, frozenset[str], dict[str, str]]:
+def _tables(rules: Rules, flags: tuple[object, ...]) -> Tables:
     # Built once per combination of flags (a few hundred at most), not once per fold.
     built = _BUILT.get(flags)
     if built is None:
         problems = {t: {r: rank_problem_of(rules, r, t) for r in RANK_VALUE} for t in RANKS}
         clear = frozenset(card for card in RANK if is_transparent(rules, card))
-        built = problems, clear, {card: counting_rank(rules, card) for card in RANK}
+        playable = {
+            t: frozenset(card for card, r in RANK.items() if problems[t][r] is None)
+            for t in RANKS
+        }
+        built = problems, clear, {card: counting_rank(rules, card) for card in RANK}, playable
         _BUILT[flags] = built
     return built

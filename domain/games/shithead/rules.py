@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, groupby
 
 from domain.cards import rank
@@ -179,34 +180,47 @@ def _stack_sets(slots: tuple[Cards, ...]) -> list[Cards]:
 
 def legal_sets(state: State, seat: int, zone: str, only_rank: str | None = None) -> list[Cards]:
     """The sets the seat may form from its zone that may go on the pile now."""
-    rules, pile, lead = state.r, state.pile, state.lead_count
+    rules, pile = state.info.rules, state.pile
     if zone == FACE_UP and rules.stack_face_up:
+        lead = state.lead_count
         return [
             cards
             for cards in _stack_sets(state.face_up[seat])
             if (only_rank is None or RANK[cards[0]] == only_rank)
             and play_problem(rules, pile, lead, RANK[cards[0]], len(cards)) is None
         ]
-    t, nonempty = pile_rank(rules, pile), bool(pile)
-    cards = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
-    fits = {1: count_problem(rules, nonempty, lead, 1, False) is None}  # size: it fits
+    cards: Iterable[str] = state.hands[seat] if zone == HAND else face_up_cards(state, seat)
+    t = pile_rank(rules, pile)
+    if t is not None:  # the cards whose rank has no problem on the pile rank (rank_problem)
+        cards = filter(rules.playable[t].__contains__, cards)
+    if only_rank is not None:
+        cards = filter(_RANKED[only_rank].__contains__, cards)
+    groups = groupby(sorted(cards, key=_KEY), _RANK_OF)  # rank_groups, inline
+    if pile and rules.match_count:  # sets of some sizes only (count_problem)
+        return _sized_sets(groups, rules, state.lead_count)
     out: list[Cards] = []
-    ranked = t is not None  # without a pile rank no rank has a problem (rank_problem)
-    for r, same_rank in groupby(sorted(cards, key=_KEY), _RANK_OF):  # rank_groups, inline
-        if (only_rank is not None and r != only_rank) or (
-            ranked and rank_problem(rules, t, r) is not None
-        ):
-            continue
+    for _, same_rank in groups:
         group = (*same_rank,)
-        if len(group) == 1:  # most groups: skip the loop over sizes
-            if fits[1]:
-                out.append(group)
-            continue
+        if len(group) == 1:  # most groups: no sizes to loop over
+            out.append(group)
+        else:  # every subset, by size (the group's own cards: no copies of equal strings)
+            for size in range(1, len(group) + 1):
+                out += combinations(group, size)
+    return out
+
+
+_RANKED = {r: frozenset(c for c in RANK if RANK[c] == r) for r in set(RANK.values())}
+
+
+def _sized_sets(
+    groups: Iterable[tuple[str, Iterable[str]]], rules: Rules, lead: int
+) -> list[Cards]:
+    """Under match_count on a pile: the sets of each rank group whose size fits."""
+    out: list[Cards] = []
+    for _, same_rank in groups:
+        group = (*same_rank,)
         for size in range(1, len(group) + 1):
-            fit = fits.get(size)
-            if fit is None:
-                fit = fits[size] = count_problem(rules, nonempty, lead, size, False) is None
-            if fit:
+            if count_problem(rules, True, lead, size, False) is None:
                 out.extend(combinations(group, size))
     return out
 

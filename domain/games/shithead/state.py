@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from domain.events import Event
 from domain.frozen import copy_with
@@ -35,6 +35,7 @@ Cards = tuple[str, ...]
 Slots = tuple[Cards, ...]
 
 NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
+T = TypeVar("T")
 
 
 # Frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
@@ -46,7 +47,8 @@ class Info:
     dealer: int = 0
     seed: str = ""
     options: dict[str, Any] = field(default_factory=dict)
-    rules: Rules | None = None
+    # None only before GameStarted, which no rule reads: typed as it is read (``state.r``).
+    rules: Rules = None  # type: ignore[assignment]
     starter: tuple[int, str, str] | None = None
     flusher: int | None = None
     finishing_order: tuple[int, ...] = ()
@@ -258,8 +260,8 @@ def _started(e: GameStarted) -> State:
         rules=rules_for(e.options, n),
     )
     empty: tuple[tuple[Any, ...], ...] = ((),) * n  # every seat's zones exist before the deal
-    return State(
-        info=info,
+    state = State(
+        info=_combined(info),
         phase=NEW,
         hands=empty,
         face_up=empty,
@@ -267,10 +269,22 @@ def _started(e: GameStarted) -> State:
         ready=(False,) * n,
         chosen=(False,) * n,
     )
+    return _combined(state)
+
+
+def _combined(obj: T) -> T:
+    """The same object with an ordinary dict as its ``__dict__``.
+
+    ``__init__`` leaves a key-sharing (split) dict, and its copies, every later state's, stay
+    split: CPython (3.11) does not specialise attribute reads on an instance whose dict is
+    split, while an ordinary dict is read through a cached index (LOAD_ATTR_WITH_HINT).
+    """
+    _set(obj, "__dict__", dict(obj.__dict__))
+    return obj
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
-    rows = state.r.cards_per_row
+    rows = state.info.rules.cards_per_row
     face_up = tuple(
         tuple((c,) for c in seat_cards) if seat_cards else ((),) * rows for seat_cards in e.face_up
     )
@@ -290,7 +304,15 @@ def _played(state: State, e: CardsPlayed) -> State:
     values = state.__dict__.copy()
     if e.source == "hand":
         hands = state.hands
-        values["hands"] = (*hands[:seat], without(hands[seat], cards), *hands[seat + 1 :])  # put()
+        held = hands[seat]
+        if len(cards) == 1 and cards[0] in held:  # without(), inlined for the usual single card
+            at = held.index(cards[0])
+            held = held[:at] + held[at + 1 :]
+        else:
+            held = without(held, cards)
+        held_by = [*hands]  # put(hands, seat, held), with one tuple built
+        held_by[seat] = held
+        values["hands"] = (*held_by,)
     else:
         values["face_up"] = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
     values["pile"] = pile + cards
@@ -367,7 +389,7 @@ def _picked_up(state: State, e: PilePickedUp) -> State:
 def _burned(state: State, e: PileBurned) -> State:
     values = state.__dict__.copy()
     info = state.info
-    if info.flusher is None and state.r.track_flusher:
+    if info.flusher is None and state.info.rules.track_flusher:
         values["info"] = copy_with(info, flusher=e.seat)
     values["burned"] = state.burned + state.pile
     values["pile"] = ()
@@ -402,7 +424,7 @@ def _stacked(state: State, e: CardStacked) -> State:
 def _chosen(state: State, e: FaceUpChosen) -> State:
     seat = e.seat
     gone = tuple(c for stack in e.slots for c in stack)
-    ready = state.ready if state.r.stack_face_up else put(state.ready, seat, True)
+    ready = state.ready if state.info.rules.stack_face_up else put(state.ready, seat, True)
     return copy_with(
         state,
         hands=put(state.hands, seat, without(state.hands[seat], gone)),

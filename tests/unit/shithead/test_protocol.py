@@ -9,9 +9,12 @@ import random
 import pytest
 
 from domain.errors import DomainError, InvalidOptions
+from domain.frozen import copy_with
 from domain.games.shithead import events as shithead_events
+from domain.games.shithead import ranks as shithead_ranks
 from domain.games.shithead import rules as shithead_rules
 from domain.games.shithead.events import CardsDealt, CardsPlayed, GameStarted, PilePickedUp
+from domain.games.shithead.options import rules_for
 from domain.protocol import Setup, action_key, fold
 from domain.registry import get_game
 from tests.contract.scenario_shithead import candidate_actions, scramble_hidden
@@ -100,9 +103,13 @@ def test_listing_and_deciding_share_one_set_check(monkeypatch: pytest.MonkeyPatc
         and any(a["type"] == "play" for a in GAME.legal_actions(s, s.to_act))
     )
     seat = state.to_act
-    monkeypatch.setattr(shithead_rules, "rank_problem", lambda *args: "too_low")
-    assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
-    assert shithead_rules.play_problem(state.r, state.pile, state.lead_count, "A", 1) == "too_low"
+    # The rank rule is written once (ranks.rank_problem_of); Rules tabulates it for both.
+    monkeypatch.setattr(shithead_ranks, "rank_problem_of", lambda *args: "too_low")
+    monkeypatch.setattr(shithead_ranks, "_BUILT", {})
+    rules = rules_for(state.options, state.players)
+    refused = copy_with(state, info=copy_with(state.info, rules=rules))
+    assert not any(a["type"] == "play" for a in GAME.legal_actions(refused, seat))
+    assert shithead_rules.play_problem(rules, state.pile, state.lead_count, "A", 1) == "too_low"
     monkeypatch.undo()
     monkeypatch.setattr(shithead_rules, "count_problem", lambda *args: "wrong_count")
     assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
