@@ -8,13 +8,14 @@ leave), the outcome the lifecycle ends a game with, the seed, the view's lifecyc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
 from domain.errors import GameOver, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Event
 from domain.fairness import deal_seed
+from domain.frozen import copy_with
 from domain.lifecycle_events import (
     EVENTS,
     GameCreated,
@@ -164,29 +165,29 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
     match event:
         case GameCreated():
             timing = clocks.from_options(event.options, event.players)
-            return replace(state, created=event, entropy=(None,) * event.players, clock=timing)
+            return copy_with(state, created=event, entropy=(None,) * event.players, clock=timing)
         case SeatFilled(seat=seat, entropy=entropy):
             filled = list(state.entropy)
             filled[seat] = entropy
-            return replace(state, entropy=tuple(filled))
+            return copy_with(state, entropy=tuple(filled))
         case SecretRevealed():
-            return replace(state, revealed=event)
+            return copy_with(state, revealed=event)
         case GameExpired():
-            return replace(state, expired=event)
+            return copy_with(state, expired=event)
         case SeatResigned():
-            return replace(state, resigned=event, recent=(event,))
+            return copy_with(state, resigned=event, recent=(event,))
         case AbortAgreed(seat=seat):
-            return replace(state, agreed=tuple(sorted({*state.agreed, seat})))
+            return copy_with(state, agreed=tuple(sorted({*state.agreed, seat})))
         case GameAborted():
-            return replace(state, aborted=event)
+            return copy_with(state, aborted=event)
         case SeatLeft():
             return left(state, event)
         case SeatRetaken(seat=seat):
-            return replace(state, vacant=tuple(s for s in state.vacant if s != seat))
+            return copy_with(state, vacant=tuple(s for s in state.vacant if s != seat))
         case clocks.ClockSet() | clocks.TimedOut():
             if state.clock is None:
                 return state
-            return replace(state, clock=clocks.evolve(state.clock, event))
+            return copy_with(state, clock=clocks.evolve(state.clock, event))
         case _:
             return None
 

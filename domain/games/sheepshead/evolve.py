@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar, assert_never
 
 from domain.events import Event
-from domain.frozen import copy_with
+from domain.frozen import combined, copy_with
 from domain.games.sheepshead.config import active_seats, layout
 from domain.games.sheepshead.events import (
     Buried,
@@ -122,7 +122,7 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _started(event: GameStarted) -> State:
-    return _combined(
+    return combined(
         State(
             started=True,
             players=event.players,
@@ -134,17 +134,6 @@ def _started(event: GameStarted) -> State:
             totals=(0,) * event.players,
         )
     )
-
-
-def _combined(obj: T) -> T:
-    """The same object with an ordinary dict as its ``__dict__``.
-
-    ``__init__`` leaves a key-sharing (split) dict, and its copies (``copy_with``) stay split:
-    CPython (3.11) does not specialise attribute reads on an instance whose dict is split,
-    while an ordinary dict is read through a cached index (LOAD_ATTR_WITH_HINT).
-    """
-    _setattr(obj, "__dict__", dict(obj.__dict__))
-    return obj
 
 
 # The hot events (every card played, every trick) copy the ``__dict__`` of the state and of its
@@ -186,7 +175,7 @@ def _dealt(state: State, event: HandDealt) -> Hand:
         phase=PICKING,
         to_act=active[0],
     )
-    return _combined(hand)
+    return combined(hand)
 
 
 def _next_active(hand: Hand, seat: int) -> int:
@@ -277,7 +266,7 @@ def _trick_won(hand: Hand, event: TrickWon) -> Hand:
         points=event.points,
     )
     values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
-    values["tricks"] = (*hand.tricks, _combined(trick))
+    values["tricks"] = (*hand.tricks, combined(trick))
     values["trick_seats"] = ()
     values["trick_cards"] = ()
     values["to_act"] = event.winner

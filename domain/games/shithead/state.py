@@ -7,7 +7,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from domain.events import Event
-from domain.frozen import copy_with
+from domain.frozen import combined, copy_with
 from domain.games.shithead.events import (
     CardsDealt,
     CardsDrawn,
@@ -261,7 +261,7 @@ def _started(e: GameStarted) -> State:
     )
     empty: tuple[tuple[Any, ...], ...] = ((),) * n  # every seat's zones exist before the deal
     state = State(
-        info=_combined(info),
+        info=combined(info),
         phase=NEW,
         hands=empty,
         face_up=empty,
@@ -269,18 +269,7 @@ def _started(e: GameStarted) -> State:
         ready=(False,) * n,
         chosen=(False,) * n,
     )
-    return _combined(state)
-
-
-def _combined(obj: T) -> T:
-    """The same object with an ordinary dict as its ``__dict__``.
-
-    ``__init__`` leaves a key-sharing (split) dict, and its copies, every later state's, stay
-    split: CPython (3.11) does not specialise attribute reads on an instance whose dict is
-    split, while an ordinary dict is read through a cached index (LOAD_ATTR_WITH_HINT).
-    """
-    _set(obj, "__dict__", dict(obj.__dict__))
-    return obj
+    return combined(state)
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
