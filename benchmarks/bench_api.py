@@ -40,11 +40,13 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.servers import gunicorn
+from benchmarks.servers import gunicorn, routed
 from benchmarks.stats import load_note, own_redis, ratio_line, spread
 
 LUA = Path(__file__).with_name("wrk_replay.lua")
@@ -155,14 +157,15 @@ def redis_cpu(url: str) -> float:
 
 
 def wrk(
-    binary: str, base: str, master: int, concurrency: int, seconds: float, lines: Path,
+    binary: str, base: str, masters: list[int], concurrency: int, seconds: float, lines: Path,
     wrap: bool, redis_url: str,
 ) -> Run:
     command = [binary, "-t1", f"-c{concurrency}", f"-d{seconds:g}s", "--timeout", "10s",
                "-s", str(LUA), base, "--", str(lines), *(["wrap"] if wrap else [])]  # fmt: skip
-    before, redis_before = worker_cpu(master), redis_cpu(redis_url)
+    before, redis_before = sum(map(worker_cpu, masters)), redis_cpu(redis_url)
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    cpu, redis = worker_cpu(master) - before, redis_cpu(redis_url) - redis_before
+    cpu = sum(map(worker_cpu, masters)) - before
+    redis = redis_cpu(redis_url) - redis_before
     match = RESULT.search(done.stdout)
     if match is None:
         raise RuntimeError(f"wrk gave no result: {done.stdout}\n{done.stderr}")
@@ -195,22 +198,32 @@ def main(argv: list[str] | None = None) -> None:
         help="a setting of the action server only (repeatable), e.g. CARDROOM_RATE_LIMITS=0 "
         "(the default is the service's defaults: rate limits on)",
     )  # fmt: skip
+    parser.add_argument(
+        "--route-by-game", action="store_true",
+        help="each server as --workers single-worker gunicorns behind nginx hashing on the game "
+        "id (every request of a game reaches one process), instead of one gunicorn whose "
+        "workers share its socket (as cardroom serve)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     action_env = dict(kv.split("=", 1) for kv in args.action_env)
     binary = need_wrk()
     print(
-        f"bench_api: {load_note()}; {args.workers} gevent workers per server; wrk -t1; "
+        f"bench_api: {load_note()}; {args.workers} gevent workers per server"
+        + (" (single-worker gunicorns behind nginx hashing on the game id)"
+           if args.route_by_game else "")
+        + "; wrk -t1; "
         f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}"
         + "".join(f"; action server {k}={v}" for k, v in action_env.items())
     )
     with own_redis() as url, tempfile.TemporaryDirectory() as tmp:
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
         env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
+        serve = routed if args.route_by_game else _shared
         with (
-            gunicorn("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pid),
-            gunicorn("service.app:create_app()", args.workers, {**env, **action_env}) as (
+            serve("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pids),
+            serve("service.app:create_app()", args.workers, {**env, **action_env}) as (
                 app,
-                app_pid,
+                app_pids,
             ),
         ):
             for c in args.concurrency:
@@ -227,11 +240,18 @@ def main(argv: list[str] | None = None) -> None:
                                    lines, live)  # fmt: skip
                     order = ("bare", "action") if i % 2 == 0 else ("action", "bare")
                     for name in order:
-                        base, pid = (bare, bare_pid) if name == "bare" else (app, app_pid)
+                        base, pids = (bare, bare_pids) if name == "bare" else (app, app_pids)
                         runs[name].append(
-                            wrk(binary, base, pid, c, args.seconds, lines, name == "bare", url)
+                            wrk(binary, base, pids, c, args.seconds, lines, name == "bare", url)
                         )
                 report(c, runs)
+
+
+@contextmanager
+def _shared(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, list[int]]]:
+    """One gunicorn whose ``workers`` share its socket (as ``cardroom serve``)."""
+    with gunicorn(app, workers, env) as (base, pid):
+        yield base, [pid]
 
 
 def report(c: int, runs: dict[str, list[Run]]) -> None:

@@ -13,6 +13,9 @@ import sys
 SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("benchmarks.bench_api", (), ("--samples", "1", "--seconds", "1", "--concurrency", "8",
                                   "--games", "72", "--max-rps", "200")),
+    ("benchmarks.bench_api", ("--route-by-game",),  # needs nginx (docs/operations.md)
+     ("--route-by-game", "--samples", "1", "--seconds", "1", "--concurrency", "8", "--games",
+      "72", "--max-rps", "200")),
     ("benchmarks.bench_fold", (), ("--samples", "1", "--version", "60")),
     ("benchmarks.bench_memory", (), ("--games", "1")),
     ("benchmarks.bench_shithead", (), ("--quick",)),

@@ -1,15 +1,19 @@
-"""Processes the HTTP benchmarks run: gunicorn with gevent workers, as ``cardroom serve``."""
+"""Processes the HTTP benchmarks run: gunicorn with gevent workers, as ``cardroom serve``; or
+(``routed``) single-worker gunicorns behind nginx hashing on the game id."""
 
 from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -51,3 +55,60 @@ def wait_until_up(host: str, port: int) -> None:
         finally:
             connection.close()
     raise RuntimeError(f"{host}:{port} did not start")
+
+
+NGINX_CONF = """
+worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    map $uri $game {{ ~^/games/(?<id>[^/]+) $id; default $uri; }}
+    upstream web {{
+        hash $game consistent;
+{servers}
+        keepalive 256;
+    }}
+    server {{
+        listen 127.0.0.1:{port} backlog=2048;
+        location / {{
+            proxy_pass http://web;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+            proxy_read_timeout 60s;
+        }}
+    }}
+}}
+"""
+
+
+@contextmanager
+def routed(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, list[int]]]:
+    """``workers`` single-worker gunicorns behind nginx (one worker process) hashing on the
+    game id of ``/games/<id>/...``, so every request of a game reaches the same process; yield
+    the base URL and the gunicorn masters' pids."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        sys.exit("--route-by-game needs nginx: apt-get install -y nginx")
+    with ExitStack() as stack:
+        started = [stack.enter_context(gunicorn(app, 1, env)) for _ in range(workers)]
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        port = free_port()
+        servers = "\n".join(f"        server {base.split('://')[1]};" for base, _ in started)
+        conf = Path(tmp) / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(tmp=tmp, servers=servers, port=port))
+        process = subprocess.Popen([nginx, "-c", str(conf), "-p", tmp])
+        try:
+            wait_until_up("127.0.0.1", port)
+            yield f"http://127.0.0.1:{port}", [pid for _, pid in started]
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
