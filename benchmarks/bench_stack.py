@@ -58,7 +58,7 @@ def redis_for_bench() -> Iterator[str]:
         return
     except redis.RedisError:
         pass
-    from service.cli import start_embedded_redis, stop_process
+    from service.processes import start_embedded_redis, stop_process
 
     process, url = start_embedded_redis(Path(tempfile.mkdtemp(prefix="cardroom-bench-")))
     try:

@@ -218,7 +218,7 @@ def describe(values: list[float]) -> str:
 
 
 def web_command(port: int, worker_class: str, threads: int) -> list[str]:
-    from service.cli import web_command as serve_web_command
+    from service.processes import web_command as serve_web_command
 
     command = serve_web_command("127.0.0.1", port, 2)
     at = command.index("--worker-class")

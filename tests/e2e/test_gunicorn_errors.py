@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from service.cli import web_command
+from service.processes import web_command
 from tests.e2e.conftest import free_port
 from tests.support.redis_server import redis_url, unique_namespace
 

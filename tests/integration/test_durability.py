@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from service.app import create_app
-from service.cli import launch_embedded_redis
+from service.processes import launch_embedded_redis
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import unique_namespace
 
