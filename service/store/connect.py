@@ -16,6 +16,7 @@ import functools
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import hiredis
 import redis
 from redis.cluster import ClusterNode, RedisCluster
 
@@ -94,3 +95,47 @@ def socket_timeout(client: Client) -> float | None:
         kwargs = client.connection_pool.connection_kwargs
     value = kwargs.get("socket_timeout")
     return None if value is None else float(value)
+
+
+SPARE_CONNECTIONS = 16  # connections ParkedScripts keeps out of the pool between calls
+
+
+class ParkedScripts:
+    """Runs a registered script (``client.register_script``) on a connection kept between
+    calls: the store's append and quota count, the hot path of every action."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self._spare: list[Any] = []  # connections parked after their last reply
+
+    def __call__(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """``script(keys, args)``, the common case on one connection without redis-py's
+        per-command machinery (most of the client's time of an append): EVALSHA packed by
+        hiredis, one reply read, the connection parked for the next append (up to
+        SPARE_CONNECTIONS; they count against the pool's limit). A missing script, a connection
+        error or a Redis Cluster take the client's own path (script loading, retries, errors);
+        a connection that failed goes back to the pool disconnected."""
+        client = self.client
+        if not isinstance(client, redis.Redis):
+            return script(keys=keys, args=args)
+        pool, spare = client.connection_pool, self._spare
+        # a connection this path parked after its last reply (nothing left unread on it),
+        # else one from the pool (its checks on the way out included)
+        connection = spare.pop() if spare else pool.get_connection()
+        keep = False
+        try:
+            packed = hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
+            connection.send_packed_command([packed], check_health=False)
+            reply = connection.read_response()
+            keep = True
+            return reply
+        except redis.exceptions.NoScriptError:
+            keep = True
+        except (redis.ConnectionError, redis.TimeoutError):
+            connection.disconnect()
+        finally:
+            if keep and len(spare) < SPARE_CONNECTIONS:
+                spare.append(connection)
+            else:
+                pool.release(connection)
+        return script(keys=keys, args=args)

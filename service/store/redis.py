@@ -5,10 +5,13 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:events``  the stream; entry id ``v-0`` is event version ``v``;
 - ``<ns>:game:{<id>}:meta``    hash: ``meta`` (JSON), ``status``, ``join:<seat>`` (JSON),
   ``due`` (present until the creation's listing and first scheduling are done);
-- ``<ns>:game:{<id>}:snap``    the latest snapshot of the folded state (``service.snapshots``);
+- ``<ns>:game:{<id>}:snap``    the latest snapshot of the folded state (``service.snapshots``;
+  none once the game is over);
 - ``<ns>:game:{<id>}:idem``    hash: idempotency key -> record (``records.idempotency_to_json``:
   an action's is ``<fingerprint prefix>:<version>``, its response rendered again); it expires
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live);
+- ``<ns>:game:{<id>}:idem:<n>``  the same for keys ending in the version they expect (a bot's),
+  ``IDEM_BUCKET`` versions a bucket (``_idem_key``), expiring with ``idem``;
 - ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
@@ -32,7 +35,6 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import hiredis
 import redis
 from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
@@ -40,7 +42,7 @@ from redis.cluster import RedisCluster
 from domain.chain import GENESIS
 from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
-from service.store.connect import Client, client_from_url, socket_timeout
+from service.store.connect import Client, ParkedScripts, client_from_url, socket_timeout
 from service.store.fanout import Fanout
 from service.store.listing import RedisListing
 from service.store.port import (
@@ -66,8 +68,6 @@ from service.store.scripts import (
 )
 
 log = logging.getLogger(__name__)
-
-SPARE_CONNECTIONS = 16  # connections the append keeps out of the pool between appends
 
 IDEM_PART = "idem"  # a game's idempotency records: one main hash, and buckets (IDEM_BUCKET)
 # Versions per bucket of idempotency records: at most one record per version in a bucket, so
@@ -107,7 +107,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
-        self._spare: list[Any] = []  # connections _evalsha keeps between appends
+        self._evalsha = ParkedScripts(client)  # the append's and the count's EVALSHA
 
     @classmethod
     def from_url(
@@ -131,38 +131,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         except OUTAGES as err:  # a process may start before its Redis: the next start adopts
             log.warning("could not look for old listing keys (Redis unreachable: %s)", err)
         return store
-
-    def _evalsha(self, script: Any, keys: list[str], args: list[Any]) -> Any:
-        """``script(keys, args)``, the common case on one connection without redis-py's
-        per-command machinery (most of the client's time of an append): EVALSHA packed by
-        hiredis, one reply read, the connection parked for the next append (up to
-        SPARE_CONNECTIONS; they count against the pool's limit). A missing script, a connection
-        error or a Redis Cluster take the client's own path (script loading, retries, errors);
-        a connection that failed goes back to the pool disconnected."""
-        client = self.client
-        if not isinstance(client, redis.Redis):
-            return script(keys=keys, args=args)
-        pool, spare = client.connection_pool, self._spare
-        # a connection this path parked after its last reply (nothing left unread on it),
-        # else one from the pool (its checks on the way out included)
-        connection = spare.pop() if spare else pool.get_connection()
-        keep = False
-        try:
-            packed = hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
-            connection.send_packed_command([packed], check_health=False)
-            reply = connection.read_response()
-            keep = True
-            return reply
-        except redis.exceptions.NoScriptError:
-            keep = True
-        except (redis.ConnectionError, redis.TimeoutError):
-            connection.disconnect()
-        finally:
-            if keep and len(spare) < SPARE_CONNECTIONS:
-                spare.append(connection)
-            else:
-                pool.release(connection)
-        return script(keys=keys, args=args)
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
@@ -270,6 +238,10 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         number = key_number(field)
         if number is None or number > expected:
             return self.key(game_id, IDEM_PART)
+        return self._idem_bucket(game_id, number)
+
+    def _idem_bucket(self, game_id: str, number: int) -> str:
+        """The bucket of the records of keys ending in ``number``."""
         return self.key(game_id, f"{IDEM_PART}:{number // IDEM_BUCKET}")
 
     def _idem_keys(self, game_id: str, version: int) -> list[str]:
@@ -290,7 +262,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             looked = [self.key(game_id, IDEM_PART)]
             number = key_number(idempotency_key)
             if number is not None:  # where an append kept it: see _idem_key
-                looked.insert(0, self.key(game_id, f"{IDEM_PART}:{number // IDEM_BUCKET}"))
+                looked.insert(0, self._idem_bucket(game_id, number))
             for hash_key in looked:
                 pipe.hget(hash_key, idempotency_key)
         got = pipe.execute()

@@ -1,4 +1,4 @@
-"""The append's EVALSHA on one pooled connection (``RedisEventStore._evalsha``) falls back to
+"""The append's EVALSHA on one pooled connection (``connect.ParkedScripts``) falls back to
 redis-py's own path when Redis has forgotten the script or the connection broke."""
 
 from __future__ import annotations
