@@ -197,11 +197,6 @@ class Quota:
     windows: tuple[tuple[int, int], ...]  # (at most this many requests, per this many ms)
     counted: bool = False
 
-    @property
-    def spec(self) -> str:
-        """The windows as the Redis scripts read them: ``amount:ms,amount:ms``."""
-        return ",".join(f"{amount}:{ms}" for amount, ms in self.windows)
-
 
 @dataclass(frozen=True, slots=True)
 class Appended:

@@ -195,7 +195,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         spec = ""
         if quota is not None and not quota.counted:
             quota.counted = True  # by this script, once it runs
-            spec = quota.spec
+            spec = quota_spec(quota)
             keys += self._quota_keys(game_id, quota)
         expire_from = 0
         if status == "over":  # every hash a record of this game may be kept in
@@ -226,7 +226,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             return
         quota.counted = True
         keys = self._quota_keys(game_id, quota)
-        outcome, value = self._evalsha(self._count, keys, [quota.spec])
+        outcome, value = self._evalsha(self._count, keys, [quota_spec(quota)])
         if outcome == "limited":
             raise replies.quota_exceeded(value)
 
@@ -416,3 +416,8 @@ def key_number(field: str) -> int | None:
     """The version an idempotency key ends in (``...:<digits>``), if any."""
     last = field.rpartition(":")[2]
     return int(last) if 0 < len(last) <= 18 and last.isascii() and last.isdigit() else None
+
+
+def quota_spec(quota: Quota) -> str:
+    """A quota's windows as the scripts read them: ``amount:ms,amount:ms``."""
+    return ",".join(f"{amount}:{ms}" for amount, ms in quota.windows)
