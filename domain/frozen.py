@@ -12,11 +12,12 @@ the same as ``replace`` for these classes (no ``__post_init__``, no ``InitVar``;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["combined", "copy_with"]
+__all__ = ["Folds", "combined", "copy_with", "remember_fold"]
 
 if TYPE_CHECKING:
     from dataclasses import replace as copy_with
@@ -47,3 +48,21 @@ def combined(obj: T) -> T:
     cached index (LOAD_ATTR_WITH_HINT)."""
     object.__setattr__(obj, "__dict__", dict(obj.__dict__))
     return obj
+
+
+# A game's decide may fold some of an action's events to see their effect (a trick's end, a
+# bury), and whoever applies the action then folds the same events onto the same states again.
+# Such a game remembers decide's folds in a ``Folds`` of its own, one action's at a time (its
+# decide clears it first), and its evolve answers them from it, by identity, before folding:
+#     known = FOLDS.get(id(state))
+#     if known is not None and known[1] is event and known[0] is state: return known[2]
+# (inline: evolve runs for every event). States and events are immutable, so a remembered
+# result is what the fold gives; a miss (another thread's action, events read back) folds.
+Folds = dict[int, tuple[T, Any, T]]  # id(state) -> (state, event, the state after)
+
+
+def remember_fold(folds: Folds[T], evolve: Callable[[T, Any], T], state: T, event: Any) -> T:
+    """``evolve(state, event)``, remembered in ``folds`` for the same fold again."""
+    after = evolve(state, event)
+    folds[id(state)] = (state, event, after)
+    return after

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar, assert_never
 
 from domain.events import Event
-from domain.frozen import combined, copy_with
+from domain.frozen import Folds, combined, copy_with, remember_fold
 from domain.games.sheepshead.config import active_seats, layout
 from domain.games.sheepshead.events import (
     Buried,
@@ -47,20 +47,15 @@ _setattr = object.__setattr__
 T = TypeVar("T")
 
 
-# decide folds some of an action's events to see their effect (a trick's end, a bury), and
-# whoever applies the action folds the same events onto the same states again. Those folds are
-# remembered here, one action's at a time, and evolve answers them from it: by identity, as
-# states and events are immutable (a remembered result is what the fold gives). A miss (another
-# thread's action, stored events read back) folds as usual.
-_FOLDED: dict[int, tuple[State, Event, State]] = {}
+# decide folds some of an action's events to see their effect (a trick's end, a bury); evolve
+# answers the same folds again from these (domain.frozen.Folds)
+_FOLDED: Folds[State] = {}
 forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
 
 
 def evolve_remembered(state: State, event: Event) -> State:
     """``evolve``, remembering the result for the same fold again (decide's own folds)."""
-    after = evolve(state, event)
-    _FOLDED[id(state)] = (state, event, after)
-    return after
+    return remember_fold(_FOLDED, evolve, state, event)
 
 
 def evolve(state: State, event: Event) -> State:

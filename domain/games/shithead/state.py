@@ -7,7 +7,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from domain.events import Event
-from domain.frozen import combined, copy_with
+from domain.frozen import Folds, combined, copy_with, remember_fold
 from domain.games.shithead.events import (
     CardsDealt,
     CardsDrawn,
@@ -171,22 +171,15 @@ def remove_face_up(slots: Slots, gone: Cards) -> Slots:
     return tuple(tuple(c for c in stack if c not in gone) for stack in slots)
 
 
-# decide folds an action's events but the last to resolve it (play.Batch), and whoever applies
-# the action then folds the same events onto the same states again. Those folds are remembered
-# here, one action's at a time, and evolve answers them from it: by identity, as states and
-# events are immutable (a remembered result is what the fold gives). A miss (another thread's
-# action, stored events read back) folds as usual.
-_FOLDED: dict[int, tuple[State, Event, State]] = {}
+# decide folds an action's events but the last to resolve it (play.Batch); evolve answers the
+# same folds again from these (domain.frozen.Folds)
+_FOLDED: Folds[State] = {}
+forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
 
 
 def evolve_remembered(state: State, event: Event) -> State:
     """``evolve``, remembering the result for the same fold again (decide's own folds)."""
-    after = evolve(state, event)
-    _FOLDED[id(state)] = (state, event, after)
-    return after
-
-
-forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
+    return remember_fold(_FOLDED, evolve, state, event)
 
 
 def evolve(state: State, event: Event) -> State:
