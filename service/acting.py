@@ -1,9 +1,10 @@
 """The action path (a mixin of ``GameService``).
 
 Round trips per action: one conditional append when this process's fold is at the caller's
-expected version (a conflict brings the newer events back); otherwise one ``fetch`` (meta +
-newer events + idempotency lookup) first. Plus one index update on the action that ends the
-game.
+expected version (a conflict brings the newer events back), or gets there from the events other
+processes appended as this process heard them (``EventStore.heard``); otherwise one read of the
+newer events, or one ``fetch`` (meta + newer events + idempotency lookup), first. Plus one
+index update on the action that ends the game.
 """
 
 from __future__ import annotations
@@ -77,8 +78,8 @@ class Acting(ServiceBase):
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
         """The cached fold when it is at the caller's expected version, or gets there by
-        folding the events after it (one read of the stream, when its seats are settled: see
-        ``_settled``); None otherwise."""
+        folding the events after it (as this process heard them appended, or else one read of the
+        stream; when its seats are settled: see ``_settled``); None otherwise."""
         cached = self.cache.get(game_id)
         if cached is None or cached.version > expected_version:
             return None
@@ -90,7 +91,12 @@ class Acting(ServiceBase):
             return loaded
         if not self._settled(cached):
             return None
-        newer = self.store.read(game_id, cached.version, expected_version)
+        newer = self.store.heard(game_id, cached.version, expected_version)
+        if newer is None:
+            newer = self.store.read(game_id, cached.version, expected_version)
+            metrics.CATCH_UPS.labels("read").inc()
+        else:
+            metrics.CATCH_UPS.labels("heard").inc()
         missed = expected_version - cached.version
         if len(newer) != missed or any(is_leave(s.command) for s in newer):
             return None

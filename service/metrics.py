@@ -46,6 +46,12 @@ REQUEST_SECONDS = Histogram(
 ACTIONS_APPENDED = Counter(
     "cardroom_actions_appended", "Actions accepted and appended to a game's stream", ["game"]
 )
+CATCH_UPS = Counter(
+    "cardroom_fold_catch_ups",
+    "Actions whose process's cached fold was behind: caught up from the append feed (heard, "
+    "no round trip) or by reading the stream (read)",
+    ["source"],
+)
 BOT_TURN_SECONDS = Histogram(
     "cardroom_bot_turn_seconds", "A bot turn job, from its enqueue to its end (wait + play)"
 )

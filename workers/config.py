@@ -65,6 +65,12 @@ def idempotency_ttl() -> float | None:
     return float(raw) if raw else None
 
 
+def append_feed() -> bool:
+    """Whether this process keeps what other processes append (``CARDROOM_APPEND_FEED``, default
+    on; ``service.store.feed``): a bot's fold then catches up without reading the stream."""
+    return os.environ.get("CARDROOM_APPEND_FEED", "1") != "0"
+
+
 def replay_dir() -> str | None:
     """Where exported replays are also written as files (``CARDROOM_REPLAY_DIR``), if anywhere."""
     return os.environ.get("CARDROOM_REPLAY_DIR") or None

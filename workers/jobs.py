@@ -40,7 +40,9 @@ def service() -> GameService:
     if _service is None:
         url, namespace = config.redis_url(), config.namespace()
         _service = GameService(
-            RedisEventStore.from_url(url, namespace, config.idempotency_ttl()),
+            RedisEventStore.from_url(
+                url, namespace, config.idempotency_ttl(), listen=config.append_feed()
+            ),
             RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url),
         )
     return _service

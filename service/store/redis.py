@@ -40,7 +40,7 @@ from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
-from service.store import records, replies
+from service.store import feed, records, replies
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, ParkedScripts, client_from_url, socket_timeout
 from service.store.fanout import Fanout
@@ -96,6 +96,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         client: Client,
         namespace: str = "cardroom",
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
+        listen: bool = False,
     ) -> None:
         self.client = client
         self.namespace = namespace
@@ -108,10 +109,18 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._evalsha = ParkedScripts(client)  # the append's and the count's EVALSHA
+        # Every append publishes its entries; ``listen``: this process keeps what others append
+        self._feed = feed.AppendFeed(client, namespace) if listen else None
+        self._origin = "" if self._feed is None else self._feed.origin
+        self._channel = feed.channel(namespace)
 
     @classmethod
     def from_url(
-        cls, url: str, namespace: str = "cardroom", idempotency_ttl: float | None = None
+        cls,
+        url: str,
+        namespace: str = "cardroom",
+        idempotency_ttl: float | None = None,
+        listen: bool = False,
     ) -> RedisEventStore:
         """A store on the Redis at ``url`` (responses decoded as text): one server, or a Redis
         Cluster for a ``redis+cluster://host:port[,host:port...]`` URL (``service.store.connect``).
@@ -125,7 +134,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         client = client_from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
-        store = cls(client, namespace, ttl)
+        store = cls(client, namespace, ttl, listen)
         try:
             store.adopt_legacy_index()
         except OUTAGES as err:  # a process may start before its Redis: the next start adopts
@@ -213,6 +222,8 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             snapshot,
             spec,
             expire_from,
+            self._channel if entries else "",
+            feed.message(self._origin, game_id, expected + 1, entries) if entries else "",
         ]
         for fields in entries:
             args.append(len(fields))
@@ -220,6 +231,13 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
                 args += [name, value]
         outcome, value, *newer = self._evalsha(self._append, keys, args)
         return replies.appended(game_id, expected, outcome, value, idempotency, newer)
+
+    def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
+        """From the append feed (``service.store.feed``), when this process listens to it."""
+        if self._feed is None:
+            return None
+        self._feed.start()  # on first use: in the process that serves (after a fork)
+        return self._feed.heard(game_id, after, upto)
 
     def count(self, game_id: str, quota: Quota) -> None:
         if quota.counted:

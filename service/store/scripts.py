@@ -24,8 +24,9 @@ APPEND_LUA = QUOTA_LUA + """
 -- idempotency hash of the game, to expire.  ARGV: expected version, prev hash, idempotency
 -- key (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry
 -- count, idempotency TTL in ms once over (0: none), snapshot (or ''), quota spec (or ''),
--- index in KEYS of the first hash to expire (0: none), then per entry: field count, field,
--- value, ...
+-- index in KEYS of the first hash to expire (0: none), the channel to publish the entries on
+-- once stored (or ''), the message (``service.store.feed``), then per entry: field count,
+-- field, value, ...
 local unpack = table.unpack or unpack
 if ARGV[10] ~= '' then
   local refused = over_quota(6, ARGV[10])
@@ -62,7 +63,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 12
+local i = 14
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -78,6 +79,7 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 and tonumber(ARGV[11]) > 0 then
   for k = tonumber(ARGV[11]), #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[8]) end
 end
+if ARGV[12] ~= '' then redis.call('PUBLISH', ARGV[12], ARGV[13]) end
 return {'ok', tostring(current + n)}
 """
 
