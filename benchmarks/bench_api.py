@@ -22,7 +22,10 @@ live games apart, 512 at least). wrk hands the next line to whichever connection
 an answer slower than hundreds of others can still be overtaken by its game's next line: that
 one is a 409, and so is the rest of that game's lines in the sample. The report counts non-2xx
 answers by status.
-Then bare and action replay the same lines, alternately (A B, then B A, ...). Bare wraps around
+Then bare and action replay the same lines, alternately (A B, then B A, ...). With
+``--alternative KEY=VALUE`` a third server, the action server with that setting too, plays
+games of its own in the same rotation (A B C, B C A, ...), and its ratios to bare and to the
+action server are reported as well: two designs measured in one run. Bare wraps around
 the plan; action never does (a run that would is reported as exhausted). Server CPU per request
 is the gunicorn workers' user+system time (/proc) over the requests wrk completed; Redis CPU
 per request, the Redis server's (``INFO cpu``) over the same requests.
@@ -41,8 +44,8 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -204,8 +207,14 @@ def main(argv: list[str] | None = None) -> None:
         "id (every request of a game reaches one process), instead of one gunicorn whose "
         "workers share its socket (as cardroom serve)",
     )  # fmt: skip
+    parser.add_argument(
+        "--alternative", action="append", default=[], metavar="KEY=VALUE",
+        help="also run a second action server with these settings added (repeatable), "
+        "on games of its own, in the same alternation: e.g. CARDROOM_APPEND_FEED=0",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     action_env = dict(kv.split("=", 1) for kv in args.action_env)
+    alternative = dict(kv.split("=", 1) for kv in args.alternative)
     binary = need_wrk()
     print(
         f"bench_api: {load_note()}; {args.workers} gevent workers per server"
@@ -214,37 +223,56 @@ def main(argv: list[str] | None = None) -> None:
         + "; wrk -t1; "
         f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}"
         + "".join(f"; action server {k}={v}" for k, v in action_env.items())
+        + "".join(f"; alternative server {k}={v}" for k, v in alternative.items())
     )
-    with own_redis() as url, tempfile.TemporaryDirectory() as tmp:
-        namespace = f"bench-{uuid.uuid4().hex[:8]}"
-        env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
+    with own_redis() as url, tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         serve = routed if args.route_by_game else _shared
-        with (
-            serve("benchmarks.bare_app:create_app()", args.workers, env) as (bare, bare_pids),
-            serve("service.app:create_app()", args.workers, {**env, **action_env}) as (
-                app,
-                app_pids,
-            ),
+        servers: dict[str, Server] = {}
+        for name, app, extra in (
+            ("bare", "benchmarks.bare_app:create_app()", {}),
+            ("action", "service.app:create_app()", action_env),
+            ("alternative", "service.app:create_app()", {**action_env, **alternative}),
         ):
-            for c in args.concurrency:
-                runs: dict[str, list[Run]] = {"bare": [], "action": []}
-                live: list[dict[str, Any]] = []
-                for i in range(args.samples):
-                    lines = Path(tmp) / f"plan-{c}-{i}.txt"
-                    games = args.games or max(16 * c + 64, 512)
-                    wanted = int(args.seconds * args.max_rps)
-                    if games < 8 * c + 1:
-                        sys.exit(f"--games must exceed 8 x concurrency ({8 * c})")
-                    time.sleep(1)  # answers still in flight when wrk stopped land first
-                    _, live = plan(url, namespace, args.game, games, wanted, c, 1000 * c + i,
-                                   lines, live)  # fmt: skip
-                    order = ("bare", "action") if i % 2 == 0 else ("action", "bare")
-                    for name in order:
-                        base, pids = (bare, bare_pids) if name == "bare" else (app, app_pids)
-                        runs[name].append(
-                            wrk(binary, base, pids, c, args.seconds, lines, name == "bare", url)
-                        )
-                report(c, runs)
+            if name == "alternative" and not alternative:
+                continue
+            namespace = f"bench-{uuid.uuid4().hex[:8]}"
+            env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
+            base, pids = stack.enter_context(serve(app, args.workers, {**env, **extra}))
+            servers[name] = Server(base, pids, namespace)
+        for c in args.concurrency:
+            runs: dict[str, list[Run]] = {name: [] for name in servers}
+            for server in servers.values():
+                server.live = []
+            games = args.games or max(16 * c + 64, 512)
+            if games < 8 * c + 1:
+                sys.exit(f"--games must exceed 8 x concurrency ({8 * c})")
+            for i in range(args.samples):
+                time.sleep(1)  # answers still in flight when wrk stopped land first
+                for name, server in servers.items():
+                    if name != "bare":  # each action server plays games of its own
+                        server.lines = Path(tmp) / f"plan-{c}-{i}-{name}.txt"
+                        _, server.live = plan(
+                            url, server.namespace, args.game, games,
+                            int(args.seconds * args.max_rps), c, 1000 * c + i, server.lines,
+                            server.live,
+                        )  # fmt: skip
+                servers["bare"].lines = servers["action"].lines  # bare replays the same lines
+                names = list(servers)
+                order = names[i % len(names):] + names[: i % len(names)]  # rotated each sample
+                for name in order:
+                    server = servers[name]
+                    runs[name].append(wrk(binary, server.base, server.pids, c, args.seconds,
+                                          server.lines, name == "bare", url))  # fmt: skip
+            report(c, runs)
+
+
+@dataclass
+class Server:
+    base: str
+    pids: list[int]
+    namespace: str
+    live: list[dict[str, Any]] = field(default_factory=list)
+    lines: Path = Path()
 
 
 @contextmanager
@@ -255,7 +283,7 @@ def _shared(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, 
 
 
 def report(c: int, runs: dict[str, list[Run]]) -> None:
-    bare, action = runs["bare"], runs["action"]
+    bare = runs["bare"]
     print(f"concurrency {c} (median (min-max) of {len(bare)} alternated samples):")
     for name, rs in runs.items():
         print(
@@ -267,36 +295,22 @@ def report(c: int, runs: dict[str, list[Run]]) -> None:
             f"errors {sum(r.errors for r in rs)}"
             + "".join(f" [{r.refused}]" for r in rs if r.refused != "none")
         )
-    exhausted = sum(r.exhausted for r in action)
-    if exhausted:
-        print(f"  WARNING: the action plan ran out {exhausted} times: raise --max-rps")
-    print(
-        "  "
-        + ratio_line(
-            "action/bare throughput", [a.rps / b.rps for a, b in zip(action, bare, strict=True)]
-        )
-    )
-    print(
-        "  "
-        + ratio_line(
-            "action/bare p99 latency",
-            [a.p99_ms / b.p99_ms for a, b in zip(action, bare, strict=True)],
-        )
-    )
-    print(
-        "  "
-        + ratio_line(
-            "action/bare server CPU per request",
-            [a.cpu_ms / b.cpu_ms for a, b in zip(action, bare, strict=True)],
-        )
-    )
-    print(
-        "  "
-        + ratio_line(
-            "action/bare Redis CPU per request",
-            [a.redis_ms / b.redis_ms for a, b in zip(action, bare, strict=True)],
-        )
-    )
+    for name, rs in runs.items():
+        exhausted = sum(r.exhausted for r in rs if name != "bare")
+        if exhausted:
+            print(f"  WARNING: the {name} plan ran out {exhausted} times: raise --max-rps")
+    pairs = [(n, "bare") for n in runs if n != "bare"]
+    if "alternative" in runs:
+        pairs.append(("action", "alternative"))
+    for a, b in pairs:
+        for label, of in (
+            ("throughput", lambda r: r.rps),
+            ("p99 latency", lambda r: r.p99_ms),
+            ("server CPU per request", lambda r: r.cpu_ms),
+            ("Redis CPU per request", lambda r: r.redis_ms),
+        ):
+            ratios = [of(x) / of(y) for x, y in zip(runs[a], runs[b], strict=True)]
+            print("  " + ratio_line(f"{a}/{b} {label}", ratios))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 
 from service.store import records
 from service.store.port import StoredEvent
@@ -64,6 +65,7 @@ class AppendFeed:
         self._pid = 0
         self._subscribed = threading.Event()
         self._stopped = threading.Event()
+        self._alive = False  # the listener runs (in process _pid)
 
     def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
         """The entries ``after < version <= upto`` of a game as heard, or None when not all of
@@ -90,9 +92,10 @@ class AppendFeed:
 
     def take(self, data: str) -> None:
         """Keep one published message (the listener's part; public for tests)."""
-        header, _, text = data.partition("\n")
-        origin, game_id, first_text, count_text = header.split(" ")
+        end = data.index("\n")
+        origin, game_id, first_text, count_text = data[:end].split(" ")
         first, count, own = int(first_text), int(count_text), origin == self.origin
+        text = "" if own else data[end + 1 :]
         with self._lock:
             chunks = self._kept.get(game_id)
             if own:  # this process's fold is past these and all before
@@ -114,8 +117,8 @@ class AppendFeed:
         self._stopped.set()
 
     def _running(self) -> bool:
-        thread = self._thread
-        return thread is not None and thread.is_alive() and self._pid == _pid()
+        # (not Thread.is_alive(): under gevent it yields to the hub, and this runs per action)
+        return self._alive and self._pid == _pid()
 
     def _take_safely(self, data: str | bytes) -> None:
         try:
@@ -139,6 +142,7 @@ class AppendFeed:
                     self._subscribed.clear()
                     self._pid = _pid()
                     self._stopped.clear()
+                    self._alive = True
                     self._thread = threading.Thread(
                         target=self._run, name="append-feed", daemon=True
                     )
@@ -146,17 +150,32 @@ class AppendFeed:
         return self._subscribed.wait(wait) if wait > 0 else self._subscribed.is_set()
 
     def _run(self) -> None:
+        """Subscribe on a connection of its own and keep every message. Replies are read
+        straight off the connection (no ``PubSub.get_message`` per message, which polled the
+        socket twice each time): a burst that arrived together is kept in one wake-up."""
+        try:
+            self._listen()
+        finally:
+            if self._thread is threading.current_thread():  # not a stopped one's successor
+                self._alive = False
+
+    def _listen(self) -> None:
         pause = 0.1
         while not self._stopped.is_set():
-            pubsub = self._client.pubsub()
+            connection = None
             try:
-                pubsub.subscribe(self._channel)
+                connection = _own_connection(self._client)
+                connection.connect()
+                connection.send_command("SUBSCRIBE", self._channel)
                 while not self._stopped.is_set():
-                    item = pubsub.get_message(timeout=1.0)
-                    kind = None if item is None else item.get("type")
-                    if kind == "message":
-                        self._take_safely(item["data"])
-                    elif kind == "subscribe":
+                    try:
+                        reply = connection.read_response(timeout=1.0, disconnect_on_error=False)
+                    except redis.TimeoutError:
+                        continue  # nothing appended for a second
+                    kind = reply[0]
+                    if kind in ("message", b"message"):
+                        self._take_safely(reply[2])
+                    elif kind in ("subscribe", b"subscribe"):
                         self._subscribed.set()
                         pause = 0.1
             except (redis.RedisError, OSError) as err:
@@ -166,10 +185,21 @@ class AppendFeed:
                 log.debug("append feed stopped listening: %r", err)
             finally:
                 self._subscribed.clear()
-                with contextlib.suppress(Exception):  # closing a broken connection
-                    pubsub.close()
+                if connection is not None:
+                    with contextlib.suppress(Exception):  # closing a broken connection
+                        connection.disconnect()
             self._stopped.wait(pause)
             pause = min(pause * 2, 2.0)
+
+
+def _own_connection(client: Any) -> Any:
+    """A new connection (outside the pool) to the Redis of ``client``, to any node of a Redis
+    Cluster (a PUBLISH reaches every node); RESP2, where a message is a plain reply (RESP3
+    hands it to a push handler instead)."""
+    if isinstance(client, RedisCluster):
+        client = client.get_default_node().redis_connection  # type: ignore[no-untyped-call]
+    pool = client.connection_pool
+    return pool.connection_class(**{**pool.connection_kwargs, "protocol": 2})
 
 
 def _end(chunk: Chunk) -> int:
