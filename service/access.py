@@ -55,6 +55,9 @@ class Access(ServiceBase):
         """
         digest = token_hash(token)
         cached = self.cache.get(game_id)
+        if cached is None:  # one read warms it: the caller acts on it next (NotFound: no game)
+            self.load(game_id)
+            cached = self.cache.get(game_id)
         seat = cached.meta.seat_of_token_hash(digest) if cached else None
         if seat is None:
             meta = self._meta(game_id)

@@ -118,7 +118,7 @@ class ServiceBase:
         idempotency_key: str | None,
     ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None]:
         if cached is None and read_from is None:
-            warmed = self._from_snapshot(game_id, idempotency_key)
+            warmed = self._cold(game_id, idempotency_key)
             if warmed is not None:
                 return warmed
         base = cached.version if cached else 0
@@ -139,29 +139,37 @@ class ServiceBase:
         self._remember(loaded)
         return loaded, fetched.events, fetched.idempotency
 
-    def _from_snapshot(
+    def _cold(
         self, game_id: str, idempotency_key: str | None
     ) -> tuple[Loaded, list[StoredEvent], IdempotencyRecord | None] | None:
-        """The game from its latest snapshot and the events after it (``service.snapshots``);
-        None when there is none this code can use or the stream no longer holds it."""
-        snap = snapshots.from_bytes(self.store.snapshot(game_id))
-        state = None if snap is None else snapshots.state_of(snap)
-        if snap is None or state is None:
-            return None
-        fetched = self.store.fetch(game_id, snap.version - 1, idempotency_key)
+        """A game this process holds nothing of, in one read: from its latest snapshot and the
+        events after it (``service.snapshots``), or from all its events when it has none. None
+        when the snapshot is one this code cannot use or the stream no longer holds it as it
+        was (the caller then folds the whole stream)."""
+        fetched = self.store.fetch_latest(game_id, idempotency_key)
         if fetched.meta is None:
             raise NotFound(f"no game {game_id!r}")
-        first = fetched.events[0] if fetched.events else None
-        if first is None or first.version != snap.version or first.hash != snap.head_hash:
-            return None  # the stream does not hold the snapshot's version as it was
-        loaded = Loaded(fetched.meta, self.rules(fetched.meta.game), state, snap.version,
-                        snap.head_hash)  # fmt: skip
-        try:
-            loaded = folding.fold_stored(loaded, fetched.events[1:])
-        except ChainBroken:
-            return None  # the whole stream is folded (and its break reported) instead
+        rules, events = self.rules(fetched.meta.game), fetched.events
+        snap = snapshots.from_bytes(fetched.snapshot)
+        if snap is None:
+            if events and events[0].version != 1:
+                return None  # (a snapshot was taken meanwhile: read again)
+            loaded = Loaded(fetched.meta, rules, fold(rules, ()), 0, GENESIS)
+            loaded = folding.fold_stored(loaded, events)  # a broken chain is reported as such
+        else:
+            state = snapshots.state_of(snap)
+            first = events[0] if events else None
+            if state is None or first is None or (first.version, first.hash) != (
+                snap.version, snap.head_hash
+            ):
+                return None  # the stream does not hold the snapshot's version as it was
+            loaded = Loaded(fetched.meta, rules, state, snap.version, snap.head_hash)
+            try:
+                loaded = folding.fold_stored(loaded, events[1:])
+            except ChainBroken:
+                return None  # the whole stream is folded (and its break reported) instead
         self._remember(loaded)
-        return loaded, fetched.events, fetched.idempotency
+        return loaded, events, fetched.idempotency
 
     def _refresh_meta(self, meta: GameMeta) -> None:
         """A cached fold takes the metadata a join or a leave changed without an append (the

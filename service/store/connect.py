@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import hiredis
 import redis
+from redis.client import NEVER_DECODE
 from redis.cluster import ClusterNode, RedisCluster
 
 # Either kind of client: every command the store sends works on both (one slot per command,
@@ -108,16 +109,19 @@ class ParkedScripts:
         self.client = client
         self._spare: list[Any] = []  # connections parked after their last reply
 
-    def __call__(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+    def __call__(
+        self, script: Any, keys: list[str], args: list[Any], *, raw: bool = False
+    ) -> Any:
         """``script(keys, args)``, the common case on one connection without redis-py's
         per-command machinery (most of the client's time of an append): EVALSHA packed by
         hiredis, one reply read, the connection parked for the next append (up to
         SPARE_CONNECTIONS; they count against the pool's limit). A missing script, a connection
         error or a Redis Cluster take the client's own path (script loading, retries, errors);
-        a connection that failed goes back to the pool disconnected."""
+        a connection that failed goes back to the pool disconnected. ``raw``: the reply as
+        bytes, undecoded (it holds binary data)."""
         client = self.client
         if not isinstance(client, redis.Redis):
-            return script(keys=keys, args=args)
+            return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
         pool, spare = client.connection_pool, self._spare
         # a connection this path parked after its last reply (nothing left unread on it),
         # else one from the pool (its checks on the way out included)
@@ -126,7 +130,7 @@ class ParkedScripts:
         try:
             packed = hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
             connection.send_packed_command([packed], check_health=False)
-            reply = connection.read_response()
+            reply = connection.read_response(disable_decoding=raw)
             keep = True
             return reply
         except redis.exceptions.NoScriptError:
@@ -138,4 +142,14 @@ class ParkedScripts:
                 spare.append(connection)
             else:
                 pool.release(connection)
-        return script(keys=keys, args=args)
+        return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
+
+    def _undecoded(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """EVALSHA through the client's own path, its reply left as bytes (the script is
+        loaded first when the server does not have it yet)."""
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        try:
+            return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]
+        except redis.exceptions.NoScriptError:
+            self.client.script_load(script.script)
+            return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]

@@ -196,6 +196,22 @@ class InMemoryEventStore(records.CreateInSteps):
                 head=len(game.entries),
             )
 
+    def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Fetched:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                return Fetched(meta=None)
+            snapshot = game.snapshot or None
+            snap = records.snapshot_version(snapshot)
+            raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
+            return Fetched(
+                meta=records.meta_from_fields(game.fields),
+                events=self._slice(game, 0 if snap is None else snap - 1, None),
+                idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
+                head=len(game.entries),
+                snapshot=snapshot,
+            )
+
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         with self._lock:
             game = self._games.get(game_id)

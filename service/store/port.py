@@ -214,6 +214,7 @@ class Fetched:
     events: list[StoredEvent] = field(default_factory=list)
     idempotency: IdempotencyRecord | None = None
     head: int | None = None  # the stream's newest version (None: the store does not say)
+    snapshot: bytes | None = None  # the latest snapshot (``fetch_latest`` only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +310,12 @@ class EventStore(Protocol):
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         """Metadata, events after version ``after`` and (optionally) one idempotency record."""
+        ...
+
+    def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Fetched:
+        """One round trip for a game the caller holds nothing of: the metadata, the latest
+        snapshot, the events from the snapshot's version on (every event without one) and
+        (optionally) one idempotency record."""
         ...
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:

@@ -315,3 +315,10 @@ def unpack_replay(stored: bytes) -> str:
     if stored.startswith(REPLAY_MAGIC):
         return lzma.decompress(stored).decode()
     return stored.decode()
+
+
+def snapshot_version(raw: bytes | None) -> int | None:
+    """The version a stored snapshot was taken at: its form begins ``<version>:``
+    (``service.snapshots.to_bytes``; the store's reads start the events there)."""
+    head = (raw or b"")[:20].split(b":", 1)[0]
+    return int(head) if head.isdigit() and raw and b":" in raw[:21] else None

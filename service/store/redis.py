@@ -62,6 +62,7 @@ from service.store.port import (
 from service.store.scripts import (
     APPEND_LUA,
     COUNT_LUA,
+    FETCH_LATEST_LUA,
     JOIN_LUA,
     RESET_CLOCK_LUA,
     VACATE_LUA,
@@ -103,6 +104,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(APPEND_LUA)
         self._count = client.register_script(COUNT_LUA)
+        self._fetch_latest = client.register_script(FETCH_LATEST_LUA)
         self._join = client.register_script(JOIN_LUA)
         self._vacate = client.register_script(VACATE_LUA)
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
@@ -296,6 +298,31 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             if idempotency_key
             else None,
             head=records.version_of(got[2][0][0]) if got[2] else 0,
+        )
+
+    def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Fetched:
+        keys = [self.key(game_id, "meta"), self.key(game_id, SNAPSHOT_PART),
+                self.key(game_id, "events")]  # fmt: skip
+        if idempotency_key:
+            number = key_number(idempotency_key)
+            if number is not None:  # where an append kept it: see _idem_key
+                keys.append(self._idem_bucket(game_id, number))
+            keys.append(self.key(game_id, IDEM_PART))
+        got = self._evalsha(self._fetch_latest, keys, [idempotency_key or ""], raw=True)
+        if not got:
+            return Fetched(meta=None)
+        fields, snapshot, raw_events, record = got
+        events = replies.parse(raw_events)
+        return Fetched(
+            meta=records.meta_from_fields(replies.strings(fields)),
+            events=events,
+            idempotency=records.idempotency_from_json(
+                idempotency_key, replies.text(record) if record else None
+            )
+            if idempotency_key
+            else None,
+            head=events[-1].version if events else 0,
+            snapshot=snapshot or None,
         )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:

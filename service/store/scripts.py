@@ -88,6 +88,25 @@ COUNT_LUA = QUOTA_LUA + """
 return over_quota(1, ARGV[1]) or {'ok', ''}
 """
 
+FETCH_LATEST_LUA = """
+-- KEYS: meta, snapshot, stream, then the hashes an idempotency key may be kept in.  ARGV: the
+-- key (or '').  {meta fields, snapshot (or ''), the events from the snapshot's version (all of
+-- them without one), the key's record (or '')}; {} for no game.
+local meta = redis.call('HGETALL', KEYS[1])
+if #meta == 0 then return {} end
+local snap = redis.call('GET', KEYS[2]) or ''
+local from = string.match(snap, '^(%d+):')
+local events = redis.call('XRANGE', KEYS[3], from and (from .. '-0') or '-', '+')
+local record = ''
+if ARGV[1] ~= '' then
+  for k = 4, #KEYS do
+    record = redis.call('HGET', KEYS[k], ARGV[1]) or ''
+    if record ~= '' then break end
+  end
+end
+return {meta, snap, events, record}
+"""
+
 JOIN_LUA = """
 -- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end

@@ -390,6 +390,28 @@ class StoreContract:
         assert store.fetch(meta.id, 3, "other").idempotency is None
         assert store.fetch("nope", 0).meta is None
 
+    @pytest.mark.parametrize("name", KEY_NAMES)
+    def test_fetch_latest_reads_from_the_snapshot_on_in_one_call(
+        self, store: Any, name: str
+    ) -> None:
+        meta = self.created(store)
+        young = store.fetch_latest(meta.id)  # no snapshot yet: every event
+        assert young.meta == meta and young.snapshot is None and young.head == 2
+        assert [e.version for e in young.events] == [1, 2] and young.idempotency is None
+        record = IdempotencyRecord(name, "fp", 4, {"a": 1})
+        blob = b"3:" + bytes(range(256))  # binary, as a compressed pickle is
+        store.append(meta.id, 2, events("A"), action(), prev_hash=self.head(store, meta.id),
+                     snapshot=blob)  # fmt: skip
+        store.append(meta.id, 3, events("B"), action(), prev_hash=self.head(store, meta.id),
+                     idempotency=record)  # fmt: skip
+        fetched = store.fetch_latest(meta.id, name)
+        assert fetched.meta == meta and fetched.snapshot == blob and fetched.head == 4
+        assert [e.version for e in fetched.events] == [3, 4]  # from the snapshot's version
+        assert fetched.events == store.read(meta.id, 2)
+        assert fetched.idempotency == record
+        assert store.fetch_latest(meta.id, "other").idempotency is None
+        assert store.fetch_latest("nope").meta is None
+
     def test_read_takes_a_version_range(self, store: Any) -> None:
         meta = self.created(store)
         store.append(

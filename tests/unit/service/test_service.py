@@ -51,6 +51,14 @@ class CountingStore(InMemoryEventStore):
         self.calls.append(("read", after))
         return super().read(game_id, after, upto)
 
+    def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Any:
+        self.calls.append(("fetch_latest", 0))
+        return super().fetch_latest(game_id, idempotency_key)
+
+    def meta(self, game_id: str) -> Any:
+        self.calls.append(("meta", 0))
+        return super().meta(game_id)
+
 
 def new_game(service: GameService) -> str:
     created = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")
@@ -105,7 +113,7 @@ def test_an_action_on_a_cold_process_costs_one_fetch_and_one_append() -> None:
     store.calls.clear()
     cold = GameService(store, games=GAMES)
     cold.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
-    assert store.calls == [("fetch", 0), ("append", DEALT)]
+    assert store.calls == [("fetch_latest", 0), ("append", DEALT)]
 
 
 def stale_second_process() -> tuple[CountingStore, GameService, str]:
@@ -117,6 +125,20 @@ def stale_second_process() -> tuple[CountingStore, GameService, str]:
     one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
     store.calls.clear()
     return store, two, game_id
+
+
+def test_a_seats_first_action_on_a_cold_process_costs_one_read_and_one_append() -> None:
+    store = CountingStore()
+    one = GameService(store, games=GAMES)
+    seats = [{"type": "open"}, {"type": "bot", "bot": "greedy"}]
+    game_id = one.create_game("fake", seats, deal=DEAL, dealer=1, seed="s")["id"]
+    token = one.join_seat(game_id, 0, "ann")["token"]
+    version = one.view(game_id, 0)["version"]
+    store.calls.clear()
+    cold = GameService(store, games=GAMES)
+    seat = cold.seat_for_token(game_id, token)  # the read that checks the token warms the fold
+    cold.submit_action(game_id, seat, {"type": "play", "card": "AS"}, version)
+    assert store.calls == [("fetch_latest", 0), ("append", version)]
 
 
 def test_a_conflict_on_a_stale_fold_catches_the_fold_up_in_the_same_round_trip() -> None:
