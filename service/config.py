@@ -11,7 +11,7 @@ DEFAULTS: dict[str, Any] = {
     "RQ_REDIS_URL": "",  # RQ's queues, a plain Redis (default: REDIS_URL; see docs/operations)
     "CARDROOM_NAMESPACE": "cardroom",
     "CARDROOM_CACHE_SIZE": 4096,  # folded games kept per process (about 10 KB each)
-    "CARDROOM_APPEND_FEED": 1,  # 1: keep what other processes append (service.store.feed)
+    "CARDROOM_APPEND_FEED": 0,  # 1: appends published, each process keeps the others' (feed.py)
     "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)
     "CARDROOM_SSE_RETRY_MS": 1000,
     "CARDROOM_SSE_HEARTBEAT": 10.0,

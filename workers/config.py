@@ -66,9 +66,9 @@ def idempotency_ttl() -> float | None:
 
 
 def append_feed() -> bool:
-    """Whether this process keeps what other processes append (``CARDROOM_APPEND_FEED``, default
-    on; ``service.store.feed``): a bot's fold then catches up without reading the stream."""
-    return os.environ.get("CARDROOM_APPEND_FEED", "1") != "0"
+    """Whether appends are published and this process keeps what the others append
+    (``CARDROOM_APPEND_FEED=1``; off by default: ``service.store.feed``, docs/decisions.md)."""
+    return os.environ.get("CARDROOM_APPEND_FEED", "0") not in ("", "0")
 
 
 def replay_dir() -> str | None:

@@ -41,7 +41,7 @@ def service() -> GameService:
         url, namespace = config.redis_url(), config.namespace()
         _service = GameService(
             RedisEventStore.from_url(
-                url, namespace, config.idempotency_ttl(), listen=config.append_feed()
+                url, namespace, config.idempotency_ttl(), feed=config.append_feed()
             ),
             RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url),
         )

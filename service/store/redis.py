@@ -40,7 +40,8 @@ from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
-from service.store import feed, records, replies
+from service.store import feed as append_feed
+from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, ParkedScripts, client_from_url, socket_timeout
 from service.store.fanout import Fanout
@@ -97,7 +98,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         client: Client,
         namespace: str = "cardroom",
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
-        listen: bool = False,
+        feed: bool = False,
     ) -> None:
         self.client = client
         self.namespace = namespace
@@ -111,10 +112,11 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._evalsha = ParkedScripts(client)  # the append's and the count's EVALSHA
-        # Every append publishes its entries; ``listen``: this process keeps what others append
-        self._feed = feed.AppendFeed(client, namespace) if listen else None
+        # ``feed``: every append publishes its entries, and this process keeps what the others
+        # append (``service.store.feed``; every process of a deployment has the same setting)
+        self._feed = append_feed.AppendFeed(client, namespace) if feed else None
         self._origin = "" if self._feed is None else self._feed.origin
-        self._channel = feed.channel(namespace)
+        self._channel = append_feed.channel(namespace) if feed else ""
 
     @classmethod
     def from_url(
@@ -122,7 +124,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         url: str,
         namespace: str = "cardroom",
         idempotency_ttl: float | None = None,
-        listen: bool = False,
+        feed: bool = False,
     ) -> RedisEventStore:
         """A store on the Redis at ``url`` (responses decoded as text): one server, or a Redis
         Cluster for a ``redis+cluster://host:port[,host:port...]`` URL (``service.store.connect``).
@@ -136,7 +138,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         client = client_from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
-        store = cls(client, namespace, ttl, listen)
+        store = cls(client, namespace, ttl, feed)
         try:
             store.adopt_legacy_index()
         except OUTAGES as err:  # a process may start before its Redis: the next start adopts
@@ -225,7 +227,9 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
             spec,
             expire_from,
             self._channel if entries else "",
-            feed.message(self._origin, game_id, expected + 1, entries) if entries else "",
+            append_feed.message(self._origin, game_id, expected + 1, entries)
+            if entries and self._channel
+            else "",
         ]
         for fields in entries:
             args.append(len(fields))
@@ -235,7 +239,7 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         return replies.appended(game_id, expected, outcome, value, idempotency, newer)
 
     def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
-        """From the append feed (``service.store.feed``), when this process listens to it."""
+        """From the append feed (``service.store.feed``), when the store runs with it."""
         if self._feed is None:
             return None
         self._feed.start()  # on first use: in the process that serves (after a fork)

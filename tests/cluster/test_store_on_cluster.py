@@ -102,7 +102,9 @@ def test_the_listing_lives_in_one_slot_of_its_own_apart_from_the_games(
 def test_a_listening_process_hears_appends_made_on_every_node(
     cluster_store: RedisEventStore, cluster: OwnCluster
 ) -> None:
-    listening = RedisEventStore.from_url(cluster.url, cluster_store.namespace, listen=True)
+    namespace = cluster_store.namespace
+    listening = RedisEventStore.from_url(cluster.url, namespace, feed=True)
+    writing = RedisEventStore.from_url(cluster.url, namespace, feed=True)
     feed = listening._feed
     assert feed is not None and feed.start(wait=5)
     client = cluster_store.client
@@ -111,9 +113,9 @@ def test_a_listening_process_hears_appends_made_on_every_node(
     while len(nodes) < 3:  # one game on each master: PUBLISH in a script reaches every node
         meta = make_meta()
         nodes.add(client.get_node_from_key(cluster_store.key(meta.id, "meta")).name)
-        cluster_store.create(meta, events("GameStarted", "CardsDealt"), START)
-        head = cluster_store.read(meta.id)[-1].hash
-        cluster_store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head)
+        writing.create(meta, events("GameStarted", "CardsDealt"), START)
+        head = writing.read(meta.id)[-1].hash
+        writing.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head)
         games.append(meta.id)
     deadline = time.monotonic() + 5
     while min(feed.latest(g) for g in games) < 3 and time.monotonic() < deadline:
@@ -123,3 +125,4 @@ def test_a_listening_process_hears_appends_made_on_every_node(
         assert got is not None and got == cluster_store.read(game_id, 2)
     feed.stop()
     listening.client.close()
+    writing.client.close()

@@ -34,8 +34,8 @@ class ReadCounting(RedisEventStore):
 @pytest.fixture
 def two() -> Iterator[tuple[GameService, GameService, ReadCounting]]:
     namespace = unique_namespace("feed")
-    one = RedisEventStore.from_url(redis_url(), namespace, listen=True)
-    other = ReadCounting.from_url(redis_url(), namespace, listen=True)
+    one = RedisEventStore.from_url(redis_url(), namespace, feed=True)
+    other = ReadCounting.from_url(redis_url(), namespace, feed=True)
     assert isinstance(other, ReadCounting)
     yield GameService(one, games=GAMES), GameService(other, games=GAMES), other
     for store in (one, other):
@@ -90,3 +90,18 @@ def test_what_a_process_did_not_hear_it_reads(
     one.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)  # not listening yet
     played = other.submit_action(game_id, 1, {"type": "play", "card": "KD"}, DEALT + 1)
     assert played["version"] == DEALT + 2 and store.reads == 1
+
+
+def test_without_the_feed_an_append_publishes_nothing() -> None:
+    namespace = unique_namespace("feed-off")
+    store = RedisEventStore.from_url(redis_url(), namespace)  # the default: no feed
+    listener = store.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[union-attr]
+    listener.subscribe(f"{namespace}:appended")
+    try:
+        service = GameService(store, games=GAMES)
+        game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
+        service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
+        assert listener.get_message(timeout=0.3) is None
+    finally:
+        listener.close()
+        delete_namespace(store.client, namespace)  # type: ignore[arg-type]
