@@ -12,7 +12,9 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live);
 - ``<ns>:game:{<id>}:idem:<n>``  the same for keys ending in the version they expect (a bot's),
   ``IDEM_BUCKET`` versions a bucket (``_idem_key``), expiring with ``idem``;
-- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it).
+- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it);
+- channel ``<ns>:appended``  each append's entries, published by its script when the store runs
+  with the append feed (``service.store.feed``).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
@@ -22,7 +24,7 @@ one slot; streams are waited on through a poller instead of one blocking XREAD.
 key, so every command on it (the reset script too) touches one slot, on a cluster as well.
 
 Round trips: ``fetch`` = 1 (MULTI: HGETALL meta, XRANGE newer events, the newest entry's
-id, HGET key);
+id, HGET key); ``fetch_latest`` = 1 (one script: meta, snapshot, the events from its version);
 ``append`` = 1 (EVALSHA; a version conflict returns the newer events with it; a quota is
 counted in it), +1 only when the status changes (index update); ``create`` = 3
 (note, script, listing) and 1 more to settle it once its first turns are scheduled.
