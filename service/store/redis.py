@@ -38,7 +38,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
-from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
@@ -47,14 +46,16 @@ from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, ParkedScripts, client_from_url, socket_timeout
 from service.store.fanout import Fanout
+from service.store.game_keys import (
+    IDEM_PART,
+    REPLAY_PART,
+    SNAPSHOT_PART,
+)
 from service.store.listing import RedisListing
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
     Appended,
-    Batch,
-    ChainReport,
     Encoded,
-    Fetched,
     GameMeta,
     IdempotencyRecord,
     Quota,
@@ -62,6 +63,7 @@ from service.store.port import (
     StoredEvent,
     UnknownGameId,
 )
+from service.store.redis_reads import RedisReads
 from service.store.scripts import (
     APPEND_LUA,
     COUNT_LUA,
@@ -72,14 +74,6 @@ from service.store.scripts import (
 )
 
 log = logging.getLogger(__name__)
-
-IDEM_PART = "idem"  # a game's idempotency records: one main hash, and buckets (IDEM_BUCKET)
-# Versions per bucket of idempotency records: at most one record per version in a bucket, so
-# each stays a listpack (Redis's compact encoding, up to 128 entries by default): about 40
-# bytes a record against 90 in one large hash's table.
-IDEM_BUCKET = 128
-SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
-REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 
 MAX_CONNECTIONS = 200  # per process (per store)
 POOL_WAIT = 5.0  # seconds a command waits for a free connection
@@ -92,7 +86,7 @@ OUTAGES: tuple[type[Exception], ...] = (
 )
 
 
-class RedisEventStore(RedisListing, records.CreateInSteps):
+class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
     def __init__(
@@ -149,10 +143,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
 
     def _ttl_ms(self) -> int:
         return max(0, int(self.idempotency_ttl * 1000))
-
-    def key(self, game_id: str, part: str) -> str:
-        """The key of one part (events, meta, idem) of a game."""
-        return f"{self.namespace}:game:{{{game_id}}}:{part}"
 
     def _record_create(
         self, meta: GameMeta, entries: list[records.Fields], idempotency: IdempotencyRecord | None
@@ -256,110 +246,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         if outcome == "limited":
             raise replies.quota_exceeded(value)
 
-    def _idem_key(self, game_id: str, field: str, expected: int) -> str:
-        """The hash the record of idempotency key ``field`` (``records.seat_key``) is kept in,
-        when the append expects version ``expected``: a key ending in a version no later than
-        that one (a bot's ``bot:<seat>:<version>``) in the bucket of its ``IDEM_BUCKET``
-        versions, else the game's main hash (``IDEM_PART``)."""
-        number = key_number(field)
-        if number is None or number > expected:
-            return self.key(game_id, IDEM_PART)
-        return self._idem_bucket(game_id, number)
-
-    def _idem_bucket(self, game_id: str, number: int) -> str:
-        """The bucket of the records of keys ending in ``number``."""
-        return self.key(game_id, f"{IDEM_PART}:{number // IDEM_BUCKET}")
-
-    def _idem_keys(self, game_id: str, version: int) -> list[str]:
-        """Every hash the records of a game at ``version`` may be kept in."""
-        buckets = [f"{IDEM_PART}:{b}" for b in range(version // IDEM_BUCKET + 1)]
-        return [self.key(game_id, part) for part in (IDEM_PART, *buckets)]
-
-    def _quota_keys(self, game_id: str, quota: Quota) -> list[str]:
-        """A quota's counters: in the game's slot (one script counts and appends)."""
-        return [self.key(game_id, f"quota:{quota.name}:{n}/{ms}") for n, ms in quota.windows]
-
-    def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
-        pipe = self.client.pipeline(transaction=True)
-        pipe.hgetall(self.key(game_id, "meta"))
-        pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0")
-        pipe.xrevrange(self.key(game_id, "events"), count=1)
-        if idempotency_key:
-            looked = [self.key(game_id, IDEM_PART)]
-            number = key_number(idempotency_key)
-            if number is not None:  # where an append kept it: see _idem_key
-                looked.insert(0, self._idem_bucket(game_id, number))
-            for hash_key in looked:
-                pipe.hget(hash_key, idempotency_key)
-        got = pipe.execute()
-        meta = records.meta_from_fields(replies.strings(got[0]))
-        if meta is None:
-            return Fetched(meta=None)
-        return Fetched(
-            meta=meta,
-            events=replies.parse(got[1]),
-            idempotency=records.idempotency_from_json(
-                idempotency_key, next((r for r in got[3:] if r is not None), None)
-            )
-            if idempotency_key
-            else None,
-            head=records.version_of(got[2][0][0]) if got[2] else 0,
-        )
-
-    def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Fetched:
-        keys = [self.key(game_id, "meta"), self.key(game_id, SNAPSHOT_PART),
-                self.key(game_id, "events")]  # fmt: skip
-        if idempotency_key:
-            number = key_number(idempotency_key)
-            if number is not None:  # where an append kept it: see _idem_key
-                keys.append(self._idem_bucket(game_id, number))
-            keys.append(self.key(game_id, IDEM_PART))
-        got = self._evalsha(self._fetch_latest, keys, [idempotency_key or ""], raw=True)
-        if not got:
-            return Fetched(meta=None)
-        fields, snapshot, raw_events, record = got
-        events = replies.parse(raw_events)
-        return Fetched(
-            meta=records.meta_from_fields(replies.strings(fields)),
-            events=events,
-            idempotency=records.idempotency_from_json(
-                idempotency_key, replies.text(record) if record else None
-            )
-            if idempotency_key
-            else None,
-            head=events[-1].version if events else 0,
-            snapshot=snapshot or None,
-        )
-
-    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        stop = "+" if upto is None else f"{upto}-0"
-        if upto is not None and upto <= after:
-            return []
-        return replies.parse(
-            self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop) or []
-        )
-
-    def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
-        raw = self.client.xrange(self.key(game_id, "events")) or []
-        return [
-            (records.version_of(replies.text(entry_id)), replies.strings(fields))
-            for entry_id, fields in raw
-        ]
-
-    def batches(self, game_id: str) -> list[Batch]:
-        return records.group_batches(self.read(game_id))
-
-    def version(self, game_id: str) -> int:
-        last = self.client.xrevrange(self.key(game_id, "events"), count=1)
-        return records.version_of(replies.text(last[0][0])) if last else 0
-
-    def verify_chain(self, game_id: str) -> ChainReport:
-        return records.check_chain(self.entries(game_id), records.salt_of(self.meta(game_id)))
-
-    def meta(self, game_id: str) -> GameMeta | None:
-        stored = self.client.hgetall(self.key(game_id, "meta"))
-        return records.meta_from_fields(replies.strings(stored))
-
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
         meta = self.meta(game_id)
         if meta is None:
@@ -417,30 +303,8 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         timeout = socket_timeout(self.client)
         return 1.0 if not timeout else min(1.0, max(0.05, float(timeout) * 0.8))
 
-    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
-        pipe = self.client.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.xrevrange(self.key(game_id, "events"), count=1)
-        lasts = pipe.execute() if game_ids else []
-        return {
-            game_id: records.version_of(last[0][0]) if last else 0
-            for game_id, last in zip(game_ids, lasts, strict=True)
-        }
-
-    def snapshot(self, game_id: str) -> bytes | None:
-        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
-            "GET", self.key(game_id, SNAPSHOT_PART), **{NEVER_DECODE: True}
-        )
-        return raw if isinstance(raw, bytes) else None
-
     def put_replay(self, game_id: str, text: str) -> None:
         self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))
-
-    def replay(self, game_id: str) -> str | None:
-        raw = self.client.execute_command(  # type: ignore[no-untyped-call]
-            "GET", self.key(game_id, REPLAY_PART), **{NEVER_DECODE: True}
-        )  # bytes: the stored replay is compressed
-        return None if raw is None else records.unpack_replay(raw)
 
     # The clock index sits beside the listing index, outside the games' slots: one sorted set
     # (score: Unix ms) touched one key per command (the reset script too), so it works alike
@@ -461,12 +325,6 @@ class RedisEventStore(RedisListing, records.CreateInSteps):
         seen = "" if seen_ms is None else str(seen_ms)
         new = "" if due_ms is None else str(due_ms)
         return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
-
-
-def key_number(field: str) -> int | None:
-    """The version an idempotency key ends in (``...:<digits>``), if any."""
-    last = field.rpartition(":")[2]
-    return int(last) if 0 < len(last) <= 18 and last.isascii() and last.isdigit() else None
 
 
 def quota_spec(quota: Quota) -> str:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from service.store import IdempotencyKeyReused, IdempotencyRecord
-from service.store.redis import IDEM_BUCKET, RedisEventStore
+from service.store.game_keys import IDEM_BUCKET
+from service.store.redis import RedisEventStore
 from tests.support.redis_server import namespaced
 from tests.support.store_contract import START, action, events, make_meta
 
