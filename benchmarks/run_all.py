@@ -11,11 +11,13 @@ import sys
 
 # module, its full-size arguments, its smoke-size arguments
 SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("benchmarks.bench_api", (), ("--samples", "1", "--seconds", "1", "--concurrency", "8",
-                                  "--games", "72", "--max-rps", "200")),
+    # the action server as configured by default, and with the append feed (docs/decisions.md)
+    ("benchmarks.bench_api", ("--alternative", "CARDROOM_APPEND_FEED=1"),
+     ("--alternative", "CARDROOM_APPEND_FEED=1", "--samples", "1", "--seconds", "1",
+      "--concurrency", "8", "--games", "300", "--max-rps", "3000")),
     ("benchmarks.bench_api", ("--route-by-game",),  # needs nginx (docs/operations.md)
      ("--route-by-game", "--samples", "1", "--seconds", "1", "--concurrency", "8", "--games",
-      "72", "--max-rps", "200")),
+      "300", "--max-rps", "3000")),
     ("benchmarks.bench_fold", (), ("--samples", "1", "--version", "60")),
     ("benchmarks.bench_memory", (), ("--games", "1")),
     ("benchmarks.bench_shithead", (), ("--quick",)),
