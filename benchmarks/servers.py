@@ -23,14 +23,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, int]]:
+def gunicorn(
+    app: str, workers: int, env: dict[str, str], keep_alive: int | None = None
+) -> Iterator[tuple[str, int]]:
     """Serve ``app`` like ``cardroom serve`` (gevent workers, the service's gunicorn config)
-    without an access log; yield its base URL and the master's pid."""
+    without an access log; yield its base URL and the master's pid. ``keep_alive``: seconds an
+    idle connection is kept (gunicorn's default: 2)."""
     port = free_port()
     command = [
         sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gevent",
         "--worker-connections", "1000", "--bind", f"127.0.0.1:{port}", "--backlog", "2048",
         "--log-level", "warning", "--config", "python:service.gunicorn_conf", app,
+        *(["--keep-alive", str(keep_alive)] if keep_alive else []),
     ]  # fmt: skip
     process = subprocess.Popen(command, env={**os.environ, **env})
     base = f"http://127.0.0.1:{port}"
@@ -57,6 +61,8 @@ def wait_until_up(host: str, port: int) -> None:
     raise RuntimeError(f"{host}:{port} did not start")
 
 
+UPSTREAM_KEEP_ALIVE = 75  # gunicorn's --keep-alive behind nginx: over its keepalive_timeout
+
 NGINX_CONF = """
 worker_processes 1;
 daemon off;
@@ -75,6 +81,7 @@ http {{
         hash $game consistent;
 {servers}
         keepalive 256;
+        keepalive_timeout 60s;
     }}
     server {{
         listen 127.0.0.1:{port} backlog=2048;
@@ -99,7 +106,10 @@ def routed(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, l
     if not os.path.exists(nginx):
         sys.exit("--route-by-game needs nginx: apt-get install -y nginx")
     with ExitStack() as stack:
-        started = [stack.enter_context(gunicorn(app, 1, env)) for _ in range(workers)]
+        # gunicorn keeps idle connections longer than nginx does (UPSTREAM_KEEP_ALIVE): else
+        # nginx may reuse one gunicorn is closing, and answers that request 502
+        started = [stack.enter_context(gunicorn(app, 1, env, UPSTREAM_KEEP_ALIVE))
+                   for _ in range(workers)]  # fmt: skip
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         port = free_port()
         servers = "\n".join(f"        server {base.split('://')[1]};" for base, _ in started)
