@@ -151,23 +151,21 @@ class ServiceBase:
             raise NotFound(f"no game {game_id!r}")
         rules, events = self.rules(fetched.meta.game), fetched.events
         snap = snapshots.from_bytes(fetched.snapshot)
-        if snap is None:
-            if events and events[0].version != 1:
-                return None  # (a snapshot was taken meanwhile: read again)
-            loaded = Loaded(fetched.meta, rules, fold(rules, ()), 0, GENESIS)
-            loaded = folding.fold_stored(loaded, events)  # a broken chain is reported as such
+        if snap is None:  # every event (a broken chain is then reported as such)
+            start, rest = Loaded(fetched.meta, rules, fold(rules, ()), 0, GENESIS), events
         else:
             state = snapshots.state_of(snap)
-            first = events[0] if events else None
-            if state is None or first is None or (first.version, first.hash) != (
-                snap.version, snap.head_hash
-            ):
+            first = (events[0].version, events[0].hash) if events else None
+            if state is None or first != (snap.version, snap.head_hash):
                 return None  # the stream does not hold the snapshot's version as it was
-            loaded = Loaded(fetched.meta, rules, state, snap.version, snap.head_hash)
-            try:
-                loaded = folding.fold_stored(loaded, events[1:])
-            except ChainBroken:
-                return None  # the whole stream is folded (and its break reported) instead
+            start = Loaded(fetched.meta, rules, state, snap.version, snap.head_hash)
+            rest = events[1:]
+        try:
+            loaded = folding.fold_stored(start, rest)
+        except ChainBroken:
+            if snap is None:
+                raise
+            return None  # the whole stream is folded (and its break reported) instead
         self._remember(loaded)
         return loaded, events, fetched.idempotency
 

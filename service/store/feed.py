@@ -56,8 +56,8 @@ class AppendFeed:
 
     def __init__(self, client: Any, namespace: str, games: int = 4096, depth: int = 64) -> None:
         self.origin = uuid.uuid4().hex[:16]
+        self.channel = channel(namespace)
         self._client = client
-        self._channel = channel(namespace)
         self._games, self._depth = games, depth
         self._kept: OrderedDict[str, list[Chunk]] = OrderedDict()
         self._lock = threading.Lock()
@@ -66,6 +66,10 @@ class AppendFeed:
         self._subscribed = threading.Event()
         self._stopped = threading.Event()
         self._alive = False  # the listener runs (in process _pid)
+
+    def message(self, game_id: str, first: int, entries: Sequence[Mapping[str, str]]) -> bytes:
+        """This process's message for ``entries`` stored from version ``first``."""
+        return message(self.origin, game_id, first, entries)
 
     def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
         """The entries ``after < version <= upto`` of a game as heard, or None when not all of
@@ -166,7 +170,7 @@ class AppendFeed:
             try:
                 connection = _own_connection(self._client)
                 connection.connect()
-                connection.send_command("SUBSCRIBE", self._channel)
+                connection.send_command("SUBSCRIBE", self.channel)
                 while not self._stopped.is_set():
                     try:
                         reply = connection.read_response(timeout=1.0, disconnect_on_error=False)

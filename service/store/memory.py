@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.chain import GENESIS
@@ -188,29 +188,25 @@ class InMemoryEventStore(records.CreateInSteps):
             game = self._games.get(game_id)
             if game is None:
                 return Fetched(meta=None)
-            raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
-            return Fetched(
-                meta=records.meta_from_fields(game.fields),
-                events=self._slice(game, after, None),
-                idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
-                head=len(game.entries),
-            )
+            return self._fetched(game, after, idempotency_key)
 
     def fetch_latest(self, game_id: str, idempotency_key: str | None = None) -> Fetched:
         with self._lock:
             game = self._games.get(game_id)
             if game is None:
                 return Fetched(meta=None)
-            snapshot = game.snapshot or None
-            snap = records.snapshot_version(snapshot)
-            raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
-            return Fetched(
-                meta=records.meta_from_fields(game.fields),
-                events=self._slice(game, 0 if snap is None else snap - 1, None),
-                idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
-                head=len(game.entries),
-                snapshot=snapshot,
-            )
+            snap = records.snapshot_version(game.snapshot)
+            fetched = self._fetched(game, 0 if snap is None else snap - 1, idempotency_key)
+            return replace(fetched, snapshot=game.snapshot or None)
+
+    def _fetched(self, game: _Game, after: int, idempotency_key: str | None) -> Fetched:
+        raw_key = self._keys(game).get(idempotency_key) if idempotency_key else None
+        return Fetched(
+            meta=records.meta_from_fields(game.fields),
+            events=self._slice(game, after, None),
+            idempotency=records.idempotency_from_json(idempotency_key or "", raw_key),
+            head=len(game.entries),
+        )
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         with self._lock:

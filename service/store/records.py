@@ -320,5 +320,5 @@ def unpack_replay(stored: bytes) -> str:
 def snapshot_version(raw: bytes | None) -> int | None:
     """The version a stored snapshot was taken at: its form begins ``<version>:``
     (``service.snapshots.to_bytes``; the store's reads start the events there)."""
-    head = (raw or b"")[:20].split(b":", 1)[0]
-    return int(head) if head.isdigit() and raw and b":" in raw[:21] else None
+    head, colon, _ = (raw or b"")[:21].partition(b":")
+    return int(head) if colon and head.isdigit() else None

@@ -111,8 +111,6 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         # ``feed``: every append publishes its entries, and this process keeps what the others
         # append (``service.store.feed``; every process of a deployment has the same setting)
         self._feed = append_feed.AppendFeed(client, namespace) if feed else None
-        self._origin = "" if self._feed is None else self._feed.origin
-        self._channel = append_feed.channel(namespace) if feed else ""
 
     @classmethod
     def from_url(
@@ -206,6 +204,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         if status == "over":  # every hash a record of this game may be kept in
             expire_from = len(keys) + 1
             keys += self._idem_keys(game_id, expected + len(entries))
+        publish = self._feed if entries else None  # the append feed's message, if any
         args: list[Any] = [
             expected,
             prev_hash,
@@ -218,10 +217,8 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
             snapshot,
             spec,
             expire_from,
-            self._channel if entries else "",
-            append_feed.message(self._origin, game_id, expected + 1, entries)
-            if entries and self._channel
-            else "",
+            publish.channel if publish else "",
+            publish.message(game_id, expected + 1, entries) if publish else "",
         ]
         for fields in entries:
             args.append(len(fields))
