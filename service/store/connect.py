@@ -99,11 +99,13 @@ def socket_timeout(client: Client) -> float | None:
 
 
 SPARE_CONNECTIONS = 16  # connections ParkedScripts keeps out of the pool between calls
+MISSED = object()  # a parked call that did not get its reply (the client's own path then)
 
 
 class ParkedScripts:
-    """Runs a registered script (``client.register_script``) on a connection kept between
-    calls: the store's append and quota count, the hot path of every action."""
+    """Runs a registered script (``client.register_script``), or one read, on a connection
+    kept between calls: the store's append and quota count, the hot path of every action, and
+    the read of the events a stale fold missed (a catch-up)."""
 
     def __init__(self, client: Client) -> None:
         self.client = client
@@ -119,21 +121,39 @@ class ParkedScripts:
         error or a Redis Cluster take the client's own path (script loading, retries, errors);
         a connection that failed goes back to the pool disconnected. ``raw``: the reply as
         bytes, undecoded (it holds binary data)."""
-        client = self.client
-        if not isinstance(client, redis.Redis):
-            return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
+        if isinstance(self.client, redis.Redis):
+            command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+            reply = self._parked(self.client, command, raw, redis.exceptions.NoScriptError)
+            if reply is not MISSED:
+                return reply
+        return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
+
+    def command(self, *command: Any) -> Any:
+        """One command (a read) the same way, its reply undecoded, as Redis sent it: on a
+        parked connection, or through the client's own path on a Redis Cluster or when the
+        connection failed (retries, errors), where redis-py may parse the reply first."""
+        if isinstance(self.client, redis.Redis):
+            reply = self._parked(self.client, command, True)
+            if reply is not MISSED:
+                return reply
+        return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]
+
+    def _parked(
+        self, client: redis.Redis, command: tuple[Any, ...], raw: bool, *kept: type[Exception]
+    ) -> Any:
+        """``command``'s reply read on a parked connection, or MISSED (an error in ``kept``
+        leaves the connection parked; a connection error disconnects it)."""
         pool, spare = client.connection_pool, self._spare
         # a connection this path parked after its last reply (nothing left unread on it),
         # else one from the pool (its checks on the way out included)
         connection = spare.pop() if spare else pool.get_connection()
         keep = False
         try:
-            packed = hiredis.pack_command(("EVALSHA", script.sha, len(keys), *keys, *args))
-            connection.send_packed_command([packed], check_health=False)
+            connection.send_packed_command([hiredis.pack_command(command)], check_health=False)
             reply = connection.read_response(disable_decoding=raw)
             keep = True
             return reply
-        except redis.exceptions.NoScriptError:
+        except kept:
             keep = True
         except (redis.ConnectionError, redis.TimeoutError):
             connection.disconnect()
@@ -142,7 +162,7 @@ class ParkedScripts:
                 spare.append(connection)
             else:
                 pool.release(connection)
-        return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
+        return MISSED
 
     def _undecoded(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """EVALSHA through the client's own path, its reply left as bytes (the script is

@@ -69,8 +69,11 @@ class RedisReads(GameKeys):
         stop = "+" if upto is None else f"{upto}-0"
         if upto is not None and upto <= after:
             return []
+        # on a parked connection: this is the read of a catch-up (service.acting), every other
+        # action's first round trip when two processes take turns on a game
         return replies.parse(
-            self.client.xrange(self.key(game_id, "events"), f"{after + 1}-0", stop) or []
+            self._evalsha.command("XRANGE", self.key(game_id, "events"), f"{after + 1}-0", stop)
+            or []
         )
 
     def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
