@@ -13,7 +13,8 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   counted; Flask's path counts the others before its view);
 - such a request is played by the same ``actions.play`` the documented view calls, and
   answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
-  metric;
+  metric; once the answer is written the connection waits a turn of the event loop
+  (``Answered``);
 - anything else goes to Flask untouched (the body handed on as it came); an error raised while
   playing is handed to Flask too (``RAISED``), which renders it as every other problem+json.
   Nothing was stored when an error is raised, except as the store's own errors say.
@@ -96,7 +97,7 @@ class ActionHotPath:
              *headers.items()],
         )  # fmt: skip
         self.timed.observe(time.perf_counter() - started)
-        return [payload]
+        return Answered(payload)
 
     def _body(self, environ: Environ) -> bytes | None:
         """The body (then also handed on to Flask as it came), or None when not plain."""
@@ -181,3 +182,21 @@ def _raise_handed_on() -> None:
     error = request.environ.pop(RAISED, None)
     if error is not None:
         raise error
+
+
+class Answered(list[bytes]):
+    """An answer's body that gives the event loop a turn once it is written (gunicorn calls
+    ``close`` after the last byte, before it reads the connection's next request).
+
+    Under gevent an action often runs start to end without yielding (the kernel runs Redis
+    as soon as the request is sent and its reply is there when read), and then so could the
+    connection's next request, already sent: one keep-alive connection could be served again
+    and again while the requests that did wait for Redis waited for the whole turn, and set
+    the tail (docs/decisions.md). With this each connection is served at most once a turn of
+    the loop. Without gevent, ``time.sleep(0)`` only yields the CPU."""
+
+    def __init__(self, payload: bytes) -> None:
+        super().__init__((payload,))
+
+    def close(self) -> None:
+        time.sleep(0)  # gevent's cooperative sleep in a gevent worker: the loop's turn

@@ -4,10 +4,12 @@ whatever they do not take as it is to that view."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
+from werkzeug.test import EnvironBuilder
 
 from service import app as app_module
 from service.api import actions, hotpath
@@ -143,3 +145,25 @@ def test_the_encoding_is_jsonify_s() -> None:
     with app.app_context():
         for sample in samples:
             assert hotpath.encode(sample) == jsonify(sample).get_data()
+
+
+def test_a_plain_action_s_connection_waits_a_turn_of_the_event_loop_once_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server writes the body, then closes it: only then does the hot path yield (a
+    gevent worker's ``time.sleep(0)``), so one connection is served at most once a turn of the
+    event loop (docs/decisions.md)."""
+    app = make_app(InMemoryEventStore())
+    table = Table(app.test_client(), deal=DEAL, dealer=1)
+    environ = EnvironBuilder(
+        path=f"/games/{table.id}/actions", method="POST", headers=table.headers(0),
+        json={"type": "play", "card": "AS", "expected_version": DEALT},
+    ).get_environ()  # fmt: skip
+    slept: list[float] = []
+    monkeypatch.setattr(hotpath.time, "sleep", slept.append)
+    started: list[str] = []
+    body = app.wsgi_app(environ, lambda status, headers: started.append(status))
+    assert started == ["200 OK"] and slept == []
+    assert json.loads(b"".join(body))["version"] == DEALT + 1 and slept == []
+    body.close()  # type: ignore[attr-defined]  # as the server does once it wrote the body
+    assert slept == [0]
