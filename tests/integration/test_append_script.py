@@ -27,6 +27,22 @@ def store() -> Iterator[RedisEventStore]:
         yield made
 
 
+def break_once(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The next command sent on any connection fails as a broken connection would; the list
+    the broken connection is put in."""
+    broken: list[object] = []
+    real = redis.Connection.send_packed_command
+
+    def once(self: redis.Connection, *args: Any, **kwargs: Any) -> None:
+        if not broken:
+            broken.append(self)
+            raise redis.ConnectionError("the connection broke")
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Connection, "send_packed_command", once)
+    return broken
+
+
 def test_an_append_after_redis_forgot_the_script_loads_it_again(store: RedisEventStore) -> None:
     service = GameService(store, games=GAMES)
     game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
@@ -40,16 +56,7 @@ def test_an_append_whose_connection_breaks_is_sent_again_by_redis_py(
 ) -> None:
     service = GameService(store, games=GAMES)
     game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
-    broken: list[object] = []
-    real = redis.Connection.send_packed_command
-
-    def once(self: redis.Connection, *args: Any, **kwargs: Any) -> None:
-        if not broken:
-            broken.append(self)
-            raise redis.ConnectionError("the connection broke")
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(redis.Connection, "send_packed_command", once)
+    broken = break_once(monkeypatch)
     assert service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)["version"]
     assert broken and store.version(game_id) == DEALT + 1
 
@@ -76,15 +83,6 @@ def test_a_read_whose_connection_breaks_is_sent_again_by_redis_py(
     service = GameService(store, games=GAMES)
     game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
     expected = store.read(game_id)
-    broken: list[object] = []
-    real = redis.Connection.send_packed_command
-
-    def once(self: redis.Connection, *args: Any, **kwargs: Any) -> None:
-        if not broken:
-            broken.append(self)
-            raise redis.ConnectionError("the connection broke")
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(redis.Connection, "send_packed_command", once)
+    broken = break_once(monkeypatch)
     assert store.read(game_id) == expected and len(expected) == DEALT
     assert broken
