@@ -98,11 +98,11 @@ def socket_timeout(client: Client) -> float | None:
     return None if value is None else float(value)
 
 
-SPARE_CONNECTIONS = 16  # connections ParkedScripts keeps out of the pool between calls
+SPARE_CONNECTIONS = 16  # connections ParkedCalls keeps out of the pool between calls
 MISSED = object()  # a parked call that did not get its reply (the client's own path then)
 
 
-class ParkedScripts:
+class ParkedCalls:
     """Runs a registered script (``client.register_script``), or one read, on a connection
     kept between calls: the store's append and quota count, the hot path of every action, and
     the read of the events a stale fold missed (a catch-up)."""
@@ -123,7 +123,7 @@ class ParkedScripts:
         bytes, undecoded (it holds binary data)."""
         if isinstance(self.client, redis.Redis):
             command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-            reply = self._parked(self.client, command, raw, redis.exceptions.NoScriptError)
+            reply = self._on_parked(self.client, command, raw, redis.exceptions.NoScriptError)
             if reply is not MISSED:
                 return reply
         return self._undecoded(script, keys, args) if raw else script(keys=keys, args=args)
@@ -133,12 +133,12 @@ class ParkedScripts:
         parked connection, or through the client's own path on a Redis Cluster or when the
         connection failed (retries, errors), where redis-py may parse the reply first."""
         if isinstance(self.client, redis.Redis):
-            reply = self._parked(self.client, command, True)
+            reply = self._on_parked(self.client, command, True)
             if reply is not MISSED:
                 return reply
-        return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]
+        return self._own_path(command)
 
-    def _parked(
+    def _on_parked(
         self, client: redis.Redis, command: tuple[Any, ...], raw: bool, *kept: type[Exception]
     ) -> Any:
         """``command``'s reply read on a parked connection, or MISSED (an error in ``kept``
@@ -169,7 +169,11 @@ class ParkedScripts:
         loaded first when the server does not have it yet)."""
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]
+            return self._own_path(command)
         except redis.exceptions.NoScriptError:
             self.client.script_load(script.script)
-            return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]
+            return self._own_path(command)
+
+    def _own_path(self, command: tuple[Any, ...]) -> Any:
+        """``command`` through the client's own path (retries, errors), its reply undecoded."""
+        return self.client.execute_command(*command, **{NEVER_DECODE: True})  # type: ignore[no-untyped-call]

@@ -44,7 +44,7 @@ from domain.chain import GENESIS
 from service.store import feed as append_feed
 from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
-from service.store.connect import Client, ParkedScripts, client_from_url, socket_timeout
+from service.store.connect import Client, ParkedCalls, client_from_url, socket_timeout
 from service.store.fanout import Fanout
 from service.store.game_keys import (
     IDEM_PART,
@@ -107,7 +107,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
-        self._evalsha = ParkedScripts(client)  # the append's and the count's EVALSHA
+        self._parked = ParkedCalls(client)  # the append, the count, the fetch and the read
         # ``feed``: every append publishes its entries, and this process keeps what the others
         # append (``service.store.feed``; every process of a deployment has the same setting)
         self._feed = append_feed.AppendFeed(client, namespace) if feed else None
@@ -224,7 +224,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
             args.append(len(fields))
             for name, value in fields.items():
                 args += [name, value]
-        outcome, value, *newer = self._evalsha(self._append, keys, args)
+        outcome, value, *newer = self._parked(self._append, keys, args)
         return replies.appended(game_id, expected, outcome, value, idempotency, newer)
 
     def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
@@ -239,7 +239,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
             return
         quota.counted = True
         keys = self._quota_keys(game_id, quota)
-        outcome, value = self._evalsha(self._count, keys, [quota_spec(quota)])
+        outcome, value = self._parked(self._count, keys, [quota_spec(quota)])
         if outcome == "limited":
             raise replies.quota_exceeded(value)
 

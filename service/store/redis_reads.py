@@ -9,7 +9,7 @@ from typing import Any
 from redis.client import NEVER_DECODE
 
 from service.store import records, replies
-from service.store.connect import Client, ParkedScripts
+from service.store.connect import Client, ParkedCalls
 from service.store.game_keys import REPLAY_PART, SNAPSHOT_PART, GameKeys
 from service.store.port import Batch, ChainReport, Fetched, GameMeta, StoredEvent
 
@@ -19,7 +19,7 @@ class RedisReads(GameKeys):
     registered fetch script come from the store)."""
 
     client: Client
-    _evalsha: ParkedScripts
+    _parked: ParkedCalls
     _fetch_latest: Any
 
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
@@ -48,7 +48,7 @@ class RedisReads(GameKeys):
         keys = [self.key(game_id, "meta"), self.key(game_id, SNAPSHOT_PART),
                 self.key(game_id, "events")]  # fmt: skip
         keys += self._idem_hashes(game_id, idempotency_key)
-        got = self._evalsha(self._fetch_latest, keys, [idempotency_key or ""], raw=True)
+        got = self._parked(self._fetch_latest, keys, [idempotency_key or ""], raw=True)
         if not got:
             return Fetched(meta=None)
         fields, snapshot, raw_events, record = got
@@ -69,10 +69,10 @@ class RedisReads(GameKeys):
         stop = "+" if upto is None else f"{upto}-0"
         if upto is not None and upto <= after:
             return []
-        # on a parked connection: this is the read of a catch-up (service.acting), every other
-        # action's first round trip when two processes take turns on a game
+        # on a parked connection: among others this is a catch-up's read (service.acting), the
+        # first round trip of every other action when two processes take turns on a game
         return replies.parse(
-            self._evalsha.command("XRANGE", self.key(game_id, "events"), f"{after + 1}-0", stop)
+            self._parked.command("XRANGE", self.key(game_id, "events"), f"{after + 1}-0", stop)
             or []
         )
 

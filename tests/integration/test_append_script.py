@@ -1,4 +1,4 @@
-"""The append's EVALSHA on one pooled connection (``connect.ParkedScripts``) falls back to
+"""The append's EVALSHA on one pooled connection (``connect.ParkedCalls``) falls back to
 redis-py's own path when Redis has forgotten the script or the connection broke."""
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ def test_a_read_of_the_newer_events_runs_on_a_parked_connection(store: RedisEven
     service = GameService(store, games=GAMES)
     game_id = service.create_game("fake", BOTS, deal=DEAL, dealer=1, seed="s")["id"]
     service.submit_action(game_id, 0, {"type": "play", "card": "AS"}, DEALT)
-    store._evalsha._spare.clear()  # whatever the appends parked
+    store._parked._spare.clear()  # whatever the appends parked
     newer = store.read(game_id, DEALT - 2)
-    assert len(store._evalsha._spare) == 1
+    assert len(store._parked._spare) == 1
     entries = store.entries(game_id)[DEALT - 2 :]
     assert [e.version for e in newer] == [version for version, _ in entries] == [4, 5, 6]
     assert [e.hash for e in newer] == [fields["hash"] for _, fields in entries]
