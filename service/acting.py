@@ -95,9 +95,9 @@ class Acting(ServiceBase):
         newer = self.store.heard(game_id, cached.version, expected_version)
         if newer is None:
             newer = self.store.read(game_id, cached.version, expected_version)
-            metrics.CATCH_UPS.labels("read").inc()
+            metrics.catch_up("read").inc()
         else:
-            metrics.CATCH_UPS.labels("heard").inc()
+            metrics.catch_up("heard").inc()
             # Give the event loop a turn, as the read this replaces did: without it the fold
             # and the decision ran in one stretch, and the p99 of the other requests of the
             # process rose 1.6-2.7x under load (docs/decisions.md, the append feed).
@@ -192,7 +192,7 @@ class Acting(ServiceBase):
             raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request, seat)
-        metrics.ACTIONS_APPENDED.labels(loaded.meta.game).inc()
+        metrics.appended(loaded.meta.game).inc()
         if action.get("type") == "leave":
             self.store.vacate(game_id, seat)  # the token stops holding the seat
             self._refresh_meta(self._meta(game_id))

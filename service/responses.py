@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from domain.protocol import Game, fold
 from service import shapes
 from service.folding import Loaded, fold_stored
@@ -31,19 +33,57 @@ def action_response(
     salted: bool,
     meta: GameMeta,
 ) -> dict[str, Any]:
-    """``{"version", "head_hash" (salted chains), "events" (redacted for the seat), "view"}``."""
-    out: dict[str, Any] = shapes.json_ready(
-        {
-            "version": before + len(events),
-            **({"head_hash": head} if salted else {}),
+    """``{"version", "head_hash" (salted chains), "events" (redacted for the seat), "view"}``,
+    as ``shapes.json_ready`` makes it: an ``ActionResponse`` when its parts are plain data."""
+    redacted = [rules.redact(e, seat) for e in events]
+    view = shapes.for_people(rules.view(state, seat), meta)
+    try:
+        encoded = [shapes.plain_json(r) for r in redacted]
+        view_json = shapes.plain_json(view)
+    except TypeError:  # not plain data: the standard encoder's way
+        out: dict[str, Any] = shapes.json_ready(
+            {
+                "version": before + len(events),
+                **({"head_hash": head} if salted else {}),
+                "events": [{"version": before + i + 1, "event": r} for i, r in enumerate(redacted)],
+                "view": view,
+            }
+        )
+        return out
+    return ActionResponse(before, head if salted else None, encoded, view_json)
+
+
+class ActionResponse(dict[str, Any]):
+    """An action's response as ``shapes.json_ready`` makes it, with the JSON of its events and
+    its view as they were encoded to make it (keys sorted): the API answers with those bytes
+    instead of encoding the response again (``service.api.hotpath``)."""
+
+    __slots__ = ("event_json", "view_json")
+
+    def __init__(
+        self, before: int, head: str | None, event_json: list[bytes], view_json: bytes
+    ) -> None:
+        super().__init__()  # keys sorted, as json_ready's
+        self["events"] = [
+            {"event": orjson.loads(e), "version": before + i + 1} for i, e in enumerate(event_json)
+        ]
+        if head is not None:
+            self["head_hash"] = head
+        self["version"] = before + len(event_json)
+        self["view"] = orjson.loads(view_json)
+        self.event_json, self.view_json = event_json, view_json
+
+    def fragments(self) -> dict[str, Any]:
+        """The response with its events and view as ``orjson.Fragment``: ``orjson.dumps`` writes
+        their bytes as they are."""
+        return {
+            **self,
             "events": [
-                {"version": before + i + 1, "event": rules.redact(e, seat)}
-                for i, e in enumerate(events)
+                {**item, "event": orjson.Fragment(e)}
+                for item, e in zip(self["events"], self.event_json, strict=True)
             ],
-            "view": shapes.for_people(rules.view(state, seat), meta),
+            "view": orjson.Fragment(self.view_json),
         }
-    )
-    return out
 
 
 def same_request(recorded: str, request: str) -> bool:

@@ -66,9 +66,15 @@ def game_id_for_key(idempotency_key: str) -> str:
 def json_ready(data: Any) -> Any:
     """Data exactly as it comes back from storage (tuples become lists, keys sorted)."""
     try:  # the same, faster, for plain data: string keys, 64-bit integers, JSON's own types
-        return orjson.loads(orjson.dumps(data, option=_PLAIN))
+        return orjson.loads(plain_json(data))
     except TypeError:
         return json.loads(canonical_json(data))
+
+
+def plain_json(data: Any) -> bytes:
+    """The JSON of plain data (string keys, 64-bit integers, JSON's own types), keys sorted:
+    what ``json_ready`` makes of it, encoded. TypeError for anything else."""
+    return orjson.dumps(data, option=_PLAIN)
 
 
 # (orjson writes a NaN or an infinity as null, the standard encoder as text no JSON parser reads;

@@ -39,6 +39,7 @@ from service.api import bodies, limits
 from service.api.actions import play
 from service.api.schemas import ActionResultSchema
 from service.games import GameService
+from service.responses import ActionResponse
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -90,7 +91,7 @@ class ActionHotPath:
                 error = limit.outcome(game_id, quota, error)
             environ[RAISED] = error
             return self.flask(environ, start_response)
-        payload = encode(RESULT_ORDER(result))
+        payload = answer(result)
         start_response(
             f"{status} OK",
             [("Content-Type", "application/json"), ("Content-Length", str(len(payload))),
@@ -166,15 +167,31 @@ def dump_order(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]]:
 RESULT_ORDER = dump_order(ActionResultSchema())
 
 
+def answer(result: dict[str, Any]) -> bytes:
+    """What ``flask.jsonify`` makes of an action's result in the schema's order. The events and
+    the view of an ``ActionResponse`` are written as they were encoded when it was made."""
+    if isinstance(result, ActionResponse):
+        out = _ascii(orjson.dumps(RESULT_ORDER(result.fragments())))
+        if out is not None:
+            return out
+    return encode(RESULT_ORDER(result))
+
+
 def encode(result: dict[str, Any]) -> bytes:
     """What ``flask.jsonify`` makes of ``result`` (compact, ASCII, in order, a newline)."""
     try:
-        out = orjson.dumps(result)
+        out = _ascii(orjson.dumps(result))
     except TypeError:  # an integer past 64 bits: the standard encoder takes it
-        out = b""
-    if out and out.isascii() and b"\x7f" not in out:  # json escapes DEL, orjson does not
-        return out + b"\n"
+        out = None
+    if out is not None:
+        return out
     return (json.dumps(result, separators=(",", ":")) + "\n").encode()
+
+
+def _ascii(out: bytes) -> bytes | None:
+    """orjson's text with jsonify's newline when it is the standard encoder's too (no character
+    it would escape: past ASCII, or DEL, which orjson does not escape)."""
+    return out + b"\n" if out.isascii() and b"\x7f" not in out else None
 
 
 def _raise_handed_on() -> None:

@@ -12,8 +12,11 @@ import pytest
 from werkzeug.test import EnvironBuilder
 
 from service import app as app_module
+from service import responses, shapes
 from service.api import actions, hotpath
+from service.api.deps import EXTENSION
 from service.store import InMemoryEventStore
+from service.store.records import salt_of
 from tests.support.api import Table, make_app
 
 DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
@@ -145,6 +148,46 @@ def test_the_encoding_is_jsonify_s() -> None:
     with app.app_context():
         for sample in samples:
             assert hotpath.encode(sample) == jsonify(sample).get_data()
+
+
+def test_an_action_s_events_and_view_are_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Encoding the response for the answer again would write each part as orjson writes it,
+    # not as it was encoded when the response was made: the spaces below would be gone.
+    result = responses.ActionResponse(5, "h" * 64, [b'{"card": "AS"}'], b'{"hand": ["9H"]}')
+    assert result == {"version": 6, "head_hash": "h" * 64,
+                      "events": [{"version": 6, "event": {"card": "AS"}}],
+                      "view": {"hand": ["9H"]}}  # fmt: skip
+    answer = hotpath.answer(result)
+    assert b'"event":{"card": "AS"}' in answer and answer.endswith(b'"view":{"hand": ["9H"]}}\n')
+    # the rest in the schema's order, as jsonify writes it
+    assert answer.startswith(b'{"version":6,"head_hash":"' + b"h" * 64 + b'","events":[{"version')
+    dumps = []
+    monkeypatch.setattr(hotpath.orjson, "dumps", lambda *a, **k: dumps.append(a) or b"{}")
+    hotpath.answer(result)
+    assert len(dumps) == 1  # the response around the parts, once
+    # past ASCII (jsonify escapes it, orjson does not), the standard encoder's way instead
+    monkeypatch.undo()
+    names = responses.ActionResponse(0, None, [], '{"name":"Zoë"}'.encode())
+    assert hotpath.answer(names) == b'{"version":0,"events":[],"view":{"name":"Zo\\u00eb"}}\n'
+
+
+def test_an_action_response_is_what_json_ready_makes_of_it() -> None:
+    table = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
+    service = table.client.application.extensions[EXTENSION]
+    result = service.submit_action(table.id, 0, {"type": "play", "card": "AS"}, DEALT)
+    assert isinstance(result, responses.ActionResponse)
+    loaded = service.load(table.id)
+    rules, salted = loaded.game, bool(salt_of(loaded.meta))
+    made = shapes.json_ready({
+        "version": loaded.version,
+        **({"head_hash": loaded.head_hash} if salted else {}),
+        "events": [{"version": s.version, "event": rules.redact(rules.codec.decode(s.event), 0)}
+                   for s in service.store.read(table.id, DEALT, loaded.version)],
+        "view": shapes.for_people(rules.view(loaded.state, 0), loaded.meta),
+    })  # fmt: skip
+    assert result["events"] and result == made
+    assert json.dumps(result) == json.dumps(made)  # keys in the same order too
+    assert responses.render_action(service.store, loaded, 0, loaded.version) == made  # a retry
 
 
 def test_a_plain_action_s_connection_waits_a_turn_of_the_event_loop_once_answered(
