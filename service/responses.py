@@ -56,7 +56,8 @@ def action_response(
 class ActionResponse(dict[str, Any]):
     """An action's response as ``shapes.json_ready`` makes it, with the JSON of its events and
     its view as they were encoded to make it (keys sorted): the API answers with those bytes
-    instead of encoding the response again (``service.api.hotpath``)."""
+    instead of encoding the response again (``service.api.hotpath``). Not to be changed once
+    made: the JSON would no longer be its own."""
 
     __slots__ = ("event_json", "view_json")
 
