@@ -34,23 +34,13 @@ def action_response(
     meta: GameMeta,
 ) -> dict[str, Any]:
     """``{"version", "head_hash" (salted chains), "events" (redacted for the seat), "view"}``,
-    as ``shapes.json_ready`` makes it: an ``ActionResponse`` when its parts are plain data."""
-    redacted = [rules.redact(e, seat) for e in events]
-    view = shapes.for_people(rules.view(state, seat), meta)
-    try:
-        encoded = [shapes.plain_json(r) for r in redacted]
-        view_json = shapes.plain_json(view)
-    except TypeError:  # not plain data: the standard encoder's way
-        out: dict[str, Any] = shapes.json_ready(
-            {
-                "version": before + len(events),
-                **({"head_hash": head} if salted else {}),
-                "events": [{"version": before + i + 1, "event": r} for i, r in enumerate(redacted)],
-                "view": view,
-            }
-        )
-        return out
-    return ActionResponse(before, head if salted else None, encoded, view_json)
+    as ``shapes.json_ready`` makes it."""
+    return ActionResponse(
+        before,
+        head if salted else None,
+        [shapes.ready(rules.redact(e, seat)) for e in events],
+        shapes.ready(shapes.for_people(rules.view(state, seat), meta)),
+    )
 
 
 class ActionResponse(dict[str, Any]):
@@ -62,17 +52,22 @@ class ActionResponse(dict[str, Any]):
     __slots__ = ("event_json", "view_json")
 
     def __init__(
-        self, before: int, head: str | None, event_json: list[bytes], view_json: bytes
+        self,
+        before: int,
+        head: str | None,
+        events: list[tuple[bytes, Any]],
+        view: tuple[bytes, Any],
     ) -> None:
+        """``events`` and ``view``: ``shapes.ready``'s (JSON, data) of each."""
         super().__init__()  # keys sorted, as json_ready's
         self["events"] = [
-            {"event": orjson.loads(e), "version": before + i + 1} for i, e in enumerate(event_json)
+            {"event": data, "version": before + i + 1} for i, (_, data) in enumerate(events)
         ]
         if head is not None:
             self["head_hash"] = head
-        self["version"] = before + len(event_json)
-        self["view"] = orjson.loads(view_json)
-        self.event_json, self.view_json = event_json, view_json
+        self["version"] = before + len(events)
+        self["view"] = view[1]
+        self.event_json, self.view_json = [text for text, _ in events], view[0]
 
     def fragments(self) -> dict[str, Any]:
         """The response with its events and view as ``orjson.Fragment``: ``orjson.dumps`` writes

@@ -65,16 +65,17 @@ def game_id_for_key(idempotency_key: str) -> str:
 
 def json_ready(data: Any) -> Any:
     """Data exactly as it comes back from storage (tuples become lists, keys sorted)."""
+    return ready(data)[1]
+
+
+def ready(data: Any) -> tuple[bytes, Any]:
+    """``data``'s JSON (keys sorted) and what ``json_ready`` makes of it: read back from it."""
     try:  # the same, faster, for plain data: string keys, 64-bit integers, JSON's own types
-        return orjson.loads(plain_json(data))
+        text = orjson.dumps(data, option=_PLAIN)
+        return text, orjson.loads(text)
     except TypeError:
-        return json.loads(canonical_json(data))
-
-
-def plain_json(data: Any) -> bytes:
-    """The JSON of plain data (string keys, 64-bit integers, JSON's own types), keys sorted:
-    what ``json_ready`` makes of it, encoded. TypeError for anything else."""
-    return orjson.dumps(data, option=_PLAIN)
+        text = canonical_json(data).encode()
+        return text, json.loads(text)
 
 
 # (orjson writes a NaN or an infinity as null, the standard encoder as text no JSON parser reads;

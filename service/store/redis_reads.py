@@ -15,7 +15,7 @@ from service.store.port import Batch, ChainReport, Fetched, GameMeta, StoredEven
 
 
 class RedisReads(GameKeys):
-    """Reads of ``RedisEventStore`` (``client``, its parked-connection EVALSHA and the
+    """Reads of ``RedisEventStore`` (``client``, its parked calls and the
     registered fetch script come from the store)."""
 
     client: Client

@@ -153,7 +153,8 @@ def test_the_encoding_is_jsonify_s() -> None:
 def test_an_action_s_events_and_view_are_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Encoding the response for the answer again would write each part as orjson writes it,
     # not as it was encoded when the response was made: the spaces below would be gone.
-    result = responses.ActionResponse(5, "h" * 64, [b'{"card": "AS"}'], b'{"hand": ["9H"]}')
+    result = responses.ActionResponse(5, "h" * 64, [(b'{"card": "AS"}', {"card": "AS"})],
+                                      (b'{"hand": ["9H"]}', {"hand": ["9H"]}))  # fmt: skip
     assert result == {"version": 6, "head_hash": "h" * 64,
                       "events": [{"version": 6, "event": {"card": "AS"}}],
                       "view": {"hand": ["9H"]}}  # fmt: skip
@@ -167,7 +168,7 @@ def test_an_action_s_events_and_view_are_encoded_once(monkeypatch: pytest.Monkey
     assert len(dumps) == 1  # the response around the parts, once
     # past ASCII (jsonify escapes it, orjson does not), the standard encoder's way instead
     monkeypatch.undo()
-    names = responses.ActionResponse(0, None, [], '{"name":"Zoë"}'.encode())
+    names = responses.ActionResponse(0, None, [], ('{"name":"Zoë"}'.encode(), {"name": "Zoë"}))
     assert hotpath.answer(names) == b'{"version":0,"events":[],"view":{"name":"Zo\\u00eb"}}\n'
 
 
