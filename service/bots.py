@@ -12,7 +12,8 @@ An HTTP bot account's games: the *active* ones (seating the bot, not yet seen fi
 set ``<namespace>:bot-active:<name>`` by creation time) and a bounded history of the finished
 ones (the last ``FINISHED_KEPT``, a Redis stream ``<namespace>:bot-finished:<name>`` whose entry
 ids are the cursors a bot resumes from). A game leaves the active set once, when a bot stream
-first sees it over (``finish_game``), so the active set holds only live games.
+first sees it over (``finish_game``), so the active set holds only live games; it enters the
+history before it leaves the active set, so a process dying in between loses no game.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ BUILTIN_GAMES: dict[str, tuple[str, ...]] = {"search": ("sheepshead", "shithead"
 HEARTBEAT_SECONDS = 5.0
 LIVE_SECONDS = 15.0
 FINISHED_KEPT = 100  # finished games a bot can resume from, per bot
+CLAIM_MS = 10_000  # a finishing game's claim (``RedisBotRegistry.finish_game``)
 CURSOR = re.compile(r"\d{1,20}-\d{1,20}")
 
 
@@ -157,9 +159,10 @@ class MemoryBotRegistry:
 class RedisBotRegistry:
     """The registry in the service's Redis (one hash per namespace)."""
 
-    def __init__(self, client: Any, namespace: str) -> None:
+    def __init__(self, client: Any, namespace: str, claim_ms: int = CLAIM_MS) -> None:
         self.client = client
         self.namespace = namespace
+        self.claim_ms = claim_ms  # how long a dead process's claim on a finishing game holds
         self.key = f"{namespace}:bots"
         self.accounts_key = f"{namespace}:bot-accounts"  # name -> token hash
         self.tokens_key = f"{namespace}:bot-tokens"  # token hash -> name
@@ -196,13 +199,26 @@ class RedisBotRegistry:
         return [_text(g) for g in raw]
 
     def finish_game(self, name: str, game_id: str) -> bool:
-        # ZREM answers 1 to one caller only: two streams of one bot record the game once.
-        # (A crash between the two steps loses the history entry, never the game.)
-        if not self.client.zrem(self._active_key(name), game_id):
+        # The history first, then the active set: a process that dies between the two leaves
+        # the game active, and the next stream to see it over moves it again, finding it in
+        # the history already. A claim (a key set only if absent, with a time to live) lets
+        # one caller at a time move a game, so two streams of one bot record it once; a claim
+        # left by a dead process lapses. The two keys need not share a Redis Cluster slot.
+        active = self._active_key(name)
+        if self.client.zscore(active, game_id) is None:
             return False
-        self.client.xadd(self._finished_key(name), {"game": game_id},
-                         maxlen=FINISHED_KEPT, approximate=False)
-        return True
+        claim = f"{self.namespace}:bot-finishing:{name}:{game_id}"
+        if not self.client.set(claim, b"1", nx=True, px=self.claim_ms):
+            return False
+        try:
+            history = self._finished_key(name)
+            kept = self.client.xrevrange(history, count=FINISHED_KEPT)
+            if all(_text(_field(fields, "game")) != game_id for _, fields in kept):
+                self.client.xadd(history, {"game": game_id}, maxlen=FINISHED_KEPT,
+                                 approximate=False)  # fmt: skip
+            return bool(self.client.zrem(active, game_id))
+        finally:
+            self.client.delete(claim)
 
     def finished_cursor(self, name: str) -> str:
         last = self.client.xrevrange(self._finished_key(name), count=1)

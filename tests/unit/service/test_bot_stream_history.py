@@ -5,6 +5,7 @@ the stream does not tell a finished game again on reconnect unless asked from a 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -56,6 +57,47 @@ def test_the_history_of_finished_games_is_bounded(registry: BotRegistry) -> None
     assert [game for _, game in kept] == games[-FINISHED_KEPT:]
     middle = kept[FINISHED_KEPT - 3][0]
     assert [game for _, game in registry.finished_since("b", middle)] == games[-2:]
+
+
+class _DiesAt:
+    """A Redis client whose process dies at its ``at``-th command: that one and every later
+    one fail, as if nothing after it ran (no ``finally`` of the dead process reaches Redis)."""
+
+    def __init__(self, client: redis.Redis, at: int) -> None:
+        self.client, self.at, self.calls = client, at, 0
+
+    def __getattr__(self, command: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            if self.calls >= self.at:
+                raise redis.ConnectionError("the process died")
+            return getattr(self.client, command)(*args, **kwargs)
+
+        return call
+
+
+def test_a_process_dying_while_it_finishes_a_game_loses_no_game() -> None:
+    """Wherever the process dies while it moves a game, a later stream moves it (once the dead
+    one's claim lapsed), and the history tells it exactly once."""
+    client = redis.Redis.from_url(redis_url())
+    for at in range(1, 7):
+        namespace = unique_namespace("botgames")
+        try:
+            RedisBotRegistry(client, namespace).add_game("b", "g")
+            dying = RedisBotRegistry(_DiesAt(client, at), namespace, claim_ms=50)
+            with pytest.raises(redis.ConnectionError):
+                dying.finish_game("b", "g")
+            later = RedisBotRegistry(client, namespace, claim_ms=50)
+            for _ in range(100):  # the stream's next polls
+                if later.active("b") == []:
+                    break
+                later.finish_game("b", "g")
+                time.sleep(0.01)
+            assert later.active("b") == [], at
+            assert [game for _, game in later.finished_since("b", "0-0")] == ["g"], at
+            assert later.finish_game("b", "g") is False
+        finally:
+            delete_namespace(client, namespace)
 
 
 def test_the_old_unbounded_list_becomes_the_active_set() -> None:
