@@ -1,7 +1,9 @@
 """The action path (a mixin of ``GameService``).
 
 Round trips per action: one conditional append when this process's fold is at the caller's
-expected version (a conflict brings the newer events back), or gets there from the events other
+expected version and the game's seats are settled (a conflict brings the newer events back; a
+game whose seats may change hands is fetched first, its metadata included), or gets there from
+the events other
 processes appended as this process heard them (``EventStore.heard``); otherwise one read of the
 newer events, or one ``fetch`` (meta + newer events + idempotency lookup), first. Plus one
 index update on the action that ends the game.
@@ -78,20 +80,23 @@ class Acting(ServiceBase):
         return self._act(loaded, seat, action, expected_version, request, key, quota)
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
-        """The cached fold when it is at the caller's expected version, or gets there by
-        folding the events after it (as this process heard them appended, or else one read of the
-        stream; when its seats are settled: see ``_settled``); None otherwise."""
+        """The cached fold when its seats are settled (see ``_settled``) and it is at the
+        caller's expected version, or gets there by folding the events after it (as this process
+        heard them appended, or else one read of the stream); None otherwise."""
         cached = self.cache.get(game_id)
         if cached is None or cached.version > expected_version:
             return None
         if not 0 <= seat < cached.meta.players:
             return None
+        if not self._settled(cached):
+            # Its seats may change hands: a join or a leave changes the metadata too, maybe
+            # after this fold was cached, so the load reads it again (one round trip, only
+            # while a seat is open, left or vacant).
+            return None
         rules = self.rules(cached.meta.game)
         loaded = Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
         if cached.version == expected_version:
             return loaded
-        if not self._settled(cached):
-            return None
         newer = self.store.heard(game_id, cached.version, expected_version)
         if newer is None:
             newer = self.store.read(game_id, cached.version, expected_version)

@@ -298,3 +298,25 @@ def test_a_create_whose_first_scheduling_failed_stays_unsettled_until_completed(
     assert service.complete_create(game_id)  # what the sweeper does
     assert [c["version"] for c in scheduler.calls] == [DEALT]
     assert store.unsettled(before=1e12) == [] and not service.complete_create(game_id)
+
+
+def test_a_fold_cached_between_a_join_and_its_token_record_answers_with_the_seat_s_name() -> None:
+    """Another process may fold a game after a join's append and before the seat's token and
+    name are recorded; its next answer reads the metadata again rather than name the seat from
+    what it cached (an open seat that the state shows taken)."""
+    store = InMemoryEventStore()
+    one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
+    seats = [{"type": "open"}, {"type": "bot", "bot": "greedy"}]
+    game_id = one.create_game("fake", seats, deal=DEAL, dealer=1, seed="s")["id"]
+    record = store.join
+
+    def join_seen_midway(*args: Any, **kwargs: Any) -> Any:
+        two.view(game_id, 1)  # the other process folds the game between the two steps
+        return record(*args, **kwargs)
+
+    store.join = join_seen_midway  # type: ignore[method-assign]
+    one.join_seat(game_id, 0, "ann")
+    version = one.view(game_id, 0)["version"]
+    answered = two.submit_action(game_id, 0, {"type": "play", "card": "AS"}, version)
+    assert answered["view"]["names"][0] == "ann"
+    assert two.view(game_id, 0)["view"]["names"][0] == "ann"
