@@ -1,11 +1,10 @@
 """The action path (a mixin of ``GameService``).
 
-Round trips per action: one conditional append when this process's fold is at the caller's
-expected version and the game's seats are settled (a conflict brings the newer events back; a
-game whose seats may change hands is fetched first, its metadata included), or gets there from
-the events other
-processes appended as this process heard them (``EventStore.heard``); otherwise one read of the
-newer events, or one ``fetch`` (meta + newer events + idempotency lookup), first. Plus one
+Round trips per action: one conditional append when the game's seats are settled and this
+process's fold is at the caller's expected version (a conflict brings the newer events back), or
+gets there from the events other processes appended as this process heard them
+(``EventStore.heard``); otherwise one read of the newer events, or one ``fetch`` (meta + newer
+events + idempotency lookup), first: always the fetch while a seat may change hands. Plus one
 index update on the action that ends the game.
 """
 
@@ -119,8 +118,9 @@ class Acting(ServiceBase):
 
     @staticmethod
     def _settled(cached: Folded) -> bool:
-        """True when no seat of the cached game may change hands: its events alone then bring
-        it up to date (a join or a leave changes the metadata too, which events do not carry)."""
+        """True when no seat of the cached game may change hands: its cached metadata stays
+        true and its events alone bring it up to date (a join or a leave changes the metadata
+        too, which events do not carry)."""
         state = cached.state
         return not (
             cached.meta.open_seats or getattr(state, "left", ()) or getattr(state, "vacant", ())

@@ -206,7 +206,7 @@ class RedisBotRegistry:
         # left by a dead process lapses. The two keys need not share a Redis Cluster slot.
         active = self._active_key(name)
         if self.client.zscore(active, game_id) is None:
-            return False
+            return False  # moved already (maybe since trimmed from the history): not again
         claim = f"{self.namespace}:bot-finishing:{name}:{game_id}"
         if not self.client.set(claim, b"1", nx=True, px=self.claim_ms):
             return False

@@ -302,8 +302,8 @@ def test_a_create_whose_first_scheduling_failed_stays_unsettled_until_completed(
 
 def test_a_fold_cached_between_a_join_and_its_token_record_answers_with_the_seat_s_name() -> None:
     """Another process may fold a game after a join's append and before the seat's token and
-    name are recorded; its next answer reads the metadata again rather than name the seat from
-    what it cached (an open seat that the state shows taken)."""
+    name are recorded; while its cached metadata shows a seat open, it reads the metadata again
+    before it answers, rather than name the seat from what it cached."""
     store = InMemoryEventStore()
     one, two = GameService(store, games=GAMES), GameService(store, games=GAMES)
     seats = [{"type": "open"}, {"type": "bot", "bot": "greedy"}]
