@@ -11,6 +11,9 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
 - it is counted against its seat's rate limit (``limits.ActionLimit``) by its own append, in
   the same round trip, or once it ended without one (once: a request handed on is marked
   counted; Flask's path counts the others before its view);
+- it is played holding one of the process's action slots (``CARDROOM_ACTION_SLOTS``, default
+  2; ``service.api.slots``): the others wait in the order they came, which keeps the slowest
+  actions near the mean under load (docs/decisions.md, "Actions take a slot");
 - such a request is played by the same ``actions.play`` the documented view calls, and
   answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
   metric; once the answer is written the connection waits a turn of the event loop
@@ -38,6 +41,7 @@ from service import metrics
 from service.api import bodies, limits
 from service.api.actions import play
 from service.api.schemas import ActionResultSchema
+from service.api.slots import ActionSlots
 from service.games import GameService
 from service.responses import ActionResponse
 
@@ -57,6 +61,7 @@ class ActionHotPath:
     def __init__(self, app: Flask, service: GameService) -> None:
         self.flask: WSGIApp = app.wsgi_app
         self.service = service
+        self.slots = ActionSlots(int(app.config.get("CARDROOM_ACTION_SLOTS") or 0))
         self.max_length = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         self.limit: limits.ActionLimit | None = app.extensions.get(limits.ACTION_LIMIT)
         self.timed = metrics.REQUEST_SECONDS.labels("POST", ROUTE, "200")
@@ -83,7 +88,8 @@ class ActionHotPath:
         quota = None if limit is None else limit.quota(limits.token_key(token))
         environ[limits.COUNTED] = True  # below, for Flask's path if handed on
         try:
-            result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
+            with self.slots.held():
+                result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
             if quota is not None and limit is not None and not quota.counted:
                 limit.settle(game_id, quota)  # a retry answered without an append
         except Exception as error:  # rendered by Flask's problem handlers, as on its own path

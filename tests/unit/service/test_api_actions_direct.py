@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -211,3 +213,43 @@ def test_a_plain_action_s_connection_waits_a_turn_of_the_event_loop_once_answere
     assert json.loads(b"".join(body))["version"] == DEALT + 1 and slept == []
     body.close()  # type: ignore[attr-defined]  # as the server does once it wrote the body
     assert slept == [0]
+
+
+@pytest.mark.parametrize(("slots", "most"), [(0, 4), (1, 1), (2, 2)])
+def test_a_web_process_plays_at_most_its_slots_of_actions_at_once(
+    monkeypatch: pytest.MonkeyPatch, slots: int, most: int
+) -> None:
+    """Four plain actions on four games at once: with ``CARDROOM_ACTION_SLOTS`` N at most N
+    are played together, the others wait for a slot; every one is answered."""
+    app = make_app(InMemoryEventStore(), CARDROOM_ACTION_SLOTS=slots)
+    tables = [Table(app.test_client(), deal=DEAL, dealer=1) for _ in range(4)]
+    lock, playing, seen = threading.Lock(), [0], [0]
+    real = hotpath.play
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            playing[0] += 1
+            seen[0] = max(seen[0], playing[0])
+        time.sleep(0.05)
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                playing[0] -= 1
+
+    monkeypatch.setattr(hotpath, "play", play)
+    answers: list[int] = []
+    threads = [
+        threading.Thread(
+            target=lambda t=t: answers.append(
+                t.act(0, {"type": "play", "card": "AS"}, DEALT).status_code
+            )
+        )
+        for t in tables
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert answers == [200] * 4
+    assert seen[0] == most
