@@ -88,7 +88,7 @@ class ActionHotPath:
         quota = None if limit is None else limit.quota(limits.token_key(token))
         environ[limits.COUNTED] = True  # below, for Flask's path if handed on
         try:
-            with self.slots.held():
+            with self.slots:
                 result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
             if quota is not None and limit is not None and not quota.counted:
                 limit.settle(game_id, quota)  # a retry answered without an append

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 
@@ -32,19 +31,16 @@ class ActionSlots:
         self.slots = slots
         self._free = slots
         self._waiting: deque[Any] = deque()
-        self._lock = threading.Lock()
+        self._lock = _plain_lock()
         self._new_lock = lock  # a waiter's lock (default: threading.Lock as it is then)
 
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        """Hold a slot for the block (waiting for one first, in arrival order)."""
-        if not self.slots:
-            yield
-            return
-        self.acquire()
-        try:
-            yield
-        finally:
+    def __enter__(self) -> None:
+        """Hold a slot for the ``with`` block (waiting for one first, in arrival order)."""
+        if self.slots:
+            self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.slots:
             self.release()
 
     def acquire(self) -> None:
@@ -84,3 +80,15 @@ class ActionSlots:
     def free(self) -> int:
         """How many slots nobody holds now."""
         return self._free
+
+
+def _plain_lock() -> Any:
+    """The lock guarding the slots' count and queue: the C lock even in a gevent worker, where
+    ``threading.Lock`` is gevent's, written in Python and several times dearer. The sections it
+    guards never yield, so a greenlet never finds it held; with real threads it is the same
+    lock as ``threading.Lock``."""
+    try:
+        from gevent.monkey import get_original  # type: ignore[import-untyped]
+    except ImportError:  # no gevent: nothing is patched
+        return threading.Lock()
+    return get_original("_thread", "allocate_lock")()

@@ -16,7 +16,7 @@ import lzma
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.chain import GENESIS, link_hash, walk
+from domain.chain import GENESIS, link_hash_text, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
 from service.store.port import (
@@ -76,8 +76,9 @@ def build_entries(
     """The stream entries of one batch, chained from ``prev_hash`` (salted when given)."""
     out: list[Fields] = []
     for index, event in enumerate(events):
-        digest = link_hash(prev_hash, event, salt)
-        fields = {"event": canonical_json(event), "prev_hash": prev_hash, "hash": digest}
+        text = canonical_json(event)  # encoded once: stored, and hashed as stored
+        digest = link_hash_text(prev_hash, text, salt)
+        fields = {"event": text, "prev_hash": prev_hash, "hash": digest}
         if index == 0:
             fields["command"] = canonical_json(command)
             fields["batch"] = str(len(events))

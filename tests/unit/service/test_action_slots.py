@@ -29,7 +29,7 @@ def admitted_at_once(slots: ActionSlots, threads: int) -> int:
 
     def hold() -> None:
         nonlocal holding, most
-        with slots.held():
+        with slots:
             with lock:
                 holding += 1
                 most = max(most, holding)
@@ -60,7 +60,7 @@ def test_waiters_are_admitted_in_the_order_they_came() -> None:
     order: list[int] = []
 
     def wait(i: int) -> None:
-        with slots.held():
+        with slots:
             order.append(i)
 
     threads = []
@@ -123,7 +123,7 @@ def still_free(slots: ActionSlots) -> bool:
     done = threading.Event()
 
     def take() -> None:
-        with slots.held():
+        with slots:
             done.set()
 
     threading.Thread(target=take, daemon=True).start()
@@ -166,7 +166,7 @@ slots = ActionSlots(2)
 holding, most, order = [0], [0], []
 
 def play(i):
-    with slots.held():
+    with slots:
         order.append(i)
         holding[0] += 1
         most[0] = max(most[0], holding[0])
