@@ -25,14 +25,14 @@ from typing import Any
 class ActionSlots:
     """At most ``slots`` holders at once (0: no limit); waiters admitted first come first."""
 
-    def __init__(self, slots: int, lock: Callable[[], Any] | None = None) -> None:
+    def __init__(self, slots: int, waiter_lock: Callable[[], Any] | None = None) -> None:
         if slots < 0:
             raise ValueError(f"slots must be 0 (no limit) or more, not {slots}")
         self.slots = slots
         self._free = slots
         self._waiting: deque[Any] = deque()
-        self._lock = _plain_lock()
-        self._new_lock = lock  # a waiter's lock (default: threading.Lock as it is then)
+        self._lock = threading.Lock()
+        self._waiter_lock = waiter_lock  # default: threading.Lock as it is at acquire
 
     def __enter__(self) -> None:
         """Hold a slot for the ``with`` block (waiting for one first, in arrival order)."""
@@ -48,19 +48,17 @@ class ActionSlots:
             if self._free and not self._waiting:
                 self._free -= 1
                 return
-            handed = (self._new_lock or threading.Lock)()
+            handed = (self._waiter_lock or threading.Lock)()
             handed.acquire()
             self._waiting.append(handed)
         try:
             handed.acquire()  # released by ``release``: the slot is ours
         except BaseException:  # killed while waiting (a timeout, the worker stopping)
             with self._lock:
-                try:
+                still_waiting = handed in self._waiting
+                if still_waiting:
                     self._waiting.remove(handed)
-                    handed = None
-                except ValueError:  # the slot was handed over meanwhile: pass it on
-                    pass
-            if handed is not None:
+            if not still_waiting:  # the slot was handed over meanwhile: pass it on
                 self.release()
             raise
 
@@ -81,14 +79,3 @@ class ActionSlots:
         """How many slots nobody holds now."""
         return self._free
 
-
-def _plain_lock() -> Any:
-    """The lock guarding the slots' count and queue: the C lock even in a gevent worker, where
-    ``threading.Lock`` is gevent's, written in Python and several times dearer. The sections it
-    guards never yield, so a greenlet never finds it held; with real threads it is the same
-    lock as ``threading.Lock``."""
-    try:
-        from gevent.monkey import get_original  # type: ignore[import-untyped]
-    except ImportError:  # no gevent: nothing is patched
-        return threading.Lock()
-    return get_original("_thread", "allocate_lock")()

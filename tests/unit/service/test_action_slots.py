@@ -131,7 +131,7 @@ def still_free(slots: ActionSlots) -> bool:
 
 
 def test_a_waiter_killed_while_it_waits_leaves_the_queue() -> None:
-    slots = ActionSlots(1, lock=interrupted_lock())
+    slots = ActionSlots(1, waiter_lock=interrupted_lock())
     slots.acquire()
     with pytest.raises(Killed):
         slots.acquire()
@@ -143,10 +143,10 @@ def test_a_waiter_killed_while_it_waits_leaves_the_queue() -> None:
 def test_a_waiter_killed_once_the_slot_was_handed_to_it_passes_it_on() -> None:
     slots = ActionSlots(1)
     slots.acquire()
-    slots._new_lock = interrupted_lock(before=slots.release)  # the holder frees it meanwhile
+    slots._waiter_lock = interrupted_lock(before=slots.release)  # the holder frees it meanwhile
     with pytest.raises(Killed):
         slots.acquire()
-    slots._new_lock = None
+    slots._waiter_lock = None
     assert slots.waiting == 0
     assert still_free(slots)
 
