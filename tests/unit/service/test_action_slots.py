@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from service.api.slots import ActionSlots
+from tests.support.threads import in_parallel
 
 
 def until(check: Callable[[], bool], seconds: float = 5.0) -> None:
@@ -27,7 +28,7 @@ def admitted_at_once(slots: ActionSlots, threads: int) -> int:
     lock = threading.Lock()
     holding, most = 0, 0
 
-    def hold() -> None:
+    def hold(_: int) -> None:
         nonlocal holding, most
         with slots:
             with lock:
@@ -37,11 +38,7 @@ def admitted_at_once(slots: ActionSlots, threads: int) -> int:
             with lock:
                 holding -= 1
 
-    started = [threading.Thread(target=hold) for _ in range(threads)]
-    for thread in started:
-        thread.start()
-    for thread in started:
-        thread.join(10)
+    in_parallel(threads, hold)
     return most
 
 
@@ -161,6 +158,7 @@ from gevent import monkey
 monkey.patch_all()
 import gevent, json
 from service.api.slots import ActionSlots
+from tests.support.threads import in_parallel
 
 slots = ActionSlots(2)
 holding, most, order = [0], [0], []

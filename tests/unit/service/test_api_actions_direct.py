@@ -20,6 +20,7 @@ from service.api.deps import EXTENSION
 from service.store import InMemoryEventStore
 from service.store.records import salt_of
 from tests.support.api import Table, make_app
+from tests.support.threads import in_parallel
 
 DEAL = {"seats": [{"hand": ["AS", "9H"]}, {"hand": ["KD", "TC"]}]}
 DEALT = 5
@@ -238,18 +239,8 @@ def test_a_web_process_plays_at_most_its_slots_of_actions_at_once(
                 playing[0] -= 1
 
     monkeypatch.setattr(hotpath, "play", play)
-    answers: list[int] = []
-    threads = [
-        threading.Thread(
-            target=lambda t=t: answers.append(
-                t.act(0, {"type": "play", "card": "AS"}, DEALT).status_code
-            )
-        )
-        for t in tables
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(10)
+    answers = in_parallel(
+        4, lambda i: tables[i].act(0, {"type": "play", "card": "AS"}, DEALT).status_code
+    )
     assert answers == [200] * 4
     assert seen[0] == most
