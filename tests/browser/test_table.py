@@ -101,6 +101,7 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page(
     watched = pages()
     take_seat(watched, created["id"])
     watched.screenshot(f"{game}-table")
+    assert page_width_with_a_long_last_action(watched) <= 1100  # the window's: it wraps
     clicks = play_through(watched)
     summary = table_stack.wait_over(created["id"])
     assert clicks and summary["outcome"]["reason"] == "finished"
@@ -283,3 +284,20 @@ def test_a_clocked_table_shows_the_time_left_and_a_timeout_in_words(
     assert "timed out" in page.inner_text("#outcome")
     assert table_stack.summary(created["id"])["outcome"]["losers"] == [0]
     watched.assert_clean()
+
+
+def page_width_with_a_long_last_action(watched: Watched) -> int:
+    """The page's width while the status shows a last action with a long unbroken word (as a
+    join's, which names the seat's 64-digit entropy), measured at once and then put back."""
+    return int(
+        watched.page.evaluate(
+            """() => {
+                const shown = document.querySelector('#last-action');
+                const was = shown.textContent;
+                shown.textContent = 'Seat Filled: alice, entropy ' + '0'.repeat(64);
+                const width = document.documentElement.scrollWidth;
+                shown.textContent = was;
+                return width;
+            }"""
+        )
+    )
