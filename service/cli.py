@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from service.processes import (
+    URL_FILE,
     Child,
     launch_embedded_redis,
     log,
@@ -73,6 +74,7 @@ def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _run_bot(args: argparse.Namespace) -> int:
     from workers.http_bot import run
 
+    importable_here()
     return run(args.spec, args.url, args.token, args.max_games)
 
 
@@ -96,6 +98,7 @@ def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 def _run_arena(args: argparse.Namespace) -> int:
     from workers.arena import main as arena_main
 
+    importable_here()
     return arena_main(args)
 
 
@@ -140,6 +143,11 @@ def _worker_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         dest="bots",
         default=[],
         help="serve this bot's queue (bot:<name>; repeatable; with --import for your own bot)",
+    )
+    worker.add_argument(
+        "--data-dir",
+        default=os.environ.get("CARDROOM_DATA_DIR") or "var",
+        help="without REDIS_URL: use the embedded Redis that `cardroom serve` runs there (./var)",
     )
     worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     worker.add_argument("--no-sweep", action="store_true", help="do not re-run stalled bot turns")
@@ -273,6 +281,8 @@ def _run_serve(args: argparse.Namespace) -> int:
         return supervise(commands, env, children)
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)
+        if children:  # the embedded Redis is stopped: workers must not look for it
+            (Path(args.data_dir) / URL_FILE).unlink(missing_ok=True)
 
 
 SCHEDULER = "workers.scheduler:from_config"
@@ -290,6 +300,37 @@ def _rq_problem(env: dict[str, str]) -> str:
     return ""
 
 
+def importable_here() -> None:
+    """Modules in the current folder can be imported (``--import mybots``, ``mybot:Class``
+    find ./mybots.py), as ``python -m`` allows."""
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
+def worker_redis(data_dir: Path) -> str:
+    """The store's Redis for a worker, said out loud: ``REDIS_URL``; else the embedded Redis
+    of the ``cardroom serve`` running on ``data_dir`` (it writes the URL there); else the
+    default, with a warning that it is not the running service's."""
+    from service.processes import running_embedded_redis
+    from workers.config import DEFAULT_URL
+
+    url = os.environ.get("REDIS_URL")
+    if url:
+        log(f"worker: using REDIS_URL {url}")
+        return url
+    found = running_embedded_redis(data_dir)
+    if found:
+        log(f"worker: REDIS_URL is not set: using the embedded Redis of the `cardroom serve` "
+            f"running on {data_dir.resolve()}: {found}")  # fmt: skip
+        return found
+    log(
+        f"worker: WARNING: REDIS_URL is not set and no `cardroom serve` runs an embedded Redis "
+        f"in {data_dir.resolve()}: using {DEFAULT_URL}. If the service runs elsewhere, export "
+        "the REDIS_URL it printed, or pass --data-dir of its folder."
+    )
+    return DEFAULT_URL
+
+
 def _run_worker(args: argparse.Namespace) -> int:
     from workers.config import bot_queue
     from workers.runner import run_worker
@@ -300,8 +341,8 @@ def _run_worker(args: argparse.Namespace) -> int:
         return 2
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
-    if args.imports and os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())  # --import mybots finds ./mybots.py, as python -m does
+    importable_here()
+    os.environ["REDIS_URL"] = worker_redis(Path(args.data_dir))
     return run_worker(
         queues=queues or None,
         burst=args.burst,

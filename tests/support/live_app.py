@@ -1,0 +1,25 @@
+"""The app on an in-memory store, served over real HTTP from a thread (werkzeug's threaded
+server): for clients that speak only HTTP, such as ``cardroom bot run``, without Redis."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask
+from werkzeug.serving import make_server
+
+
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """The app's base URL while it is served on a free loopback port."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
