@@ -20,13 +20,16 @@ DOC_BOT = '''
 import random
 
 
+AVOID = ("swap", "stack", "declare_out")
+
+
 class FirstLegal:
-    """Plays the first legal action; declares out whenever it may (as the docs describe)."""
+    """The first legal action that moves the game on (docs/bots.md's example)."""
 
     def choose(self, view: dict, rng: random.Random) -> dict:
         legal = view["legal_actions"]
-        plays = [a for a in legal if a["type"] != "declare_out"]
-        return dict((plays or legal)[0])
+        moves = [a for a in legal if a["type"] not in AVOID]
+        return dict((moves or legal)[0])
 '''
 
 
