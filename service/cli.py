@@ -84,10 +84,22 @@ def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     arena.add_argument("--bots", required=True, help="one bot name per seat, comma-separated")
     arena.add_argument("--games", type=int, default=100, help="games to play (whole deals)")
     arena.add_argument("--workers", type=int, default=1, help="parallel processes (1)")
-    arena.add_argument("--seed", default="arena", help="the seed the deals derive from")
+    arena.add_argument(
+        "--seed", default="", help="the seed the deals derive from (default: drawn, printed)"
+    )
+    arena.add_argument(
+        "--bot-seed", default="", help="the seed of the bots' rngs (default: drawn, printed)"
+    )
+    arena.add_argument(
+        "--no-duplicate", action="store_true", help="play each deal once (default: every rotation)"
+    )
+    arena.add_argument(
+        "--move-seconds", type=float, default=30.0,
+        help="a decision that takes longer ends the game against its bot (30; 0: no limit)",
+    )  # fmt: skip
     arena.add_argument("--options", default="", help="game options as a JSON object")
     arena.add_argument("--json", default="", help="write the results as JSON to this file")
-    arena.add_argument("--plot", default="", help="PNG of the ratings (default: beside --json)")
+    arena.add_argument("--plot", default="", help="write a PNG chart of the per-deal results")
     arena.add_argument(
         "--import", action="append", dest="imports", default=[], help="module with your bots"
     )

@@ -101,5 +101,6 @@ def test_every_example_bot_finishes_every_game_it_claims_to_play(example: str, b
 
 def _play(game: str, seats: list[str]) -> dict[str, Any]:
     options = {"game_target": 3} if game == "sixty_six" else {}
-    outcome, _ = play_game(game, seats, f"examples-{game}-{len(seats)}", options)
-    return outcome
+    record = play_game(game, seats, f"examples-{game}-{len(seats)}", options, bot_seed="examples")
+    assert record.outcome is not None, f"{record.ended_by}: {record.note}"
+    return record.outcome
