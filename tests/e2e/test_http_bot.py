@@ -33,14 +33,39 @@ class FirstLegal:
 '''
 
 
+def account(stack: Stack, prefix: str) -> tuple[str, str]:
+    """A new bot account: its name and token."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    made = stack.http.post(f"{stack.base}/bots", json={"name": name})
+    assert made.status_code == 201, made.text
+    return name, str(made.json()["token"])
+
+
+def bot_run_until_over(
+    stack: Stack, spec: str, token: str, game_id: str, env: dict[str, str], timeout: float
+) -> tuple[dict[str, object], bytes]:
+    """``cardroom bot run SPEC`` until the game is over and it has stopped (one game)."""
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "bot", "run", spec, "--url", stack.base,
+         "--token", token, "--max-games", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        summary = stack.wait_over(game_id, timeout=timeout)
+        output, _ = bot.communicate(timeout=15)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    assert bot.returncode == 0, output.decode()
+    return summary, output
+
+
 def test_an_http_bot_plays_a_whole_game_against_a_built_in_bot(
     stack: Stack, tmp_path: Path
 ) -> None:
     (tmp_path / "docbot.py").write_text(DOC_BOT)
-    name = f"docbot_{uuid.uuid4().hex[:8]}"
-    account = stack.http.post(f"{stack.base}/bots", json={"name": name})
-    assert account.status_code == 201, account.text
-    token = account.json()["token"]
+    name, token = account(stack, "docbot")
     created = stack.create(
         "sixty_six",
         [{"type": "bot", "bot": name}, {"type": "bot", "bot": "heuristic"}],
@@ -48,20 +73,25 @@ def test_an_http_bot_plays_a_whole_game_against_a_built_in_bot(
         options={"game_target": 2},
     )
     env = {**stack.env, "PYTHONPATH": str(tmp_path)}
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "bot", "run", "docbot:FirstLegal",
-         "--url", stack.base, "--token", token, "--max-games", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        summary = stack.wait_over(created["id"], timeout=50)
-        output, _ = bot.communicate(timeout=15)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait()
-    assert bot.returncode == 0, output.decode()
-    assert summary["outcome"]["reason"] != "action_limit"
+    summary, output = bot_run_until_over(stack, "docbot:FirstLegal", token, created["id"], env, 50)
+    assert summary["outcome"]["reason"] != "action_limit"  # type: ignore[index]
     assert b": played" in output  # the HTTP bot made moves itself
     report = verify(read(stack.wait_replay(created["id"])))
     assert report.ok and report.events == summary["version"]
+
+
+def test_a_policy_over_the_training_environment_plays_a_whole_game_through_the_service(
+    stack: Stack,
+) -> None:
+    name, token = account(stack, "policy")
+    created = stack.create(
+        "shithead",
+        [{"type": "bot", "bot": name}, {"type": "bot", "bot": "heuristic"},
+         {"type": "bot", "bot": name}],
+        seed="policy-bot",
+    )  # fmt: skip
+    spec = "workers.examples.policy:TinyPolicyBot"
+    summary, output = bot_run_until_over(stack, spec, token, created["id"], stack.env, 90)
+    assert summary["outcome"]["reason"] == "finished"  # type: ignore[index]
+    assert b": played" in output
+    assert verify(read(stack.wait_replay(created["id"]))).ok
