@@ -2,9 +2,10 @@
 
 Options every game takes through its lifecycle: ``turn_seconds`` (0, the default: no clock),
 ``bank_seconds`` and ``increment_seconds`` (a bank per seat, Fischer-like: the turn time runs
-first, then the bank; a seat that moves in time gets the increment added to its bank) and
-``on_timeout``: ``move`` (a default move chosen by the move policy, the heuristic bot) or
-``forfeit`` (the game ends and the timed-out seat loses, scored as a resignation).
+first, then the bank; a seat that moves in time gets the increment added to its bank, a move
+later than its turn time plus its bank leaves the bank empty) and ``on_timeout``: ``move`` (the
+domain's default move, ``domain.default_move``) or ``forfeit`` (the game ends and the timed-out
+seat loses, scored as a resignation).
 
 Wall time never enters a fold by itself: the service stamps each command with ``at`` (Unix
 milliseconds) and the events record it. After every batch that changes who the game waits on
@@ -15,8 +16,7 @@ move's own events (and the next ``ClockSet``) follow in the same batch, or the g
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -35,14 +35,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(name="increment_seconds", kind="int", default=0, minimum=0, maximum=DAY,
            doc="seconds added to a seat's bank after each move made in time"),
     Option(name="on_timeout", kind="choice", default=MOVE, choices=(MOVE, FORFEIT),
-           doc="when a seat runs out of time: move (the heuristic bot moves for it) "
-               "or forfeit (the game ends, that seat loses as if it resigned)"),
+           doc="when a seat runs out of time: move (the default move is made for it, "
+               "docs/service.md) or forfeit (the game ends, that seat loses as if it resigned)"),
 )  # fmt: skip
 NAMES = frozenset(o.name for o in OPTIONS)
-
-# The default move: (game name, the seat's view, a 64-hex seed) -> an action. The service and
-# the replay audit pass the same one (``workers.clocks.default_move``: the heuristic bot).
-MovePolicy = Callable[[str, Mapping[str, Any], str], Mapping[str, Any]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,7 +105,7 @@ def parse(raw: Mapping[str, Any]) -> dict[str, Any]:
         for name in ("bank_seconds", "increment_seconds"):
             if parsed[name]:
                 raise InvalidOptions(f"option {name} needs a clock: set turn_seconds above 0")
-        if raw.get("on_timeout", MOVE) != MOVE:
+        if raw.get("on_timeout", MOVE) != MOVE:  # the default, given, changes nothing
             raise InvalidOptions("option on_timeout needs a clock: set turn_seconds above 0")
         return {}
     return dict(parsed)
@@ -149,15 +145,16 @@ def after_batch(
     """The ClockSet a batch ends with (none when nothing changed, no clock or no stamp).
 
     The mover, if it was on the clock, pays the time past its deadline from its bank and earns
-    the increment; a seat newly awaited starts its turn at ``at``; one still awaited keeps its
-    deadline (a simultaneous phase); one no longer awaited stops.
+    the increment, unless it was later than its bank covers: its bank is then empty and stays
+    so; a seat newly awaited starts its turn at ``at``; one still awaited keeps its deadline (a
+    simultaneous phase); one no longer awaited stops.
     """
     if clock is None or at is None:
         return []
     deadlines, banks = list(clock.deadlines), list(clock.banks)
-    if mover is not None and 0 <= mover < len(deadlines) and deadlines[mover] is not None:
-        late = max(0, at - int(deadlines[mover] or 0))
-        banks[mover] = max(0, banks[mover] - late) + clock.increment_ms
+    deadline = deadlines[mover] if mover is not None and 0 <= mover < len(deadlines) else None
+    if mover is not None and deadline is not None:
+        banks[mover] = paid(banks[mover], at - deadline, clock.increment_ms)
         deadlines[mover] = None
     for seat in range(len(deadlines)):
         if seat not in awaited:
@@ -167,6 +164,13 @@ def after_batch(
     if tuple(deadlines) == clock.deadlines and tuple(banks) == clock.banks:
         return []
     return [ClockSet(at=at, deadlines=tuple(deadlines), banks=tuple(banks))]
+
+
+def paid(bank: int, late: int, increment: int) -> int:
+    """A mover's bank after a move ``late`` ms past its turn's deadline (negative: early): in
+    time (before deadline + bank, when ``timed_out`` would refuse) the lateness is paid from the
+    bank and the increment earned; out of time the bank is empty and stays empty."""
+    return bank - max(0, late) + increment if late < bank else 0
 
 
 def timed_out(clock: Clock | None, seat: int, at: int) -> TimedOut:
@@ -183,13 +187,6 @@ def timed_out(clock: Clock | None, seat: int, at: int) -> TimedOut:
             f"seat {seat} has time until {limit} ms, it is {at!r}", reason="time_left"
         )
     return TimedOut(seat=seat, at=at, on_timeout=clock.on_timeout)
-
-
-def move_seed(game_seed: str, version: int, seat: int) -> str:
-    """The seed of a timeout's default move: from the game's seed (revealed at the end), the
-    version the timeout is recorded after and the seat, so an auditor re-derives the move."""
-    text = f"cardroom/timeout-move\x00{game_seed}\x00{version}\x00{seat}"
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def forfeit_outcome(seat: int, players: int) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
+from domain.default_move import default_move, move_seed
 from domain.errors import GameOver, IllegalAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
@@ -44,7 +45,7 @@ from domain.lifecycle_events import (
 )
 from domain.narration import extend, last_action
 from domain.options import Option, non_default, parse_options
-from domain.protocol import Action, Game, Setup, action_key, check_dealer, check_players, fold
+from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
 from domain.seating import (
     TABLE_NAMES,
     TABLE_OPTIONS,
@@ -201,29 +202,27 @@ class Lifecycle(Generic[S]):
         at: int,
         keys: Keys,
         version: int,
-        policy: clocks.MovePolicy,
+        move: Action | None = None,
     ) -> list[Event]:
         """A seat out of time at ``at`` (the game at ``version``): TimedOut, then the default
-        move's batch (``policy``, seeded by ``clocks.move_seed``) or the forfeit's end."""
+        move's batch (``domain.default_move``) or the forfeit's end. ``move``: the move a
+        timeout recorded before the default move was a rule made instead (any legal one)."""
         if self.outcome(state) is not None or state.inner is None:
             raise GameOver("the game is over: no clock runs")
         timed = clocks.timed_out(state.clock, seat, at)
         after = self.evolve(state, timed)
         if timed.on_timeout == clocks.FORFEIT:
             return [timed, self.revelation(state, keys)]
-        seed = clocks.move_seed(self.seed(state, keys), version, seat)
-        action = self._default_move(after, seat, policy, seed)
+        action = self.default_move(after, seat, keys, version) if move is None else move
         return [timed, *self.act(after, seat, action, keys, at)]
 
-    def _default_move(
-        self, state: Table[S], seat: int, policy: clocks.MovePolicy, seed: str
-    ) -> Action:
+    def default_move(self, state: Table[S], seat: int, keys: Keys, version: int) -> Action:
+        """The default move made for ``seat`` after ``version`` (``domain.default_move``)."""
         assert state.inner is not None
         legal = self.game.legal_actions(state.inner, seat)
         if not legal:
-            raise IllegalAction(f"seat {seat} has no move to make for it", reason="no_clock")
-        chosen = dict(policy(self.name, self.game.view(state.inner, seat), seed))
-        return chosen if action_key(chosen) in {action_key(a) for a in legal} else legal[0]
+            raise IllegalAction(f"seat {seat} has no move to make for it", reason="no_move")
+        return default_move(self.game, legal, move_seed(self.seed(state, keys), version, seat))
 
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.default_move import RULE
+
 
 def create_command(
     *,
@@ -34,5 +36,7 @@ def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
 
 
 def timeout_command(seat: int, at: int) -> dict[str, Any]:
-    """The stored command of a timeout batch (the service's enforcement of a clock)."""
-    return {"kind": "timeout", "seat": seat, "at": at}
+    """The stored command of a timeout batch (the service's enforcement of a clock), naming the
+    default move's rule it follows (a timeout recorded before there was one has no ``rule``:
+    its move was the heuristic bot's)."""
+    return {"kind": "timeout", "seat": seat, "at": at, "rule": RULE}

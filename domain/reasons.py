@@ -37,6 +37,7 @@ NARROW: dict[str, str] = {
     "seat_open": "a person left a seat open: the game waits until someone takes it",
     "no_clock": "no clock runs for that seat (a timeout needs one)",
     "time_left": "the seat's time has not run out (a timeout too early)",
+    "no_move": "the seat has no legal action to make for it (a default move needs one)",
     # Shithead
     "already_ready": "the seat has already declared itself ready",
     "bad_field": "an action field has the wrong type or value",

@@ -14,19 +14,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from domain.clock import MovePolicy
+from domain.default_move import RULE
 from domain.errors import DomainError
 from domain.events import Event, canonical_json
 from domain.fairness import chain_salt, commitment, deal_seed, is_hex32
 from domain.lifecycle import GameCreated, Keys, Lifecycle, SecretRevealed, lifecycle
 from domain.protocol import Game, fold
 from replays.format import Batch, Replay, ReplayFormatError
-from replays.verify import _Bad, _check_head, _compare, check_chain
+from replays.verify import _Bad, _check_head, _compare, _normal, check_chain
 
 
-def check_lifecycle(game: Game[Any], replay: Replay, policy: MovePolicy | None = None) -> None:
-    """Raise _Bad at the first thing in a format 2 replay that is not what it should be
-    (``policy``: the clock's default move, to re-derive a timeout's move)."""
+def check_lifecycle(game: Game[Any], replay: Replay) -> None:
+    """Raise _Bad at the first thing in a format 2 replay that is not what it should be."""
     rules = lifecycle(game)
     secret = _secret(replay)
     check_chain(replay.events, chain_salt(secret))
@@ -35,7 +34,7 @@ def check_lifecycle(game: Game[Any], replay: Replay, policy: MovePolicy | None =
     _check_header(rules, replay)
     state = rules.initial_state()
     for batch in replay.batches:
-        state = _rerun(rules, state, batch, keys, policy)
+        state = _rerun(rules, state, batch, keys)
     produced = rules.outcome(state)
     if canonical_json(produced) != canonical_json(replay.outcome):
         raise _Bad(
@@ -51,6 +50,12 @@ def dealing(replay: Replay) -> str:
     if replay.header.prearranged:
         return "PREARRANGED (chosen seed or explicit deal); secret matches its commitment"
     return f"secret matches its commitment; seed derived from the secret and {seats} seats' entropy"
+
+
+def timeouts_before_the_rule(replay: Replay) -> int:
+    """How many timeouts name no default-move rule (recorded before there was one)."""
+    return sum(b.command.get("kind") == "timeout" and "rule" not in b.command
+               for b in replay.batches)  # fmt: skip
 
 
 def _secret(replay: Replay) -> str:
@@ -111,13 +116,11 @@ def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
         raise _Bad(1, f"the header names game {header.game!r}, the events are {rules.name}")
 
 
-def _rerun(
-    rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys, policy: MovePolicy | None
-) -> Any:
+def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
     command = batch.command
     first = batch.events[0].version
     try:
-        events = _produce(rules, state, command, keys, (first - 1, policy))
+        events = _produce(rules, state, command, keys, batch)
     except _Bad as bad:
         raise _Bad(first, bad.reason) from None
     except DomainError as err:
@@ -134,7 +137,7 @@ def _produce(
     state: Any,
     command: Mapping[str, Any],
     keys: Keys,
-    where: tuple[int, MovePolicy | None] = (0, None),
+    batch: Batch | None = None,
 ) -> list[Event]:
     kind = command.get("kind")
     at = command.get("at")  # the service's stamp on a clocked game's commands
@@ -165,31 +168,42 @@ def _produce(
             raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
         action = rules.upcast_action(command["action"])  # an old stored shape, read as today's
         return rules.act(state, seat, action, keys, at)
-    if kind == "timeout":
-        return _timeout(rules, state, command, keys, *where)
+    if kind == "timeout" and batch is not None:
+        return _timeout(rules, state, command, keys, batch)
     raise _Bad(None, f"unknown command kind {kind!r}")
 
 
 def _timeout(
-    rules: Lifecycle[Any],
-    state: Any,
-    command: Mapping[str, Any],
-    keys: Keys,
-    version: int,
-    policy: MovePolicy | None,
+    rules: Lifecycle[Any], state: Any, command: Mapping[str, Any], keys: Keys, batch: Batch
 ) -> list[Event]:
-    """A clock's timeout re-run: the seat was out of time at ``at``, and its default move is
-    the one the policy makes with the seed the replay reveals."""
-    seat, at = command.get("seat"), command.get("at")
+    """A clock's timeout re-run: the seat was out of time at ``at``; its move is the default
+    move of the rule the command names (re-derived from the revealed seed), or, for a timeout
+    recorded before the rule existed (no ``rule``), whichever legal move the batch records."""
+    seat, at, rule = command.get("seat"), command.get("at"), command.get("rule")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(at, int):
         raise _Bad(None, f"a timeout command names seat {seat!r} at {at!r}")
-    if policy is None:
-        policy = _refuse_to_guess
-    return rules.timeout(state, seat, at, keys, version, policy)
+    version = batch.events[0].version - 1
+    if rule == RULE:
+        return rules.timeout(state, seat, at, keys, version)
+    if rule is not None:
+        raise _Bad(None, f"a timeout command names default-move rule {rule!r}; known: {RULE}")
+    return _legacy_timeout(rules, state, (seat, at, version), keys, batch)
 
 
-def _refuse_to_guess(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, Any]:
-    raise _Bad(None, "a timeout's default move needs the move policy (workers.clocks) to check")
+def _legacy_timeout(
+    rules: Lifecycle[Any], state: Any, where: tuple[int, int, int], keys: Keys, batch: Batch
+) -> list[Event]:
+    """The timeout re-run with the legal move whose events are the recorded ones (the first
+    in the legal list; a forfeit has none): the heuristic bot's choice is not re-derived."""
+    seat, at, version = where
+    recorded = [canonical_json(_normal(rules, e)) for e in batch.events]
+    events = rules.timeout(state, seat, at, keys, version)
+    after = rules.evolve(state, events[0])
+    for move in rules.legal_actions(after, seat):  # none after a forfeit
+        tried = rules.timeout(state, seat, at, keys, version, move)
+        if [canonical_json(rules.codec.encode(e)) for e in tried] == recorded:
+            return tried
+    return events
 
 
 def parse_receipts(text: str) -> list[tuple[int, str]]:

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.chain import walk
-from domain.clock import MovePolicy
 from domain.errors import DomainError
 from domain.events import Encoded, Event, canonical_json
 from domain.lifecycle import Lifecycle
@@ -52,6 +51,7 @@ class Report:
     bad_version: int | None = None
     reason: str = ""
     dealing: str = "deal and deck commitment re-derived from the seed"
+    legacy_timeouts: int = 0  # timeout moves from before the default-move rule: legal, not derived
 
     def summary(self) -> str:
         """One readable line: OK with what was proven, or the first bad event and why."""
@@ -62,8 +62,15 @@ class Report:
         return (
             f"OK {name}: {self.events} events in {self.batches} batches; hash chain intact "
             f"(head {self.head_hash[:16]}); {self.dealing}; "
-            f"every batch is what the rules produce; outcome {canonical_json(self.outcome)}"
+            f"every batch is what the rules produce{self._legacy()}; "
+            f"outcome {canonical_json(self.outcome)}"
         )
+
+    def _legacy(self) -> str:
+        if not self.legacy_timeouts:
+            return ""
+        return (f" ({self.legacy_timeouts} timeout move(s) recorded before the default-move "
+                "rule: checked to be legal, not re-derived)")  # fmt: skip
 
 
 class VerificationFailed(Exception):
@@ -83,12 +90,9 @@ def verify(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
-    move_policy: MovePolicy | None = None,
 ) -> Report:
     """The report of a replay that verifies, or VerificationFailed naming the first bad event."""
-    report = check(
-        replay, game, receipts=receipts, expect_head=expect_head, move_policy=move_policy
-    )
+    report = check(replay, game, receipts=receipts, expect_head=expect_head)
     if not report.ok:
         raise VerificationFailed(report)
     return report
@@ -100,13 +104,8 @@ def check(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
-    move_policy: MovePolicy | None = None,
 ) -> Report:
-    """Audit a replay and return the report (``ok`` False names the first bad event).
-
-    ``move_policy`` is the clock's default move (``workers.clocks.default_move``): a replay
-    with a timeout that moved for a seat verifies only with it.
-    """
+    """Audit a replay and return the report (``ok`` False names the first bad event)."""
     header = replay.header
     base: dict[str, Any] = {
         "game": header.game,
@@ -121,7 +120,7 @@ def check(
         if header.version >= 2:
             from replays import fair
 
-            fair.check_lifecycle(rules, replay, move_policy)
+            fair.check_lifecycle(rules, replay)
         else:
             rules = rules.game if isinstance(rules, Lifecycle) else rules  # a format 1 stream
             check_chain(replay.events)
@@ -133,7 +132,8 @@ def check(
     if header.version >= 2:
         from replays import fair
 
-        return Report(ok=True, dealing=fair.dealing(replay), **base)
+        legacy = fair.timeouts_before_the_rule(replay)
+        return Report(ok=True, dealing=fair.dealing(replay), legacy_timeouts=legacy, **base)
     return Report(ok=True, **base)
 
 

@@ -187,11 +187,9 @@ class ServiceBase:
         self._remember(loaded)
         self._notify(loaded)
 
-    def enforce_clock(
-        self, game_id: str, policy: Any, expected_version: int | None = None
-    ) -> str:
+    def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
         """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
-        return clocks.enforce(self, game_id, policy, expected_version=expected_version)
+        return clocks.enforce(self, game_id, expected_version=expected_version)
 
     def _notify(self, loaded: Loaded) -> bool:
         try:

@@ -200,7 +200,6 @@ def _run_verify(args: argparse.Namespace) -> int:
     from replays.fair import parse_receipts
     from replays.format import ReplayFormatError, read
     from replays.verify import check
-    from workers.clocks import default_move  # re-derives a timeout's default move
 
     try:
         receipts = parse_receipts(Path(args.receipts).read_text()) if args.receipts else []
@@ -208,7 +207,6 @@ def _run_verify(args: argparse.Namespace) -> int:
             read(args.file),
             receipts=receipts,
             expect_head=args.expect_head,
-            move_policy=default_move,
         )
     except (OSError, ReplayFormatError) as err:
         print(f"FAILED {args.file}: {err}", file=sys.stderr)

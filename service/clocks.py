@@ -78,7 +78,6 @@ def add_remaining(view: dict[str, Any], at_ms: int) -> dict[str, Any]:
 def enforce(
     service: ServiceBase,
     game_id: str,
-    policy: clock.MovePolicy,
     *,
     expected_version: int | None = None,
 ) -> str:
@@ -97,7 +96,7 @@ def enforce(
     if not isinstance(rules, Lifecycle) or keys is None:
         return "no clock runs"
     seat = due[1]
-    events = rules.timeout(loaded.state, seat, at, keys, loaded.version, policy)
+    events = rules.timeout(loaded.state, seat, at, keys, loaded.version)
     state = fold(rules, events, loaded.state)
     encoded = [rules.codec.encode(e) for e in events]
     over = rules.outcome(state) is not None

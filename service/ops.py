@@ -21,7 +21,7 @@ from typing import Any
 import redis
 from flask import Blueprint, Flask, Response, current_app, g, request
 
-from service import metrics
+from service import metrics, queues
 from service.api.deps import get_service
 from service.store.connect import Client
 from service.store.redis import OUTAGES
@@ -90,10 +90,7 @@ def _queue_depths() -> dict[str, int]:
     client = _rq()
     if client is None:
         return {}
-    from workers import config as worker_config
-
-    namespace = current_app.config["CARDROOM_NAMESPACE"]
-    names = worker_config.default_queues(namespace)
+    names = queues.default_queues(current_app.config["CARDROOM_NAMESPACE"])
     try:
         lengths = [int(client.llen(f"rq:queue:{name}")) for name in names]
     except OUTAGES:

@@ -56,3 +56,14 @@ def test_the_rules_file_lists_the_reasons_its_game_names(game: str) -> None:
     assert set(listed) == _named_reasons(game)
     assert listed == {name: NARROW[name] for name in listed}
     assert "(../reasons.md)" in section
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_file_names_exactly_the_kinds_the_default_move_skips(game: str) -> None:
+    from domain.registry import get_game
+
+    text = (RULES / f"{game}.md").read_text()
+    line = re.search(r"Default-move skips: ([^\n]*(?:\n[^\n—]*)?)—", text)
+    assert line is not None, f"docs/rules/{game}.md does not list its default-move skips"
+    named = set(re.findall(r"`([a-z_]+)`", line.group(1)))
+    assert named == set(get_game(game).default_move_skips)  # type: ignore[attr-defined]

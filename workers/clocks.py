@@ -1,50 +1,26 @@
-"""Clock enforcement on RQ, and the default move a timeout makes (docs/service.md, "Clocks").
-
-``default_move`` is the move policy of ``on_timeout: move``: the heuristic bot, its rng seeded
-from the seed ``domain.clock.move_seed`` derives (the game's seed, revealed at the end, the
-version and the seat), so ``cardroom replay verify`` re-derives every timeout's move.
+"""Clock enforcement on RQ (docs/service.md, "Clocks").
 
 ``enforce_clock(game_id, version)`` is the RQ job for a clocked seat's time. RQ's scheduler
 keeps whole seconds and polls every second, so the job is scheduled a second or two before the
 time (``workers.scheduler.RQScheduler.schedule_clock``) and, started early, hands the timeout
 to a timer thread of its worker for the exact time instead of holding the worker. The timeout
 is appended under the version it was decided on: it fires at most once, and does nothing if
-the game moved on. The sweeper (``workers.sweeper``) enforces the clocks whose job or timer
-never ran (a dead worker), from the store's clock index.
+the game moved on; its move is the domain's default move (``domain.default_move``). The
+sweeper (``workers.sweeper``) enforces the clocks whose job or timer never ran (a dead worker),
+from the store's clock index.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import random
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
-from domain.events import canonical_json
 from service.clocks import next_due, now_ms
-from workers.bots.base import get_bot
 
 log = logging.getLogger("cardroom.clocks")
 
-POLICY_BOT = "heuristic"
 EARLY_LIMIT = 5.0  # a job started earlier than this before its time leaves it to a later look
-
-
-def default_move(game: str, view: Mapping[str, Any], seed: str) -> Mapping[str, Any]:
-    """The heuristic bot's move for the seat that ran out of time (reproducible from ``seed``).
-
-    The rng is ``random.Random`` seeded with an integer, whose sequence Python keeps stable
-    across versions (the bots draw only ``choice``); the lifecycle plays the first legal action
-    instead of anything the bot answers that is not legal (WAIT included)."""
-    rng = random.Random(int(seed, 16))
-    plain = json.loads(canonical_json(dict(view)))  # the view as a bot reads it over JSON
-    try:
-        return dict(get_bot(POLICY_BOT, game).choose(plain, rng))
-    except Exception:  # as deterministic as the bot: the same view and seed fail alike
-        log.exception("the %s bot failed to choose a timeout's move", POLICY_BOT)
-        return dict(random.Random(int(seed, 16)).choice(plain["legal_actions"]))
 
 
 def enforce_clock(game_id: str, version: int) -> str:
@@ -64,14 +40,14 @@ def enforce_clock(game_id: str, version: int) -> str:
     if early > 0:
         start_timer(early, lambda: _enforce_quietly(game_id, version))
         return f"a timer enforces it in {early:.3f} s"
-    return svc.enforce_clock(game_id, default_move, expected_version=version)
+    return svc.enforce_clock(game_id, expected_version=version)
 
 
 def _enforce_quietly(game_id: str, version: int) -> None:
     from workers.jobs import service
 
     try:
-        result = service().enforce_clock(game_id, default_move, expected_version=version)
+        result = service().enforce_clock(game_id, expected_version=version)
         log.info("game %s: %s", game_id, result)
     except Exception:  # the sweeper enforces it from the index
         log.exception("the clock timer of game %s at version %s failed", game_id, version)

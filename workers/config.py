@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import os
 
+from service import queues
 from service.bots import BUILTIN_BOTS as BUILTIN
+from service.queues import BOTS, CLOCKS, DEFAULT_NAMESPACE, REPLAYS
 from service.store.connect import plain_url
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
-DEFAULT_NAMESPACE = "cardroom"
 BUILTIN_BOTS = frozenset(BUILTIN)
-BOTS = "bots"
-REPLAYS = "replays"
-CLOCKS = "clocks"
+__all__ = ["BOTS", "CLOCKS", "DEFAULT_NAMESPACE", "REPLAYS"]
 
 
 def redis_url() -> str:
@@ -44,9 +43,8 @@ def namespace() -> str:
 
 
 def queue_name(base: str, ns: str | None = None) -> str:
-    """A queue's name under the namespace (unprefixed under the default namespace)."""
-    ns = namespace() if ns is None else ns
-    return base if ns == DEFAULT_NAMESPACE else f"{ns}:{base}"
+    """A queue's name under the namespace (``service.queues``; default: ``namespace()``)."""
+    return queues.queue_name(base, namespace() if ns is None else ns)
 
 
 def bot_queue(bot: str, ns: str | None = None) -> str:
@@ -56,7 +54,7 @@ def bot_queue(bot: str, ns: str | None = None) -> str:
 
 def default_queues(ns: str | None = None) -> list[str]:
     """What ``cardroom worker`` serves without ``--queue``: built-in bots, clocks, replays."""
-    return [queue_name(BOTS, ns), queue_name(CLOCKS, ns), queue_name(REPLAYS, ns)]
+    return queues.default_queues(namespace() if ns is None else ns)
 
 
 def idempotency_ttl() -> float | None:

@@ -26,7 +26,6 @@ from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
 from workers import config
 from workers.bots.base import RandomBot, get_bot, is_wait
-from workers.clocks import default_move
 from workers.scheduler import RQScheduler
 
 log = logging.getLogger("cardroom.jobs")
@@ -182,7 +181,7 @@ def export_replay(game_id: str) -> str:
         seats=seats,
         outcome=loaded.game.outcome(loaded.state),
     )
-    report = check(replay, loaded.game, move_policy=default_move)
+    report = check(replay, loaded.game)
     if not report.ok:
         log.error("the replay of game %s does not verify: %s", game_id, report.summary())
         raise VerificationFailed(report)

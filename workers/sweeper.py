@@ -132,12 +132,10 @@ class Sweeper:
     def enforce_clocks(self, limit: int = PAGE) -> int:
         """Record the timeouts due now; correct the index entries found early. Returns how
         many timeouts were recorded."""
-        from workers.clocks import default_move
-
         store, fired = self.service.store, 0
         for game_id, seen in store.clocks_due(now_ms(self.clock), limit):
             try:
-                result = self.service.enforce_clock(game_id, default_move)
+                result = self.service.enforce_clock(game_id)
             except Exception:
                 log.exception("could not enforce the clock of game %s", game_id)
                 continue

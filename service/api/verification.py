@@ -53,9 +53,7 @@ class Verification(MethodView):
         if not loaded.over:
             raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
         replay = loads(replay_text(service, loaded))
-        from workers.clocks import default_move  # re-derives a clock's timeout moves
-
-        report = check(replay, move_policy=default_move)
+        report = check(replay)
         header = replay.header
         return {
             "ok": report.ok,

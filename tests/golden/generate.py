@@ -9,7 +9,13 @@ then played by bots exactly as the workers would play it for that game id
 the salted chain. A golden with a ``seed`` or ``deal`` is prearranged. A golden file that stops
 verifying is a compatibility break of the rules or of an event's shape: fix the code (or add an
 upcaster), do not regenerate the file. ``format1/`` keeps the format 1 files (a game's own
-start, unsalted chain), which still verify.
+start, unsalted chain), which still verify; ``timeouts-before-rule/`` keeps clocked games whose
+timeouts moved with the heuristic bot, recorded before the default move was a domain rule.
+
+A golden's ``script`` puts the lifecycle into the game: before the n-th bot action, a seat
+leaves, retakes its seat, agrees to abort or resigns, the awaited seat runs out of time, or the
+next action comes ``late`` (ms past its seat's deadline). A clocked golden stamps every command
+with a time that moves a second per command.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domain import clock
 from domain.events import Event, canonical_json
 from domain.fairness import chain_salt
-from domain.lifecycle import Keys, create_command, join_command, lifecycle
+from domain.lifecycle import Keys, create_command, join_command, lifecycle, timeout_command
 from domain.protocol import action_command, fold
 from domain.registry import all_games
 from replays.format import Replay, build_replay, write
@@ -46,6 +53,7 @@ class Golden:
     options: dict[str, Any] = field(default_factory=dict)
     dealer: int | None = None
     deal: dict[str, Any] | None = None
+    script: tuple[tuple[int, str, int], ...] = ()  # (before bot action n, what, seat or ms)
 
     @property
     def path(self) -> Path:
@@ -85,6 +93,29 @@ GOLDENS = (
     ),
     Golden("sixty_six-heuristic-vs-random", "sixty_six", ("heuristic", "random")),
     Golden("sheepshead-5p-heuristic", "sheepshead", ("heuristic",) * 5),
+    Golden(
+        "sixty_six-clock-timeouts-late-moves",
+        "sixty_six",
+        ("heuristic", "random"),
+        options={"turn_seconds": 10, "bank_seconds": 5, "increment_seconds": 2},
+        script=(
+            (0, "timeout", 0), (2, "timeout", 0), (4, "late", 1_500), (5, "late", 9_000),
+            (8, "timeout", 0), (12, "resign", 1),
+        ),
+    ),
+    Golden(
+        "shithead-3p-leave-retake-abort",
+        "shithead",
+        ("heuristic", "random", "heuristic"),
+        script=((1, "leave", 1), (1, "retake", 1), (9, "abort", 2), (9, "abort", 1)),
+    ),
+    Golden(
+        "sheepshead-3p-leave-to-bot-forfeit",
+        "sheepshead",
+        ("heuristic",) * 3,
+        options={"on_leave": "bot", "turn_seconds": 30, "on_timeout": "forfeit"},
+        script=((3, "leave", 2), (7, "timeout", 0)),
+    ),
 )
 
 
@@ -92,41 +123,83 @@ def _hex(*parts: str) -> str:
     return hashlib.sha256(":".join(parts).encode()).hexdigest()
 
 
+class _Recording:
+    """A golden game being played: its rules, keys, state, batches and the time it is."""
+
+    def __init__(self, golden: Golden) -> None:
+        self.golden = golden
+        self.game = lifecycle(all_games()[golden.game])
+        self.keys = Keys(secret=_hex("golden-secret", golden.name), seed=golden.seed,
+                         deal=golden.deal)  # fmt: skip
+        self.clocked = clock.from_options(golden.options, 2) is not None
+        self.at = 1_700_000_000_000 if self.clocked else None
+        self.state: Any = self.game.initial_state()
+        self.batches: list[tuple[dict[str, Any], list[Event]]] = []
+
+    @property
+    def version(self) -> int:
+        return sum(len(events) for _, events in self.batches)
+
+    def tick(self, ms: int = 1_000) -> int | None:
+        self.at = None if self.at is None else self.at + ms
+        return self.at
+
+    def record(self, command: dict[str, Any], events: list[Event]) -> None:
+        self.state = fold(self.game, events, self.state)
+        self.batches.append((clock.stamp(command, self.clocked, self.at), events))
+
+    def join(self, seat: int) -> None:
+        entropy = _hex("golden-entropy", self.golden.name, str(seat))
+        events = self.game.join(self.state, seat, entropy, self.keys, at=self.tick())
+        self.record(join_command(seat, entropy, "client"), events)
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
+        events = self.game.act(self.state, seat, action, self.keys, self.tick())
+        self.record(action_command(seat, action), events)
+
+    def lifecycle_step(self, what: str, arg: int) -> None:
+        if what == "retake":
+            self.join(arg)
+        elif what == "late":
+            due = min(d for d in self.state.clock.deadlines if d is not None)
+            self.at = due + arg - 1_000  # the next action's tick lands ``arg`` ms late
+        elif what == "timeout":
+            due, seat = self.state.clock.next_due()
+            self.at = due
+            events = self.game.timeout(self.state, seat, due, self.keys, self.version)
+            self.batches.append((timeout_command(seat, due), events))
+            self.state = fold(self.game, events, self.state)
+        else:  # leave, abort, resign: actions of every game
+            self.act(arg, {"type": what})
+
+
 def play(golden: Golden) -> Replay:
     """Create, fill and play the golden game with its bots, and record it."""
-    game = lifecycle(all_games()[golden.game])
-    game_id = f"golden-{golden.name}"
-    keys = Keys(secret=_hex("golden-secret", golden.name), seed=golden.seed, deal=golden.deal)
-    players = len(golden.bots)
+    rec = _Recording(golden)
+    game, game_id, players = rec.game, f"golden-{golden.name}", len(golden.bots)
     filled = [(0, _hex("golden-entropy", golden.name, "0"))]
-    created = game.create(
-        players=players, options=golden.options, dealer=golden.dealer, keys=keys, filled=filled
-    )
-    command = create_command(
-        players=players, options=golden.options, dealer=golden.dealer, filled=filled
-    )
-    batches: list[tuple[dict[str, Any], list[Event]]] = [(command, created)]
-    state = fold(game, created)
+    setup = {"players": players, "options": golden.options, "dealer": golden.dealer,
+             "filled": filled, "bots": [0]}  # fmt: skip
+    rec.record(create_command(**setup), game.create(keys=rec.keys, at=rec.tick(0), **setup))
     for seat in range(1, players):
-        entropy = _hex("golden-entropy", golden.name, str(seat))
-        events = game.join(state, seat, entropy, keys)
-        state = fold(game, events, state)
-        batches.append((join_command(seat, entropy, "client"), events))
-    version = sum(len(events) for _, events in batches)
-    while game.outcome(state) is None:
-        seat, action = _next_action(golden, game_id, game, state, version)
-        events = game.act(state, seat, action, keys)
-        state = fold(game, events, state)
-        version += len(events)
-        batches.append((action_command(seat, action), events))
+        rec.join(seat)
+    played = 0
+    while game.outcome(rec.state) is None:
+        steps = [(what, arg) for n, what, arg in golden.script if n == played]
+        for what, arg in steps:
+            if game.outcome(rec.state) is None:
+                rec.lifecycle_step(what, arg)
+        if game.outcome(rec.state) is None:
+            rec.act(*_next_action(golden, game_id, game, rec.state, rec.version))
+        played += 1
     seats = [{"seat": 0, "type": "bot", "name": golden.bots[0], "bot": golden.bots[0]}]
     seats += [{"seat": i, "type": "human", "name": b} for i, b in enumerate(golden.bots) if i]
     return build_replay(
         game_id,
-        entries(game, batches, chain_salt(keys.secret)),
+        entries(game, rec.batches, chain_salt(rec.keys.secret)),
         game=game.name,
         seats=seats,
-        outcome=game.outcome(state),
+        outcome=game.outcome(rec.state),
     )
 
 

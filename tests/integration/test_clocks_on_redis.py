@@ -13,7 +13,6 @@ from service.games import GameService
 from tests.support.api import make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.support.threads import in_parallel
-from workers.clocks import default_move
 
 pytestmark = pytest.mark.integration
 
@@ -47,7 +46,7 @@ def test_enforcers_in_every_process_record_one_timeout(
     for service in services:
         service.load(game_id)  # every process has the game cached at this version
         service._clock = lambda: LATER
-    results = in_parallel(PROCESSES, lambda i: services[i].enforce_clock(game_id, default_move))
+    results = in_parallel(PROCESSES, lambda i: services[i].enforce_clock(game_id))
     assert sum(r.startswith("timed out") for r in results) == 1, results
     events = [s.event for s in services[0].store.read(game_id) if s.version > version]
     assert [e["type"] for e in events].count("lifecycle.TimedOut") == 1
@@ -69,7 +68,7 @@ def test_a_move_racing_the_timeout_wins_or_loses_whole(services: list[GameServic
             except Exception as err:  # the timeout won: a version conflict, nothing appended
                 return type(err).__name__
         # the job of that version: the timeout of that version's seat, not of the next one
-        return services[1].enforce_clock(game_id, default_move, expected_version=view["version"])
+        return services[1].enforce_clock(game_id, expected_version=view["version"])
 
     moved, enforced = in_parallel(2, work)
     assert (moved == "moved") != enforced.startswith("timed out"), (moved, enforced)

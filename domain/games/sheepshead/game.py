@@ -39,6 +39,8 @@ class Sheepshead:
     options = OPTIONS
     codec = CODEC
     narration = narration  # last_action: roles and words (domain.narration)
+    # never made for a seat by a default move while anything else is legal (domain.default_move)
+    default_move_skips = frozenset({"pick", "alone", "crack", "recrack"})
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal."""

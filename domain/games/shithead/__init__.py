@@ -68,6 +68,8 @@ class Shithead:
     options = OPTIONS
     codec = CODEC
     narration = narration  # last_action: roles and words (domain.narration)
+    # never made for a seat by a default move while anything else is legal (domain.default_move)
+    default_move_skips = frozenset({"swap", "stack", "pickup", "play_stock"})
 
     def start(self, setup: Setup) -> list[Event]:
         """Validate the setup and return GameStarted and CardsDealt."""

@@ -72,6 +72,8 @@ class SixtySix:
     options = OPTIONS
     codec = CODEC
     narration = narration  # last_action: roles and words (domain.narration)
+    # never made for a seat by a default move while anything else is legal (domain.default_move)
+    default_move_skips = frozenset({"close", "declare_out"})
 
     def start(self, setup: Setup) -> list[Event]:
         """GameStarted and the first deal (seeded, or the explicit deal given)."""

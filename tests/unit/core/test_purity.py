@@ -47,3 +47,12 @@ def test_the_purity_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
     sample.write_text("import redis\nfrom flask import Flask\nimport random\n")
     assert _imports(sample) == {"redis", "flask", "random"}
+
+
+def test_nothing_in_service_but_the_cli_imports_workers() -> None:
+    offenders = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "service").rglob("*.py")
+        if path.name != "cli.py" and "workers" in _imports(path)  # function bodies' too
+    )
+    assert not offenders, f"service modules importing workers: {offenders}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain import clock
-from domain.errors import IllegalAction
+from domain.default_move import default_move, move_seed
+from domain.errors import IllegalAction, InvalidOptions
 from domain.lifecycle import Keys, lifecycle
 from domain.protocol import fold
 from domain.registry import get_game
@@ -25,11 +26,26 @@ def test_a_move_in_time_keeps_the_bank_and_earns_the_increment() -> None:
     assert event.deadlines == (None, 18_000) and event.banks == (7_000, 5_000)
 
 
-def test_a_late_move_pays_from_the_bank_and_an_empty_bank_stays_empty() -> None:
+def test_a_late_move_within_its_bank_pays_the_lateness_and_earns_the_increment() -> None:
     [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 13_000)
     assert isinstance(event, clock.ClockSet) and event.banks == (4_000, 5_000)
-    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 99_000)
-    assert isinstance(event, clock.ClockSet) and event.banks == (2_000, 5_000)
+
+
+def test_a_move_later_than_its_turn_and_bank_leaves_the_bank_empty_without_the_increment() -> None:
+    # turn 10 s, bank 5 s, increment 2 s: a move at 16 s is out of time; its bank stays empty
+    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 16_000)
+    assert isinstance(event, clock.ClockSet) and event.banks == (0, 5_000)
+    [event] = clock.after_batch(running((10_000, None), (5_000, 5_000)), [1], 0, 15_000)
+    assert isinstance(event, clock.ClockSet) and event.banks == (0, 5_000)  # at the limit
+    [event] = clock.after_batch(running((10_000, None), (0, 0)), [1], 0, 9_999)
+    assert isinstance(event, clock.ClockSet) and event.banks == (2_000, 0)  # in time, no bank
+
+
+def test_the_time_left_is_never_negative() -> None:
+    shown = clock.view(running((10_000, None), (5_000, 2_000)))
+    assert shown is not None
+    assert clock.remaining_ms(shown, 12_000) == [3_000, 2_000]
+    assert clock.remaining_ms(shown, 99_000) == [0, 2_000]
 
 
 def test_a_seat_still_awaited_keeps_its_deadline_and_nothing_changed_records_nothing() -> None:
@@ -64,16 +80,23 @@ def test_in_shitheads_swap_phase_every_seat_runs_and_one_ready_stops_only_its_ow
     assert rules.view(fold(rules, events, state), 1)["clock"]["deadlines"] == [None, 31_000]
 
 
-def test_a_policy_answer_that_is_not_legal_becomes_the_first_legal_action() -> None:
+def test_a_timeout_makes_the_domains_default_move_with_the_seed_of_game_version_and_seat() -> None:
     rules = lifecycle(get_game("sixty_six"))
     keys = Keys(secret=SECRET)
     created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
                            filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
     state = fold(rules, created)
     [seat] = rules.awaited_seats(state)
-    first = rules.legal_actions(state, seat)[0]
-    for answer in ({"type": "wait"}, {"type": "play", "card": "XX"}):
-        events = rules.timeout(state, seat, 5_000, keys, 9, lambda g, v, s, a=answer: a)
-        assert [type(e).__name__ for e in events][:1] == ["TimedOut"]
-        expected = rules.decide(rules.evolve(state, events[0]), seat, first)
-        assert events[1 : 1 + len(expected)] == expected
+    events = rules.timeout(state, seat, 5_000, keys, 9)
+    assert [type(e).__name__ for e in events][:1] == ["TimedOut"]
+    seed = move_seed(rules.seed(state, keys), 9, seat)
+    move = default_move("sixty_six", rules.legal_actions(state, seat), seed)
+    expected = rules.decide(rules.evolve(state, events[0]), seat, move)
+    assert events[1 : 1 + len(expected)] == expected
+
+
+def test_on_timeout_forfeit_without_a_clock_is_refused_and_the_default_is_accepted() -> None:
+    with pytest.raises(InvalidOptions, match="on_timeout needs a clock"):
+        clock.parse({"on_timeout": "forfeit"})
+    assert clock.parse({"on_timeout": "move"}) == {}  # the default: changes nothing
+    assert clock.parse({"turn_seconds": 5, "on_timeout": "forfeit"})["on_timeout"] == "forfeit"

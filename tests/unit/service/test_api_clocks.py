@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.lifecycle import Lifecycle
 from replays import build_replay
 from replays.show import show
 from replays.verify import check
@@ -17,7 +18,6 @@ from service.games import GameService
 from service.store import InMemoryEventStore
 from tests.support.api import bearer, make_app
 from tests.unit.service.test_api_games import problem_of
-from workers.clocks import default_move
 
 OPEN2 = [{"type": "open"}, {"type": "open"}]
 START = 1_700_000_000.0
@@ -170,44 +170,53 @@ def test_a_timeout_moves_for_the_seat_once_and_the_replay_audit_re_derives_the_m
     seat = client.get(f"/games/{game_id}").json["to_act"][0]
     version = service.load(game_id).version
     wall.now += 9.9
-    assert service.enforce_clock(game_id, default_move).startswith("not due")
+    assert service.enforce_clock(game_id).startswith("not due")
     assert service.load(game_id).version == version
     wall.now += 0.1
-    assert service.enforce_clock(game_id, default_move).startswith(f"timed out seat {seat}")
+    assert service.enforce_clock(game_id).startswith(f"timed out seat {seat}")
     assert types(store, game_id, version)[0] == "lifecycle.TimedOut"
     assert types(store, game_id, version)[1].startswith("sixty_six.")
-    again = service.enforce_clock(game_id, default_move, expected_version=version)
+    again = service.enforce_clock(game_id, expected_version=version)
     assert again.startswith("moved on") and service.load(game_id).version > version
     timed = [s.event for s in store.read(game_id) if s.event["type"] == "lifecycle.TimedOut"]
     assert len(timed) == 1 and timed[0]["seat"] == seat
     while not service.load(game_id).over:  # nobody ever moves: the clock plays the game out
         wall.now += 11
-        assert service.enforce_clock(game_id, default_move).startswith("timed out")
+        assert service.enforce_clock(game_id).startswith("timed out")
     replay = replay_of(service, game_id)
-    assert check(replay, move_policy=default_move).ok
-    assert not check(replay).ok  # without the policy the audit cannot vouch for the moves
+    assert check(replay).ok  # the audit re-derives every default move, with no bot
+    commands = [b.command for b in replay.batches if b.command["kind"] == "timeout"]
+    assert commands and all(c["rule"] == 1 for c in commands)
     step = next(s.version for s in store.read(game_id) if s.event["type"] == "lifecycle.TimedOut")
     assert f"seat {seat} ran out of time" in show(replay, step)  # replays show the timeout
 
 
 def test_a_forged_timeout_move_fails_the_audit(
-    client: FlaskClient, service: GameService, store: InMemoryEventStore, wall: Wall
+    client: FlaskClient,
+    service: GameService,
+    store: InMemoryEventStore,
+    wall: Wall,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def another_play(game: str, view: Any, seed: str) -> Any:
-        chosen = default_move(game, view, seed)
-        return next(a for a in view["legal_actions"] if a != chosen and a["type"] == "play")
+    def another_play(rules: Lifecycle[Any], state: Any, seat: int, *rest: Any) -> Any:
+        chosen = real(rules, state, seat, *rest)
+        legal = rules.legal_actions(state, seat)
+        return next(a for a in legal if a != chosen and a["type"] == "play")
 
+    real = Lifecycle.default_move
     game_id, tokens = clocked_game(client)
     version = service.load(game_id).version
     wall.now += 10
-    assert service.enforce_clock(game_id, another_play).startswith("timed out")
-    forged = store.read(game_id)[version + 1]  # after TimedOut: the move the policy did not make
+    monkeypatch.setattr(Lifecycle, "default_move", another_play)
+    assert service.enforce_clock(game_id).startswith("timed out")
+    monkeypatch.undo()
+    forged = store.read(game_id)[version + 1]  # after TimedOut: a move the rule did not make
     assert forged.event["type"] == "sixty_six.CardPlayed"
     now = service.load(game_id).version
     resign = {"type": "resign", "expected_version": now}
     assert client.post(f"/games/{game_id}/actions", json=resign,
                        headers=bearer(tokens[0])).status_code == 200  # fmt: skip
-    report = check(replay_of(service, game_id), move_policy=default_move)
+    report = check(replay_of(service, game_id))
     assert not report.ok
     assert report.bad_version == forged.version and "CardPlayed" in report.reason
 
@@ -218,7 +227,7 @@ def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
     game_id, _tokens = clocked_game(client, game="shithead", on_timeout="forfeit")
     to_act = client.get(f"/games/{game_id}").json["to_act"]
     wall.now += 10
-    result = service.enforce_clock(game_id, default_move)
+    result = service.enforce_clock(game_id)
     seat = min(to_act)
     assert result.startswith(f"timed out seat {seat}")
     summary = client.get(f"/games/{game_id}").json
@@ -228,8 +237,8 @@ def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
     assert outcome == {"reason": "timed_out", "timed_out": seat,
                        "winners": [1 - seat], "losers": [seat]}  # fmt: skip
     assert types(store, game_id)[-2:] == ["lifecycle.TimedOut", "lifecycle.SecretRevealed"]
-    assert check(replay_of(service, game_id), move_policy=default_move).ok
-    assert service.enforce_clock(game_id, default_move) == "no clock runs"
+    assert check(replay_of(service, game_id)).ok
+    assert service.enforce_clock(game_id) == "no clock runs"
 
 
 @pytest.mark.parametrize(("game", "players"), [("shithead", 3), ("sixty_six", 2),
@@ -247,6 +256,6 @@ def test_a_table_nobody_plays_is_played_to_its_end_by_the_clock_and_audits(
         if service.load(game_id).over:
             break
         wall.now += 5
-        assert service.enforce_clock(game_id, default_move).startswith("timed out")
+        assert service.enforce_clock(game_id).startswith("timed out")
     assert service.summary(game_id)["outcome"]["reason"] == "finished"
-    assert check(replay_of(service, game_id), move_policy=default_move).ok
+    assert check(replay_of(service, game_id)).ok

@@ -110,19 +110,3 @@ def test_the_sweeper_corrects_an_index_entry_found_early(stack: Stack, wall: Wal
     wall.now += 1
     assert sweeper.enforce_clocks() == 0
     assert stack.store.clocks_due(10**15) == [(game_id, int((START + 5) * 1000))]
-
-
-def test_the_default_move_is_the_heuristic_bots_with_a_seeded_rng(
-    stack: Stack, wall: Wall
-) -> None:
-    game_id = clocked(stack)
-    seat = stack.service.summary(game_id)["to_act"][0]
-    view = stack.service.view(game_id, seat)["view"]
-    seed = "ab" * 32
-    first = clocks.default_move("sixty_six", view, seed)
-    assert first in view["legal_actions"]
-    assert all(clocks.default_move("sixty_six", view, seed) == first for _ in range(5))
-    broken = {"legal_actions": view["legal_actions"]}  # a view the bot cannot read
-    fallback = clocks.default_move("sixty_six", broken, seed)
-    assert fallback in view["legal_actions"]
-    assert clocks.default_move("sixty_six", broken, seed) == fallback

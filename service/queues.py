@@ -1,0 +1,25 @@
+"""The names of RQ's queues, shared by the workers that serve them and the service's metrics.
+
+``bots`` for the built-in bots, ``bot:<name>`` for an operator's own bot, ``clocks`` for the
+clocks' scheduled enforcement, ``replays`` for replay exports; under another namespace than the
+default each name is prefixed with it (``<namespace>:bots``), so several deployments (or test
+runs) can share one Redis.
+"""
+
+from __future__ import annotations
+
+DEFAULT_NAMESPACE = "cardroom"
+BOTS = "bots"
+REPLAYS = "replays"
+CLOCKS = "clocks"
+
+
+def queue_name(base: str, namespace: str) -> str:
+    """A queue's name under the namespace (unprefixed under the default namespace)."""
+    return base if namespace == DEFAULT_NAMESPACE else f"{namespace}:{base}"
+
+
+def default_queues(namespace: str) -> list[str]:
+    """What ``cardroom worker`` serves without ``--queue``: built-in bots, clocks, replays."""
+    return [queue_name(BOTS, namespace), queue_name(CLOCKS, namespace),
+            queue_name(REPLAYS, namespace)]  # fmt: skip
