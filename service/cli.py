@@ -68,6 +68,13 @@ def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     run.add_argument("--url", required=True, help="the service's base URL")
     run.add_argument("--token", required=True, help="the bot account's token")
     run.add_argument("--max-games", type=int, default=0, help="stop after N finished games")
+    run.add_argument(
+        "--games-at-once", type=int, default=4, help="play turns of up to N games at once (4)"
+    )
+    run.add_argument(
+        "--move-seconds", type=float, default=10.0,
+        help="a decision taking longer is abandoned and the fallback sent (10; 0: no limit)",
+    )  # fmt: skip
     run.set_defaults(run=_run_bot)
 
 
@@ -75,7 +82,14 @@ def _run_bot(args: argparse.Namespace) -> int:
     from workers.http_bot import run
 
     importable_here()
-    return run(args.spec, args.url, args.token, args.max_games)
+    return run(
+        args.spec,
+        args.url,
+        args.token,
+        args.max_games,
+        games_at_once=args.games_at_once,
+        move_seconds=args.move_seconds,
+    )
 
 
 def _arena_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,13 +1,19 @@
 """``cardroom bot run module:Class --url URL --token TOKEN``: a user's bot over HTTP only.
 
-The process follows the bot account's event stream (``GET /bots/stream``); on every
-``yourTurn`` it reads the seat's view (``GET /games/{id}/view``, with the redacted history from
-``GET /games/{id}/events`` when the bot sets ``wants_history``), asks the bot class's
-``choose(view, rng)`` and sends the action (``POST /games/{id}/actions`` with
-``expected_version``, ``seat`` and an ``Idempotency-Key``). The rng is seeded by
-(game, seat, version), as for the service's own bots. A stale turn (409) is skipped; a
-refused action is replaced by a random legal one so a buggy bot cannot stall its table. It
-reconnects when a stream connection ends. Only the standard library is used.
+The process follows the bot account's event stream (``GET /bots/stream``, resumed with
+``Last-Event-ID`` after the last finished game it saw, reconnecting with a growing pause when
+the connection ends or fails). On every ``yourTurn`` it reads the seat's view (with the
+redacted history when the bot sets ``wants_history``), asks the bot class's
+``choose(view, rng)`` and sends the action (``expected_version``, ``seat`` and an
+``Idempotency-Key``). The rng is seeded by (game, seat, version), as for the service's own bots.
+
+Turns of up to ``games_at_once`` games are played at once (each game's turns one after the
+other, the newest turn of a game replacing one not yet started). When the bot raises, takes
+longer than ``move_seconds`` or answers an action the rules refuse, the runner logs it and
+sends ``{"type": "fallback", "reason": "raised" | "timeout" | "illegal"}``: the service makes
+the game's default move for the seat and records it as a fallback (docs/bots.md). A decision
+that overran is abandoned: its thread runs on until the bot returns, and its answer is
+dropped. Only the standard library is used.
 """
 
 from __future__ import annotations
@@ -16,13 +22,18 @@ import importlib
 import json
 import logging
 import random
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 log = logging.getLogger("cardroom.bot")
+
+RAISED, TIMEOUT, ILLEGAL = "raised", "timeout", "illegal"
+LONGEST_PAUSE = 30.0  # seconds between reconnects, at most
 
 
 class Client:
@@ -87,8 +98,76 @@ def load_bot(spec: str) -> Any:
     return getattr(importlib.import_module(module_name), attr)()
 
 
-def play_turn(client: Client, bot: Any, game_id: str, seat: int, version: int) -> str:
-    """One turn: view, choose, act. Returns what happened."""
+def decide(bot: Any, view: dict[str, Any], rng: random.Random, seconds: float) -> Any:
+    """The bot's answer, or (reason, detail) when it raised or took longer than ``seconds``
+    (0: no limit). The decision runs in a thread of its own, abandoned when it overruns."""
+    answer: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            answer["action"] = dict(bot.choose(view, rng))
+        except Exception as err:
+            answer["error"] = err
+
+    thread = threading.Thread(target=ask, name="bot-choose", daemon=True)
+    thread.start()
+    thread.join(seconds if seconds > 0 else None)
+    if thread.is_alive():
+        return (TIMEOUT, f"no answer in {seconds:g} s (abandoned)")
+    if "error" in answer:
+        err = answer["error"]
+        log.error("the bot raised", exc_info=(type(err), err, err.__traceback__))
+        return (RAISED, f"{type(err).__name__}: {err}")
+    return answer["action"]
+
+
+class Turns:
+    """Plays the bot's turns: up to ``games_at_once`` games at once, one turn per game."""
+
+    def __init__(self, bot: Any, client: Client, games_at_once: int, move_seconds: float) -> None:
+        self.bot, self.client, self.move_seconds = bot, client, move_seconds
+        self.pool = ThreadPoolExecutor(max(1, games_at_once), thread_name_prefix="turn")
+        self.lock = threading.Lock()
+        self.running: dict[str, Future[str]] = {}
+        self.waiting: dict[str, tuple[int, int]] = {}
+
+    def turn(self, game_id: str, seat: int, version: int) -> None:
+        """Play it now, or after the game's turn in progress (the newest one wins)."""
+        with self.lock:
+            if game_id in self.running:
+                self.waiting[game_id] = (seat, version)
+                return
+            self._start(game_id, seat, version)
+
+    def _start(self, game_id: str, seat: int, version: int) -> None:
+        future = self.pool.submit(self._play, game_id, seat, version)
+        self.running[game_id] = future
+        future.add_done_callback(lambda _: self._next(game_id))
+
+    def _next(self, game_id: str) -> None:
+        with self.lock:
+            self.running.pop(game_id, None)
+            queued = self.waiting.pop(game_id, None)
+            if queued is not None:
+                self._start(game_id, *queued)
+
+    def _play(self, game_id: str, seat: int, version: int) -> str:
+        try:
+            result = play_turn(self.client, self.bot, game_id, seat, version, self.move_seconds)
+        except Exception:  # the runner carries on; the service's idle rule covers the turn
+            log.exception("game %s seat %s: the turn failed", game_id, seat)
+            return "failed"
+        log.info("game %s seat %s: %s", game_id, seat, result)
+        return result
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=False)
+
+
+def play_turn(
+    client: Client, bot: Any, game_id: str, seat: int, version: int, move_seconds: float = 0
+) -> str:
+    """One turn: view, choose, act (the fallback when the bot fails). Returns what happened."""
     status, body = client.request("GET", f"/games/{game_id}/view?seat={seat}")
     if status != 200 or body["version"] != version:
         return "stale"
@@ -97,41 +176,78 @@ def play_turn(client: Client, bot: Any, game_id: str, seat: int, version: int) -
         return "nothing to do"
     if getattr(bot, "wants_history", False):
         view["history"] = client.history(game_id, seat)
-    rng = random.Random(f"{game_id}:{seat}:{version}")
-    action = dict(bot.choose(view, rng))
-    if action == {"type": "wait"}:
+    answer = decide(bot, view, random.Random(f"{game_id}:{seat}:{version}"), move_seconds)
+    if isinstance(answer, tuple):
+        return fall_back(client, game_id, seat, version, *answer)
+    if answer == {"type": "wait"}:
         return "waits"
     key = {"Idempotency-Key": f"httpbot:{game_id}:{seat}:{version}"}
-    sent = {**action, "expected_version": version, "seat": seat}
-    status, answer = client.request("POST", f"/games/{game_id}/actions", sent, key)
+    sent = {**answer, "expected_version": version, "seat": seat}
+    status, reply = client.request("POST", f"/games/{game_id}/actions", sent, key)
     if status == 422:
-        log.warning("the bot's action %s was refused: %s", action, answer.get("detail"))
-        fallback = {**rng.choice(view["legal_actions"]), "expected_version": version, "seat": seat}
-        key = {"Idempotency-Key": f"httpbot:{game_id}:{seat}:{version}:fallback"}
-        status, answer = client.request("POST", f"/games/{game_id}/actions", fallback, key)
+        detail = f"{answer} was refused: {(reply or {}).get('detail')}"
+        return fall_back(client, game_id, seat, version, ILLEGAL, detail)
     return "played" if status == 200 else f"not played ({status})"
 
 
-def run(spec: str, url: str, token: str, max_games: int = 0) -> int:
+def fall_back(
+    client: Client, game_id: str, seat: int, version: int, reason: str, detail: str
+) -> str:
+    """Ask the service for the game's default move, recorded as this bot's fallback."""
+    log.warning("game %s seat %s: the bot failed (%s: %s); sending the fallback",
+                game_id, seat, reason, detail)  # fmt: skip
+    sent = {"type": "fallback", "reason": reason, "expected_version": version, "seat": seat}
+    key = {"Idempotency-Key": f"httpbot:{game_id}:{seat}:{version}:fallback"}
+    status, reply = client.request("POST", f"/games/{game_id}/actions", sent, key)
+    if status != 200:
+        log.error("game %s seat %s: the fallback was not accepted (%s): %s",
+                  game_id, seat, status, (reply or {}).get("detail"))  # fmt: skip
+        return f"failed ({reason}); the fallback was not played ({status})"
+    return f"fell back ({reason}): the default move was played"
+
+
+def run(
+    spec: str,
+    url: str,
+    token: str,
+    max_games: int = 0,
+    *,
+    games_at_once: int = 4,
+    move_seconds: float = 10.0,
+) -> int:
     """Serve the bot until stopped (or until ``max_games`` games have finished)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    bot = load_bot(spec)
     client = Client(url, token)
+    turns = Turns(load_bot(spec), client, games_at_once, move_seconds)
+    log.info("serving %s at %s: up to %d games at once, %g s a decision",
+             spec, client.url, games_at_once, move_seconds)  # fmt: skip
+    try:
+        return follow(client, turns, max_games)
+    finally:
+        turns.close()
+
+
+def follow(client: Client, turns: Turns, max_games: int) -> int:
+    """Read the stream, reconnecting with a growing pause, until ``max_games`` finished."""
     finished: set[str] = set()
+    pause = 1.0
     while True:
         try:
             for message in client.events():
-                kind = message.get("type")
-                if kind == "yourTurn":
-                    result = play_turn(
-                        client, bot, message["game"], int(message["seat"]), int(message["version"])
-                    )
-                    log.info("game %s seat %s: %s", message["game"], message["seat"], result)
-                elif kind == "gameFinish":
+                pause = 1.0
+                if message.get("type") == "yourTurn":
+                    turns.turn(message["game"], int(message["seat"]), int(message["version"]))
+                elif message.get("type") == "gameFinish":
                     finished.add(message["game"])
                     log.info("game %s is over", message["game"])
                     if max_games and len(finished) >= max_games:
                         return 0
+        except urllib.error.HTTPError as err:
+            if err.code in (401, 403):
+                log.error("the service refused the bot token (%s): stopping", err.code)
+                return 1
+            log.warning("stream refused (%s); reconnecting in %.0f s", err.code, pause)
         except (urllib.error.URLError, ConnectionError, TimeoutError) as err:
-            log.warning("stream interrupted (%s); reconnecting", err)
-            time.sleep(1)
+            log.warning("stream interrupted (%s); reconnecting in %.0f s", err, pause)
+        time.sleep(pause)
+        pause = min(pause * 2, LONGEST_PAUSE)
