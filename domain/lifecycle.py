@@ -27,10 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
-from domain.default_move import default_move, move_seed
-from domain.errors import GameOver, IllegalAction, InvalidSetup, NotYourTurn
+from domain.default_move import RULE, default_move, move_seed
+from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
+from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
 from domain.frozen import combined
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
@@ -65,6 +66,7 @@ from domain.table import (
     fold_fact,
     game_seed,
     moved_on,
+    role_after,
     seat_action,
     seat_may_send,
     table_facts,
@@ -77,7 +79,8 @@ SOURCES = ("client", "server")
 
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
-LIFECYCLE_ACTIONS = ("resign", "abort", "leave")
+LIFECYCLE_ACTIONS = ("resign", "abort", "leave", FALLBACK)
+LIFECYCLE_ACTION_FIELDS = {FALLBACK: {"reason": "str"}}  # their fields (typed in the API)
 
 
 class SeatAlreadyFilled(IllegalAction):
@@ -183,10 +186,19 @@ class Lifecycle(Generic[S]):
         return events
 
     def act(
-        self, state: Table[S], seat: int, action: Action, keys: Keys, at: int | None = None
+        self,
+        state: Table[S],
+        seat: int,
+        action: Action,
+        keys: Keys,
+        at: int | None = None,
+        version: int | None = None,
     ) -> list[Event]:
         """A seat's action (stamped ``at`` on a clocked game: the batch ends with its
-        ClockSet); the batch that ends the game also reveals the secret."""
+        ClockSet); the batch that ends the game also reveals the secret. A bot's fallback
+        (``domain.fallback``) needs the ``version`` the game is at: its default move's seed."""
+        if is_fallback(action):
+            return self.fall_back(state, seat, action, keys, at, version)
         events = self.decide(state, seat, action)
         after = fold(self, events, state)
         if self.outcome(after) is not None:
@@ -215,6 +227,27 @@ class Lifecycle(Generic[S]):
             return [timed, self.revelation(state, keys)]
         action = self.default_move(after, seat, keys, version) if move is None else move
         return [timed, *self.act(after, seat, action, keys, at)]
+
+    def fall_back(
+        self,
+        state: Table[S],
+        seat: int,
+        action: Action,
+        keys: Keys,
+        at: int | None,
+        version: int | None,
+    ) -> list[Event]:
+        """A bot seat's fallback: BotFellBack, then the default move's batch."""
+        self._check_playing(state)
+        seats = range(len(state.entropy))
+        is_bot = isinstance(seat, int) and seat in seats and not state.is_person(seat)
+        reason = checked_reason(action, is_bot, seat in self.awaited_seats(state), seat)
+        if version is None:
+            raise InvalidAction("a fallback is made at a known version (the service's)")
+        fell = BotFellBack(seat=seat, reason=reason, rule=RULE)
+        after = self.evolve(state, fell)
+        move = self.default_move(after, seat, keys, version)
+        return [fell, *self.act(after, seat, move, keys, at)]
 
     def default_move(self, state: Table[S], seat: int, keys: Keys, version: int) -> Action:
         """The default move made for ``seat`` after ``version`` (``domain.default_move``)."""
@@ -266,7 +299,7 @@ class Lifecycle(Generic[S]):
         recent = state.recent
         if self._narration is not None:
             previous = recent[-1] if recent else None
-            role = self._narration.role(event, previous, inner)
+            role = role_after(recent, self._narration.role(event, previous, inner))
             recent = extend(recent, event, role)
         return moved_on(state, self.game.evolve(inner, event), recent)
 
@@ -278,8 +311,16 @@ class Lifecycle(Generic[S]):
     def decide(self, state: Table[S], seat: int, action: Action) -> list[Event]:
         """The lifecycle's actions (resign, abort) at any time; the game's once dealt."""
         kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind == FALLBACK:
+            raise InvalidAction("a fallback is made with the server's keys and the version (act)")
         if kind in LIFECYCLE_ACTIONS:
             return seat_action(state, seat, str(kind), action, self.outcome)
+        self._check_playing(state)
+        assert state.inner is not None
+        return list(self.game.decide(state.inner, seat, action))
+
+    def _check_playing(self, state: Table[S]) -> None:
+        """The error for a game that is not being played now (not dealt, over, a seat open)."""
         if state.inner is None:
             raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
         if self.outcome(state) is not None:
@@ -287,7 +328,6 @@ class Lifecycle(Generic[S]):
         if state.vacant:
             raise NotYourTurn(f"seat(s) {seat_list(state.vacant)} left open: the game waits for "
                               "someone to take them", reason="seat_open")  # fmt: skip
-        return list(self.game.decide(state.inner, seat, action))
 
     def legal_actions(self, state: Table[S], seat: int) -> list[dict[str, Any]]:
         """The game's legal actions once dealt (never the lifecycle's: see ``may_send``)."""
@@ -342,10 +382,24 @@ class Lifecycle(Generic[S]):
         if recent and isinstance(recent[0], SeatResigned):
             who = recent[0].seat
             return {"seat": who, "type": "resign", "text": f"seat {who} resigned", "results": []}
+        if recent and isinstance(recent[0], BotFellBack):
+            return self._fell_back(recent[0], self._told(recent[1:], seat))
+        return self._told(recent, seat)
+
+    def _told(self, recent: Sequence[Event], seat: int | None) -> dict[str, Any] | None:
         if self._narration is None:
             return None
         return last_action(recent, lambda e: self.game.redact(e, seat),
                            self._narration.narrate, self._narration.ACTS)
+
+    @staticmethod
+    def _fell_back(fell: BotFellBack, move: dict[str, Any] | None) -> dict[str, Any]:
+        """The last action when a bot fell back: the default move, said to be one."""
+        told = dict(move or {"seat": fell.seat, "type": "fallback", "results": []})
+        said = f"seat {fell.seat} fell back ({fell.reason}) to the default move"
+        told["text"] = f"{said}: {told['text']}" if told.get("text") else said
+        told["fallback"] = fell.reason
+        return told
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:
         """The game's whole table with the lifecycle facts."""

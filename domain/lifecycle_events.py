@@ -1,7 +1,8 @@
 """The lifecycle's own events and the codec that wraps every game's.
 
 Their type names (``lifecycle.*``) and encodings are what stored streams hold: change neither.
-``EVENTS`` also lists the seating events (``domain.seating``) and the clock's (``domain.clock``).
+``EVENTS`` also lists the seating events (``domain.seating``), the clock's (``domain.clock``) and
+a bot's fallback (``domain.fallback``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 
 from domain import clock as clocks
 from domain.events import Encoded, Event, EventCodec
+from domain.fallback import BotFellBack
 from domain.seating import AbortAgreed, GameAborted, SeatLeft, SeatRetaken
 
 PREFIX = "lifecycle."
@@ -81,6 +83,7 @@ EVENTS: tuple[type[Event], ...] = (
     GameAborted,
     SeatLeft,
     SeatRetaken,
+    BotFellBack,
     *clocks.EVENTS,
 )
 

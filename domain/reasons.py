@@ -38,6 +38,8 @@ NARROW: dict[str, str] = {
     "no_clock": "no clock runs for that seat (a timeout needs one)",
     "time_left": "the seat's time has not run out (a timeout too early)",
     "no_move": "the seat has no legal action to make for it (a default move needs one)",
+    "fallback_not_a_bot": "only a seat a bot holds may ask for the fallback (the default move)",
+    "unknown_fallback_reason": "a fallback's reason is raised, timeout or illegal",
     # Shithead
     "already_ready": "the seat has already declared itself ready",
     "bad_field": "an action field has the wrong type or value",

@@ -15,6 +15,7 @@ from domain import clock as clocks
 from domain.errors import GameOver, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Event
 from domain.fairness import deal_seed
+from domain.fallback import BotFellBack
 from domain.frozen import copy_with
 from domain.lifecycle_events import (
     EVENTS,
@@ -138,9 +139,17 @@ def fold_all(
         if inner is None:
             inner = initial()
         if role is not None:
-            recent = extend(recent, event, role(event, recent[-1] if recent else None, inner))
+            said = role(event, recent[-1] if recent else None, inner)
+            recent = extend(recent, event, role_after(recent, said))
         inner, moved = evolve(inner, event), True
     return moved_on(state, inner, recent) if moved else state
+
+
+def role_after(recent: tuple[Event, ...], role: str) -> str:
+    """An event's narration role, where the action a fallback makes continues its story."""
+    if role == "act" and recent and isinstance(recent[-1], BotFellBack):
+        return "follow"
+    return role
 
 
 def moved_on(state: Table[S], inner: S | None, recent: tuple[Event, ...]) -> Table[S]:
@@ -184,6 +193,8 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return left(state, event)
         case SeatRetaken(seat=seat):
             return copy_with(state, vacant=tuple(s for s in state.vacant if s != seat))
+        case BotFellBack():  # the default move that follows is told as part of it
+            return copy_with(state, recent=(event,))
         case clocks.ClockSet() | clocks.TimedOut():
             if state.clock is None:
                 return state

@@ -167,7 +167,8 @@ def _produce(
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
         action = rules.upcast_action(command["action"])  # an old stored shape, read as today's
-        return rules.act(state, seat, action, keys, at)
+        version = batch.events[0].version - 1 if batch is not None else None  # a fallback's seed
+        return rules.act(state, seat, action, keys, at, version)
     if kind == "timeout" and batch is not None:
         return _timeout(rules, state, command, keys, batch)
     raise _Bad(None, f"unknown command kind {kind!r}")

@@ -111,8 +111,12 @@ _NOT_SHOWN = frozenset({"options", "game"})
 
 def _command_text(command: dict[str, Any]) -> str:
     kind = command.get("kind")
+    action = command.get("action")
+    if kind == "action" and isinstance(action, dict) and action.get("type") == "fallback":
+        reason = action.get("reason")
+        return f"seat {command.get('seat')}'s bot fell back ({reason}): the default move"
     if kind == "action":
-        return f"seat {command.get('seat')} {_value(command.get('action'))}"
+        return f"seat {command.get('seat')} {_value(action)}"
     if kind == "timeout":
         return f"seat {command.get('seat')} ran out of time (at {command.get('at')} ms)"
     if kind == "start":

@@ -153,7 +153,7 @@ class Acting(ServiceBase):
             self.check_action(loaded.meta.game, action)
         keys = dealing.keys_of(loaded.meta)
         at = clocks.now_ms(self._clock)
-        events = folding.decide(rules, loaded.state, seat, action, keys, at)
+        events = folding.decide(rules, loaded.state, seat, action, keys, at, version)
         state = fold(rules, events, loaded.state)
         clocks.hint(self.store, game_id, state)
         encoded = [rules.codec.encode(e) for e in events]

@@ -83,12 +83,14 @@ def decide(
     action: Action,
     keys: Keys | None = None,
     at: int | None = None,
+    version: int | None = None,
 ) -> list[Any]:
-    """The game's decide (the lifecycle's ``act`` with keys: the last batch reveals the secret);
-    a crash on an action that is not legal anyway is an InvalidAction."""
+    """The game's decide (the lifecycle's ``act`` with keys: the last batch reveals the secret;
+    ``version``: the game's, for a bot's fallback); a crash on an action that is not legal
+    anyway is an InvalidAction."""
     try:
         if keys is not None and isinstance(rules, Lifecycle):
-            return rules.act(state, seat, action, keys, at)
+            return rules.act(state, seat, action, keys, at, version)
         return rules.decide(state, seat, action)
     except DomainError:
         raise

@@ -25,10 +25,13 @@ from service.games import GameService, Loaded
 from service.store.port import VersionConflict
 from service.store.redis import RedisEventStore
 from workers import config
-from workers.bots.base import RandomBot, get_bot, is_wait
+from workers.bots.base import get_bot, is_wait
+from workers.deadline import TooSlow, over, time_limit
 from workers.scheduler import RQScheduler
 
 log = logging.getLogger("cardroom.jobs")
+
+RAISED, TIMEOUT, ILLEGAL = "raised", "timeout", "illegal"  # a fallback's reasons
 
 _service: GameService | None = None
 
@@ -112,22 +115,33 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     key = f"bot:{seat}:{expected_version}"  # a game's keys are its own: no game id (memory)
     if getattr(_strategy(bot, loaded.meta.game), "wants_history", False):
         view["history"] = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
-    action = _choose(bot, loaded.meta.game, view, rng)
-    if is_wait(action):
+    answer = _choose(bot, loaded.meta.game, view, rng)
+    if isinstance(answer, tuple):
+        return _fall_back(svc, (game_id, seat, expected_version, key), bot, *answer)
+    if is_wait(answer):
         return "waits: the bot wants no action now"
     try:
-        svc.submit_action(game_id, seat, action, expected_version, key)
+        svc.submit_action(game_id, seat, answer, expected_version, key)
     except VersionConflict:
         return "stale: someone else moved first"
     except DomainError as err:
-        log.warning("bot %s sent an illegal action in game %s (%s): %s", bot, game_id, err, action)
-        fallback = RandomBot().choose(view, rng)
-        try:
-            svc.submit_action(game_id, seat, fallback, expected_version, key)
-        except VersionConflict:
-            return "stale: someone else moved first"
-        return f"played a random action instead of {bot}'s illegal one"
+        turn = (game_id, seat, expected_version, key)
+        return _fall_back(svc, turn, bot, ILLEGAL, f"{answer} was refused: {err}")
     return "played"
+
+
+def _fall_back(
+    svc: GameService, turn: tuple[str, int, int, str], bot: str, reason: str, detail: str
+) -> str:
+    """The game's default move for the seat, recorded as the bot's fallback (docs/bots.md)."""
+    game_id, seat, version, key = turn
+    log.warning("bot %s in game %s seat %s failed (%s: %s): playing the fallback",
+                bot, game_id, seat, reason, detail)  # fmt: skip
+    try:
+        svc.submit_action(game_id, seat, {"type": "fallback", "reason": reason}, version, key)
+    except VersionConflict:
+        return "stale: someone else moved first"
+    return f"fell back ({reason}): the default move was played for {bot}"
 
 
 def rights_grace(loaded: Loaded) -> float:
@@ -157,13 +171,28 @@ def _strategy(bot: str, game: str) -> Any:
     return get_bot(bot, game)  # UnknownBot fails the job: this worker lacks the bot
 
 
-def _choose(bot: str, game: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _choose(bot: str, game: str, view: dict[str, Any], rng: random.Random) -> Any:
+    """The bot's action, or (reason, detail) when it raised or ran past its time limit."""
     strategy = get_bot(bot, game)  # UnknownBot fails the job: this worker lacks the bot
+    limit = move_seconds()
+    started = time.monotonic()
     try:
-        return dict(strategy.choose(view, rng))
-    except Exception:
-        log.exception("bot %s failed to choose; playing a random legal action", bot)
-        return RandomBot().choose(view, rng)
+        with time_limit(limit):
+            action = dict(strategy.choose(view, rng))
+    except TooSlow:
+        return (TIMEOUT, f"no answer in {limit:g} s")
+    except Exception as err:
+        log.exception("bot %s raised while choosing", bot)
+        return (RAISED, f"{type(err).__name__}: {err}")
+    took = time.monotonic() - started
+    if over(limit, took):
+        return (TIMEOUT, f"answered after {took:.1f} s (limit {limit:g} s)")
+    return action
+
+
+def move_seconds() -> float:
+    """How long a bot may take to choose (``CARDROOM_BOT_MOVE_SECONDS``, 10; 0: no limit)."""
+    return float(os.environ.get("CARDROOM_BOT_MOVE_SECONDS") or 10)
 
 
 def export_replay(game_id: str) -> str:

@@ -113,7 +113,11 @@ GAME_ACTIONS: dict[str, Members] = {
 }
 
 _LIFECYCLE_DOCS = {"resign": "Any seat, while the game is played: the seat loses (never listed "
-                   "in legal_actions; the view's may_send says when)."}
+                   "in legal_actions; the view's may_send says when).",
+                   "fallback": "A bot seat the game waits on: its runner asks for the game's "
+                   "default move because the bot raised, timed out or answered illegally "
+                   "(reason: raised, timeout or illegal); recorded as lifecycle.BotFellBack "
+                   "before the move."}  # fmt: skip
 _lifecycle_cache: dict[tuple[str, ...], Members] = {}
 
 

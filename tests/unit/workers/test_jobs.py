@@ -88,12 +88,38 @@ def test_a_bot_turn_is_reproducible_from_game_seat_and_version(stack: Stack) -> 
     assert batch.command == {"kind": "action", "seat": seat, "action": expected}
 
 
-def test_an_illegal_bot_action_is_replaced_by_a_random_legal_one(stack: Stack) -> None:
-    game_id = _create(stack, [{"type": "bot", "bot": "nonsense"}] * 2)
+@register_bot("raiser")
+class RaisingBot:
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        raise RuntimeError("bug in the bot")
+
+
+@register_bot("sleeper")
+class SleepingBot:
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        time.sleep(2)
+        return dict(view["legal_actions"][0])
+
+
+@pytest.mark.parametrize(("bot", "reason"), [("nonsense", "illegal"), ("raiser", "raised"),
+                                             ("sleeper", "timeout")])  # fmt: skip
+def test_a_bot_that_fails_gets_the_default_move_recorded_as_its_fallback(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, bot: str, reason: str
+) -> None:
+    monkeypatch.setenv("CARDROOM_BOT_MOVE_SECONDS", "0.2")
+    game_id = _create(stack, [{"type": "bot", "bot": bot}] * 2)
     loaded = stack.service.load(game_id)
     seat = loaded.game.seats_to_act(loaded.state)[0]
-    assert play_bot_turn(game_id, seat, loaded.version).startswith("played a random action")
-    assert stack.service.load(game_id).version > loaded.version
+    began = time.monotonic()
+    result = play_bot_turn(game_id, seat, loaded.version)
+    assert result == f"fell back ({reason}): the default move was played for {bot}"
+    assert time.monotonic() - began < 1.5  # the slow bot was interrupted, not waited for
+    batch = stack.store.batches(game_id)[-1]
+    assert batch.command["action"] == {"type": "fallback", "reason": reason}
+    fell, move = (e.event for e in stack.store.read(game_id, loaded.version)[:2])
+    assert {k: fell[k] for k in ("type", "seat", "reason", "rule")} == {
+        "type": "lifecycle.BotFellBack", "seat": seat, "reason": reason, "rule": 1}
+    assert move["type"].startswith("sixty_six.")  # the default move's own events follow
 
 
 def test_an_unfinished_game_is_not_exported(stack: Stack) -> None:
