@@ -1,56 +1,55 @@
-"""Bot decision time: how long ``choose(view, rng)`` takes, per game and bot (a part of every
-bot reply's delay). Win rates are the per-game benchmarks' business (bench_<game>.py).
+"""Bot decision time: the CPU time ``choose(view, rng)`` takes, per game and bot (a part of
+every bot reply's delay; CPU time, so the machine's load does not inflate it). Win rates are
+the per-game benchmarks' business (bench_<game>.py).
 
 Run: ``.venv/bin/python -m benchmarks.bench_bots [--games 20]``.
 
-Views are sampled from games played by the bots themselves (every bot seat of a game is the
-same bot), each decision timed on its own.
+Views are sampled from games played by the bots themselves in the arena (every bot seat of a
+game is the same bot; a bot that wants its history gets it), each decision timed on its own.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
 from typing import Any
 
 import workers.examples.lowball  # noqa: F401  (registers the example user bot)
-from domain.events import canonical_json
-from domain.protocol import Setup, fold
 from domain.registry import all_games
-from workers.bots.base import UnknownBot, bot_names, get_bot, is_wait
+from workers.arena import play_game
+from workers.bots.base import UnknownBot, bot_names, get_bot, register_bot
 
 PLAYERS = {"shithead": 4, "sixty_six": 2, "sheepshead": 5}
 
 
+class _Timed:
+    """A bot that records the CPU time of each of the wrapped bot's decisions (CPU time, so
+    the machine's load does not inflate it)."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+        self.wants_history = getattr(bot, "wants_history", False)
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        started = time.process_time()
+        action = self.bot.choose(view, rng)
+        self.times.append(time.process_time() - started)
+        return dict(action)
+
+
 def decision_times(game_name: str, bot_name: str, games: int) -> tuple[list[float], int]:
-    """Seconds per decision over ``games`` self-play games, and the actions played."""
+    """CPU seconds per decision over ``games`` self-play games (the arena's, so a bot that
+    wants its history gets it), and the games' actions."""
     game = all_games()[game_name]
-    bot = get_bot(bot_name, game_name)
     times: list[float] = []
-    actions = 0
+    timed = f"timed-{bot_name}"
+    register_bot(timed, game_name)(lambda: _Timed(get_bot(bot_name, game_name), times))
+    players = PLAYERS.get(game_name, game.min_players)
     for index in range(games):
-        rng = random.Random(index)
-        setup = Setup(players=PLAYERS.get(game_name, game.min_players), seed=f"bench-{index}")
-        state = fold(game, game.start(setup))
-        while game.outcome(state) is None and actions < 200_000:
-            seat, action = _decide(game, bot, state, rng, times)
-            state = fold(game, game.decide(state, seat, action), state)
-            actions += 1
-    return times, actions
-
-
-def _decide(game: Any, bot: Any, state: Any, rng: random.Random, times: list[float]) -> Any:
-    for seat in game.seats_to_act(state):
-        view = json.loads(canonical_json(game.view(state, seat)))
-        started = time.perf_counter()
-        action = bot.choose(view, rng)
-        times.append(time.perf_counter() - started)
-        if not is_wait(action):
-            return seat, action
-    raise RuntimeError("every bot to act waits")
+        play_game(game_name, [timed] * players, f"bench-{index}", bot_seed=f"bench-{index}")
+    return times, len(times)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"{'game':<11} {'bot':<10} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for game_name in sorted(all_games()):
-        for bot_name in bot_names(game_name):
+        for bot_name in [n for n in bot_names(game_name) if not n.startswith("timed-")]:
             try:
                 times, _ = decision_times(game_name, bot_name, args.games)
             except UnknownBot:
