@@ -16,19 +16,9 @@ from replays.verify import check
 from service.api.deps import EXTENSION
 from service.games import GameService
 from service.store import InMemoryEventStore
-from tests.support.api import bearer, make_app
+from tests.support.api import bearer
 
 BOT = {"type": "bot", "bot": "fbbot"}
-
-
-@pytest.fixture
-def store() -> InMemoryEventStore:
-    return InMemoryEventStore()
-
-
-@pytest.fixture
-def client(store: InMemoryEventStore) -> FlaskClient:
-    return make_app(store).test_client()
 
 
 def table(client: FlaskClient) -> tuple[str, str, str]:
