@@ -5,14 +5,56 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from service import shapes, tickets
 from service.base import ServiceBase
 from service.bots import BUILTIN_BOTS
-from service.errors import BotExists, InvalidRequest, NotFound, SeatLeft, Unauthorized, UnknownBot
+from service.errors import (
+    BotExists,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    SeatLeft,
+    Unauthorized,
+    UnknownBot,
+)
+from service.folding import Loaded
 from service.shapes import token_hash
-from service.store.port import GameMeta
+from service.store.port import GameMeta, Holder
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who asks to read a game: a seat token, a stream ticket, or neither (a spectator).
+    ``wanted``: which of its seats a bot account's token reads as."""
+
+    token: str | None = None
+    ticket: str | None = None
+    wanted: object = None
+
+
+def check_holds(loaded: Loaded, holder: Holder) -> None:
+    """Unless the holder's token holds its seat in a game just read from the store (its seats
+    read with its events): SeatLeft when its holder left a seat of the game, else Unauthorized.
+    A bot account's seat (no token hash) never changes hands."""
+    digest, meta, state = holder.token_hash, loaded.meta, loaded.state
+    if digest is None:
+        return
+    # a seat its person left by the events though a join record still names them (one that
+    # a crash kept before the store vacated a seat in the leave's own append) is left
+    left_by_events = holder.seat in getattr(state, "left", ()) and holder.seat not in getattr(
+        state, "people", (holder.seat,))  # fmt: skip
+    if meta.seat_of_token_hash(digest) != holder.seat or left_by_events:
+        raise not_held(meta.id, left=left_by_events or digest in meta.left)
+
+
+def not_held(game_id: str, *, left: bool) -> SeatLeft | Unauthorized:
+    """The refusal of a token that does not hold the seat it asks for."""
+    if left:
+        return SeatLeft(f"this token's holder left their seat in game {game_id}")
+    return Unauthorized("the token does not hold a seat in this game")
 
 
 class Access(ServiceBase):
@@ -46,55 +88,64 @@ class Access(ServiceBase):
             (i, str(s.bot)) for i, s in enumerate(meta.seats) if s.type == "bot"
         )
 
-    def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
-        """The seat a token holds in that game (Unauthorized when none; SeatLeft when its
-        holder left the seat).
+    def claim(self, game_id: str, token: str, wanted: object = None) -> Holder:
+        """Who a token acts as: the seat this process's cached fold names it holder of, else
+        the seat it holds by the store (``holder_in``). Either way the action's append checks,
+        in the store and at that moment, that the token still holds the seat (``Holder``)."""
+        digest = token_hash(token)
+        cached = self.cache.get(game_id)
+        seat = cached.meta.seat_of_token_hash(digest) if cached is not None else None
+        if seat is not None:
+            return Holder(seat, digest)
+        return self.holder_in(self.load(game_id), token, wanted)
+
+    def holder_in(self, loaded: Loaded, token: str, wanted: object = None) -> Holder:
+        """Who a token is in a game just read from the store (its seats read with its events):
+        the seat it holds; SeatLeft when its holder left it; Unauthorized when it holds none.
 
         An HTTP bot account's token holds the seats that name its bot: ``wanted`` picks one
         of them, else the one the game waits on, else the first.
         """
-        digest = token_hash(token)
-        cached = self.cache.get(game_id)
-        if cached is None:  # one read warms it: the caller acts on it next (NotFound: no game)
-            self.load(game_id)
-            cached = self.cache.get(game_id)
-        seat = cached.meta.seat_of_token_hash(digest) if cached else None
+        digest, meta = token_hash(token), loaded.meta
+        seat = meta.seat_of_token_hash(digest)
+        if seat is not None:
+            check_holds(loaded, Holder(seat, digest))
+            return Holder(seat, digest)
+        if digest in meta.left:
+            raise not_held(meta.id, left=True)
+        seat = self._bot_account_seat(loaded, digest, wanted)
         if seat is None:
-            meta = self._meta(game_id)
-            if digest in meta.left:
-                raise SeatLeft(f"this token's holder left their seat in game {game_id}")
-            seat = meta.seat_of_token_hash(digest)
-        if seat is None:
-            seat = self._bot_account_seat(game_id, digest, wanted)
-            if seat is None:
-                raise Unauthorized("the token does not hold a seat in this game")
-            return seat
-        return self._still_held(game_id, seat, digest)
+            raise Unauthorized("the token does not hold a seat in this game")
+        return Holder(seat, None)
 
-    def _still_held(self, game_id: str, seat: int, digest: str) -> int:
-        """The seat, unless its holder left it (checked only in games where someone left)."""
-        cached = self.cache.get(game_id)
-        state = cached.state if cached is not None else self.load(game_id).state
-        if not getattr(state, "left", ()):
-            return seat
-        if digest in self._meta(game_id).left or seat not in state.people:
-            raise SeatLeft(f"this token's holder left seat {seat} of game {game_id}")
-        return seat
+    def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
+        """The seat a token holds in that game now, by the store (``holder_in``)."""
+        return self.holder_in(self.load(game_id), token, wanted).seat
 
-    def stream_ticket(self, game_id: str, seat: int, seconds: int) -> dict[str, Any]:
-        """A ticket to follow ``seat``'s private stream without its token (``service.tickets``)."""
-        ticket = tickets.issue(self._meta(game_id), seat, time.time(), seconds)
+    def reader_seat(self, loaded: Loaded, reader: Reader) -> int | None:
+        """The seat a read is for, by a game just read from the store: the seat its token or
+        stream ticket holds now (Unauthorized, SeatLeft), None for a spectator."""
+        if reader.ticket is not None:
+            return tickets.check(loaded.meta, reader.ticket, time.time())
+        if reader.token is None:
+            return None
+        return self.holder_in(loaded, reader.token, reader.wanted).seat
+
+    def stream_ticket(self, game_id: str, token: str, seconds: int) -> dict[str, Any]:
+        """A ticket to follow the token's seat's private stream without the token
+        (``service.tickets``): for a person's seat (a bot account streams with its token)."""
+        loaded = self.load(game_id)
+        holder = self.holder_in(loaded, token)
+        if holder.token_hash is None:
+            raise Forbidden("stream tickets are for people's seats: a bot account's stream "
+                            "takes its token (Authorization)")  # fmt: skip
+        ticket = tickets.issue(loaded.meta, holder.seat, time.time(), seconds)
         return {"ticket": ticket, "expires_in": seconds}
 
-    def seat_for_ticket(self, game_id: str, ticket: str) -> int:
-        """The seat a stream ticket is for (Unauthorized if unknown or expired)."""
-        return tickets.check(self._meta(game_id), ticket, time.time())
-
-    def _bot_account_seat(self, game_id: str, digest: str, wanted: object) -> int | None:
+    def _bot_account_seat(self, loaded: Loaded, digest: str, wanted: object) -> int | None:
         name = self.bots.registry.account_of(digest) if self.bots is not None else None
         if name is None:
             return None
-        loaded = self.load(game_id)
         seats = [i for i, s in enumerate(loaded.meta.seats) if s.type == "bot" and s.bot == name]
         if not seats:
             return None

@@ -17,6 +17,7 @@ from typing import Any
 from domain.errors import DomainError, InvalidAction
 from domain.protocol import action_command, fold
 from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
+from service.access import check_holds, not_held
 from service.base import ServiceBase, log
 from service.cache import Folded
 from service.errors import NotFound
@@ -24,9 +25,11 @@ from service.folding import Loaded
 from service.shapes import fingerprint
 from service.store.port import (
     ChainBroken,
+    Holder,
     IdempotencyKeyReused,
     IdempotencyRecord,
     Quota,
+    SeatNotHeld,
     StoredEvent,
     VersionConflict,
 )
@@ -44,6 +47,8 @@ class Acting(ServiceBase):
         expected_version: int,
         idempotency_key: str | None = None,
         quota: Quota | None = None,
+        *,
+        token_hash: str | None = None,
     ) -> dict[str, Any]:
         """Decide and append one seat's action iff the game is at ``expected_version``.
 
@@ -52,31 +57,36 @@ class Acting(ServiceBase):
         DomainError (rules), VersionConflict, IdempotencyKeyReused, NotFound. ``quota``: the
         append counts the request against it (QuotaExceeded past it); a request that ends
         before an append leaves it uncounted (``quota.counted``) for the caller to count.
+        ``token_hash``: of the token the action came with; the store's record must name it
+        the seat's holder when the action is stored, else SeatLeft or Unauthorized (None: a
+        trusted caller, a bot account's seat).
         """
         if not isinstance(action, Mapping):
             raise InvalidAction("an action must be an object with a type")
         request = fingerprint(seat, action, expected_version)
         key = seat_key(seat, idempotency_key) if idempotency_key else None
+        holder = Holder(seat, token_hash)
         warm = self._warm(game_id, seat, expected_version)
         if warm is not None:
             # The common case: this process's fold is at the version the caller expects.
-            # Decide on it and append in one round trip; the append checks the version and the
-            # idempotency key, and a conflict brings the newer events along.
+            # Decide on it and append in one round trip; the append checks the seat's holder,
+            # the version and the idempotency key, and a conflict brings the newer events.
             try:
-                return self._act(warm, seat, action, expected_version, request, key, quota)
+                return self._act(warm, holder, action, expected_version, request, key, quota)
             except DomainError:
                 pass  # refused on this fold: the stream may be ahead; decide on the stream
             except VersionConflict as conflict:
                 self._catch_up(warm, conflict.newer)
                 raise
         loaded, _, earlier = self._load(game_id, idempotency_key=key)
-        if earlier is not None:
-            return self._replay(loaded, earlier, request, seat)
         if not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
+        check_holds(loaded, holder)  # the seats as read with the events: before the rules
+        if earlier is not None:
+            return self._replay(loaded, earlier, request, seat)
         if expected_version != loaded.version:
             raise VersionConflict(game_id, expected_version, loaded.version)
-        return self._act(loaded, seat, action, expected_version, request, key, quota)
+        return self._act(loaded, holder, action, expected_version, request, key, quota)
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
         """The cached fold when its seats are settled (see ``_settled``) and it is at the
@@ -139,7 +149,7 @@ class Acting(ServiceBase):
     def _act(
         self,
         loaded: Loaded,
-        seat: int,
+        holder: Holder,
         action: Mapping[str, Any],
         expected_version: int,
         request: str,
@@ -147,7 +157,7 @@ class Acting(ServiceBase):
         quota: Quota | None = None,
     ) -> dict[str, Any]:
         """Decide on ``loaded`` and append under its version (one round trip)."""
-        game_id = loaded.meta.id
+        game_id, seat = loaded.meta.id, holder.seat
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         if self.check_action is not None:
             self.check_action(loaded.meta.game, action)
@@ -186,7 +196,10 @@ class Acting(ServiceBase):
                 entries=entries,
                 snapshot=snapshot,
                 quota=quota,
+                holder=holder,
             )
+        except SeatNotHeld as refused:  # the token's seat changed hands meanwhile
+            raise not_held(game_id, left=refused.left) from None
         except ChainBroken:
             # The stream was rewound and rewritten under our cached fold (Redis restored from
             # an older state, then played on): refold, and let the caller retry on the truth.
@@ -198,9 +211,6 @@ class Acting(ServiceBase):
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request, seat)
         metrics.appended(loaded.meta.game).inc()
-        if action.get("type") == "leave":
-            self.store.vacate(game_id, seat)  # the token stops holding the seat
-            self._refresh_meta(self._meta(game_id))
         after = Loaded(loaded.meta, rules, state, appended.version, head)
         self._remember(after)
         self._notify(after)

@@ -135,7 +135,7 @@ class ServiceBase:
         else:
             loaded = Loaded(fetched.meta, rules, cached.state, cached.version, cached.head_hash)
         if newer:
-            loaded = folding.fold_stored(loaded, newer)
+            loaded = folding.refold(fetched.meta, folding.fold_stored(loaded, newer))
         self._remember(loaded)
         return loaded, fetched.events, fetched.idempotency
 
@@ -161,7 +161,7 @@ class ServiceBase:
             start = Loaded(fetched.meta, rules, state, snap.version, snap.head_hash)
             rest = events[1:]
         try:
-            loaded = folding.fold_stored(start, rest)
+            loaded = folding.refold(fetched.meta, folding.fold_stored(start, rest))
         except ChainBroken:
             if snap is None:
                 raise

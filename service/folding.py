@@ -43,6 +43,12 @@ class Loaded:
         return self.game.outcome(self.state) is not None
 
 
+def refold(meta: GameMeta, loaded: Loaded) -> Loaded:
+    """``loaded`` with the store's ``meta`` seated by its own state (not by the state its fold
+    started from: a seat the older state had left open may have been taken since)."""
+    return Loaded(meta, loaded.game, loaded.state, loaded.version, loaded.head_hash)
+
+
 def seated(meta: GameMeta, state: Any) -> GameMeta:
     """The metadata with the seats as the lifecycle's events leave them: a seat left open is
     ``open`` (whatever join record a crash may have left), a seat a bot took over is that bot's."""

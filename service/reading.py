@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from service import clocks, shapes
-from service.access import Access
+from service.access import Access, Reader
 from service.errors import NotFound
 from service.folding import Loaded
 from service.store.port import StoredEvent
@@ -17,7 +17,16 @@ class Reading(Access):
 
     def view(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """What that seat (None: a spectator) sees now, with its legal actions."""
+        return self._view(self.load(game_id), seat)
+
+    def view_for(self, game_id: str, reader: Reader) -> dict[str, Any]:
+        """What the reader's seat sees now: the seat its token holds in the game as read, in
+        the same round trip, from the store (``Access.reader_seat``)."""
         loaded = self.load(game_id)
+        return self._view(loaded, self.reader_seat(loaded, reader))
+
+    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        game_id = loaded.meta.id
         if seat is not None and not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
         return {
@@ -42,13 +51,33 @@ class Reading(Access):
         With ``limit``, at most that many events (read as one bounded range) and ``next_after``:
         the ``after`` of the next page, None once this page reaches the game's version.
         """
+        return self._events_page(game_id, after, lambda _: seat, limit)
+
+    def events_for(
+        self, game_id: str, after: int, reader: Reader, limit: int | None = None
+    ) -> dict[str, Any]:
+        """``events_after`` for the reader's seat: the seat its token or stream ticket holds in
+        the game as read, in the same round trip, from the store (``Access.reader_seat``)."""
+        return self._events_page(
+            game_id, after, lambda loaded: self.reader_seat(loaded, reader), limit
+        )
+
+    def _events_page(
+        self,
+        game_id: str,
+        after: int,
+        seat_in: Callable[[Loaded], int | None],
+        limit: int | None,
+    ) -> dict[str, Any]:
         after = max(0, after)
         if limit is None:
             loaded, stored, _ = self._load(game_id, read_from=after)
+            seat = seat_in(loaded)
             newer = [s for s in stored if s.version > after]
             page_end = None
         else:
             loaded = self.load(game_id)
+            seat = seat_in(loaded)
             upto = min(after + max(1, limit), loaded.version)
             newer = self.store.read(game_id, after, upto) if upto > after else []
             page_end = upto if upto < loaded.version else None

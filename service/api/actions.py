@@ -13,8 +13,8 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from service.api import bodies, schemas
-from service.api.deps import SECURITY, bearer_token, get_service, problems
-from service.errors import Forbidden, InvalidRequest, Unauthorized
+from service.api.deps import SECURITY, get_service, problems, required_token
+from service.errors import Forbidden, InvalidRequest
 from service.games import GameService
 from service.store import Quota
 
@@ -46,9 +46,7 @@ class Actions(MethodView):
 def _play(
     game_id: str, body: dict[str, Any], headers: dict[str, Any]
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    token = bearer_token()
-    if token is None:
-        raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
+    token = required_token()
     return play(get_service(), game_id, body, token, headers.get("idempotency_key"),
                 headers.get("if_match"))  # fmt: skip
 
@@ -64,12 +62,14 @@ def play(
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Play the body's action for the seat ``token`` holds: (result, status, headers).
     ``quota``: counted by the action's append (``GameService.submit_action``)."""
-    seat = service.seat_for_token(game_id, token, body.get("seat"))
+    holder = service.claim(game_id, token, body.get("seat"))
+    seat = holder.seat
     if body.get("seat", seat) != seat:
         raise Forbidden(f"your token holds seat {seat}, not seat {body['seat']}")
     expected = _expected_version(body.get("expected_version"), if_match)
     action = {k: v for k, v in body.items() if k not in NOT_ACTION_FIELDS}
-    result = service.submit_action(game_id, seat, action, expected, idempotency_key, quota)
+    result = service.submit_action(game_id, seat, action, expected, idempotency_key, quota,
+                                   token_hash=holder.token_hash)  # fmt: skip
     return result, 200, {"ETag": f'"{result["version"]}"'}
 
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from flask import current_app, request
 from flask_smorest import Blueprint
 
+from service.access import Reader
 from service.errors import Unauthorized
 from service.games import GameService
 
@@ -45,16 +46,15 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def caller_seat(game_id: str, wanted: object = None) -> int | None:
-    """The seat the request's token holds; None for a spectator (no token). A bot account's
-    token holds every seat naming its bot: ``wanted`` picks one."""
+def reader(wanted: object = None) -> Reader:
+    """Who the request reads as: its bearer token (none: a spectator). A bot account's token
+    holds every seat naming its bot: ``wanted`` picks one."""
+    return Reader(token=bearer_token(), wanted=wanted)
+
+
+def required_token() -> str:
+    """The request's bearer token; Unauthorized without one."""
     token = bearer_token()
-    return None if token is None else get_service().seat_for_token(game_id, token, wanted)
-
-
-def required_seat(game_id: str, wanted: object = None) -> int:
-    """The seat the request's token holds; Unauthorized without a token."""
-    seat = caller_seat(game_id, wanted)
-    if seat is None:
+    if token is None:
         raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
-    return seat
+    return token

@@ -14,16 +14,10 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from service import metrics
+from service.access import Reader
 from service.api import schemas
-from service.api.deps import (
-    SECURITY,
-    bearer_token,
-    caller_seat,
-    get_service,
-    problems,
-    required_seat,
-)
-from service.errors import InvalidRequest
+from service.api.deps import SECURITY, get_service, problems, reader, required_token
+from service.errors import InvalidRequest, SeatLeft, Unauthorized
 from service.games import GameService
 from service.store.redis import OUTAGES
 
@@ -65,8 +59,7 @@ class Events(MethodView):
         cursor is a version: while ``next_after`` is not null, ask again with
         ``after=<next_after>``; ``version`` is the game's current version.
         """
-        seat = caller_seat(game_id)
-        return get_service().events_after(game_id, query["after"], seat, query["limit"])
+        return get_service().events_for(game_id, query["after"], reader(), query["limit"])
 
 
 class StreamQuerySchema(schemas.EventsQuerySchema):
@@ -84,17 +77,18 @@ class StreamTicketSchema(schemas.ma.Schema):  # type: ignore[name-defined,misc]
 @blp.route("/<game_id>/stream-tickets")
 class StreamTickets(MethodView):
     @blp.doc(security=[{"bearerAuth": []}])
-    @problems(blp, 401, 404)
+    @problems(blp, 401, 403, 404)
     @blp.response(201, StreamTicketSchema())
     def post(self, game_id: str) -> dict[str, Any]:
         """A short-lived ticket to follow your seat's stream without your token in a URL.
 
         ``GET /games/{id}/stream?ticket=T`` (an EventSource) then streams your seat's view;
-        reconnects may reuse the ticket until it expires (then 401: ask for a new one).
+        reconnects may reuse the ticket until it expires, or until the seat changes hands
+        (then 401: ask for a new one). For a person's seat: a bot account's token gets 403
+        (it streams with its token).
         """
-        seat = required_seat(game_id)
         seconds = int(current_app.config["CARDROOM_STREAM_TICKET_SECONDS"])
-        return get_service().stream_ticket(game_id, seat, seconds)
+        return get_service().stream_ticket(game_id, required_token(), seconds)
 
 
 @blp.route("/<game_id>/stream")
@@ -110,19 +104,18 @@ class Stream(MethodView):
         CARDROOM_SSE_SECONDS; clients reconnect (``retry:``) with Last-Event-ID and lose nothing.
         """
         service = get_service()
+        who = reader()
         if "ticket" in query:
-            if bearer_token() is not None:
+            if who.token is not None:
                 raise InvalidRequest("send a seat token or a stream ticket, not both")
-            seat = service.seat_for_ticket(game_id, query["ticket"])
-        else:
-            seat = caller_seat(game_id)  # type: ignore[assignment]  # None: a spectator
+            who = Reader(ticket=query["ticket"])
         after = _resume_from(query["after"])
-        first = service.events_after(game_id, after, seat)  # 404 before the stream opens
+        first = service.events_for(game_id, after, who)  # 401/403/404 before the stream opens
         config = current_app.config
         stream = _sse(
             service,
             game_id,
-            seat,
+            who,
             first,
             config["CARDROOM_SSE_SECONDS"],
             config["CARDROOM_SSE_RETRY_MS"],
@@ -145,7 +138,7 @@ def _resume_from(after: int) -> int:
 def _sse(
     service: GameService,
     game_id: str,
-    seat: int | None,
+    who: Reader,
     first: dict[str, Any],
     seconds: float,
     retry_ms: int,
@@ -153,8 +146,10 @@ def _sse(
 ) -> Iterator[str]:
     """The stream's lines: events, a comment every ``heartbeat`` seconds while idle, ``over``.
 
-    It ends after ``seconds`` (the client reconnects with Last-Event-ID) or, quietly, when the
-    store becomes unreachable (the reconnect then gets 503 until it is back).
+    It ends after ``seconds`` (the client reconnects with Last-Event-ID), quietly when the
+    store becomes unreachable (the reconnect then gets 503 until it is back), and when the
+    reader's seat changes hands (each batch is read as the seat's holder now; the reconnect
+    gets 401 or 403).
     """
     deadline = time.monotonic() + seconds
     yield f"retry: {retry_ms}\n\n"
@@ -172,6 +167,8 @@ def _sse(
                 return
             if not service.wait(game_id, last, min(remaining, heartbeat)):
                 yield ": keep-alive\n\n"
-            batch = service.events_after(game_id, last, seat)
+            batch = service.events_for(game_id, last, who)
     except OUTAGES as err:
         log.warning("stream of game %s ended: the store is unreachable (%s)", game_id, err)
+    except (SeatLeft, Unauthorized):
+        return  # the seat changed hands: nothing more for this reader

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, caller_seat, get_service, problems
+from service.api.deps import SECURITY, get_service, problems, reader
 
 blp = Blueprint("views", __name__, url_prefix="/games", description="Seat and spectator views")
 
@@ -24,5 +24,5 @@ class View(MethodView):
 
         A bot account's token holds every seat naming its bot: ``?seat=N`` picks one.
         """
-        view = get_service().view(game_id, caller_seat(game_id, request.args.get("seat", type=int)))
+        view = get_service().view_for(game_id, reader(request.args.get("seat", type=int)))
         return view, 200, {"ETag": f'"{view["version"]}"'}

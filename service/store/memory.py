@@ -20,9 +20,11 @@ from service.store.port import (
     Fetched,
     GameExists,
     GameMeta,
+    Holder,
     IdempotencyRecord,
     Quota,
     QuotaExceeded,
+    SeatNotHeld,
     SeatTaken,
     StoredEvent,
     UnknownGameId,
@@ -123,6 +125,7 @@ class InMemoryEventStore(records.CreateInSteps):
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
         quota: Quota | None = None,
+        holder: Holder | None = None,
     ) -> Appended:
         built = (
             [dict(e) for e in entries]
@@ -132,6 +135,8 @@ class InMemoryEventStore(records.CreateInSteps):
         with self._lock:
             if quota is not None:
                 self._count(game_id, quota)
+            if holder is not None and holder.token_hash is not None:
+                self._check_holder(game_id, holder)
             game = self._game(game_id)
             if idempotency is not None:
                 earlier = records.idempotency_from_json(
@@ -151,6 +156,8 @@ class InMemoryEventStore(records.CreateInSteps):
             if head != prev_hash:
                 raise ChainBroken(f"game {game_id}: head hash differs from prev_hash")
             game.entries.extend(built)
+            for seat in records.seats_left(events):
+                self._vacate(game, seat)
             if snapshot and status != "over":
                 game.snapshot = snapshot
             if idempotency is not None:
@@ -254,10 +261,21 @@ class InMemoryEventStore(records.CreateInSteps):
 
     def vacate(self, game_id: str, seat: int) -> None:
         with self._lock:
-            game = self._game(game_id)
-            digest = records.token_hash_of(game.fields.pop(f"join:{seat}", None))
-            if digest:
-                game.fields[records.left_field(digest)] = digest
+            self._vacate(self._game(game_id), seat)
+
+    @staticmethod
+    def _vacate(game: _Game, seat: int) -> None:
+        digest = records.token_hash_of(game.fields.pop(f"join:{seat}", None))
+        if digest:
+            game.fields[records.left_field(digest)] = digest
+
+    def _check_holder(self, game_id: str, holder: Holder) -> None:
+        """SeatNotHeld unless the game's record names the token as the seat's holder."""
+        game = self._games.get(game_id)
+        fields = game.fields if game is not None else {}
+        if records.token_hash_of(fields.get(f"join:{holder.seat}")) != holder.token_hash:
+            left = records.left_field(str(holder.token_hash)) in fields
+            raise SeatNotHeld(game_id, holder.seat, left)
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._lock:

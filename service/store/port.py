@@ -61,6 +61,15 @@ class QuotaExceeded(StoreError):
         self.retry_after_ms = retry_after_ms
 
 
+class SeatNotHeld(StoreError):
+    """The appending token does not hold the seat it acts for, by the game's own record at the
+    moment of the append (``left``: its holder left a seat of that game)."""
+
+    def __init__(self, game_id: str, seat: int, left: bool) -> None:
+        super().__init__(f"the token does not hold seat {seat} of game {game_id}")
+        self.seat, self.left = seat, left
+
+
 class UnknownGameId(StoreError):
     """No game with that id."""
 
@@ -187,6 +196,15 @@ class IdempotencyRecord:
     response: Any = None
 
 
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who a request acts as: a seat, and the hash of the token that must hold it when the
+    action is stored (``token_hash`` None: a bot account's seat, which never changes hands)."""
+
+    seat: int
+    token_hash: str | None
+
+
 @dataclass(slots=True)
 class Quota:
     """Fixed windows counting one client's requests to one game, counted by the store: by the
@@ -280,6 +298,7 @@ class EventStore(Protocol):
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
         quota: Quota | None = None,
+        holder: Holder | None = None,
     ) -> Appended:
         """Append one batch atomically iff the stream is at ``expected_version``.
 
@@ -296,6 +315,11 @@ class EventStore(Protocol):
         (``status``, or ``set_status``) keeps none (its reads are rare: they fold its stream).
         ``quota``: first, in the same step, count the request against it unless it was counted
         already; QuotaExceeded past one of its windows (nothing else is stored or checked).
+        ``holder``: the seat and token hash of the person acting; SeatNotHeld unless the game's
+        record names that token as the seat's holder at that moment (checked before the
+        idempotency key and the version: nothing is stored or replayed).
+        A batch with a ``lifecycle.SeatLeft`` vacates that seat in the same step (as
+        ``vacate``): from the moment the leave is stored, the token holds no seat.
         """
         ...
 

@@ -19,6 +19,7 @@ from typing import Any
 from domain.chain import GENESIS, link_hash_text, walk
 from domain.events import canonical_json
 from domain.fairness import chain_salt
+from domain.seating import SeatLeft
 from service.store.port import (
     Appended,
     Batch,
@@ -207,6 +208,11 @@ LEFT_PREFIX = "left:"
 def left_field(token_hash: str) -> str:
     """The meta field that keeps a former seat holder's token hash (after a leave)."""
     return f"{LEFT_PREFIX}{token_hash}"
+
+
+def seats_left(events: Sequence[Encoded]) -> list[int]:
+    """The seats a batch's people leave: the store vacates them with the batch."""
+    return [int(e["seat"]) for e in events if e.get("type") == SeatLeft.TYPE]
 
 
 def token_hash_of(joined: str | None) -> str | None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -57,8 +58,10 @@ from service.store.port import (
     Appended,
     Encoded,
     GameMeta,
+    Holder,
     IdempotencyRecord,
     Quota,
+    SeatNotHeld,
     SeatTaken,
     StoredEvent,
     UnknownGameId,
@@ -163,15 +166,17 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         entries: Sequence[Mapping[str, str]] | None = None,
         snapshot: bytes = b"",
         quota: Quota | None = None,
+        holder: Holder | None = None,
     ) -> Appended:
         built = (
             list(entries)
             if entries is not None
             else records.build_entries(events, command, prev_hash, salt)
         )
+        seats = Seats(holder, records.seats_left(events))
         result = self._run_append(
             game_id, expected_version, prev_hash, built, idempotency, status or "", "", snapshot,
-            quota,
+            quota, seats,
         )
         if status is not None and result.replayed is None:
             meta = self.meta(game_id)
@@ -190,6 +195,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         meta_json: str,
         snapshot: bytes = b"",
         quota: Quota | None = None,
+        seats: Seats | None = None,
     ) -> Appended:
         main = self.key(game_id, IDEM_PART)
         kept = main if idempotency is None else self._idem_key(game_id, idempotency.key, expected)
@@ -219,12 +225,15 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
             expire_from,
             publish.channel if publish else "",
             publish.message(game_id, expected + 1, entries) if publish else "",
+            *(seats or NO_SEATS).args(),
         ]
         for fields in entries:
             args.append(len(fields))
             for name, value in fields.items():
                 args += [name, value]
         outcome, value, *newer = self._parked(self._append, keys, args)
+        if outcome == "holder" and seats is not None and seats.holder is not None:
+            raise SeatNotHeld(game_id, seats.holder.seat, value == "left")
         return replies.appended(game_id, expected, outcome, value, idempotency, newer)
 
     def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
@@ -265,7 +274,7 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         return after
 
     def vacate(self, game_id: str, seat: int) -> None:
-        self._vacate(keys=[self.key(game_id, "meta")], args=[f"join:{seat}", records.LEFT_PREFIX])
+        self._vacate(keys=[self.key(game_id, "meta")], args=[seat])
 
     def set_status(self, game_id: str, status: str) -> None:
         meta = self.meta(game_id)
@@ -322,6 +331,25 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         seen = "" if seen_ms is None else str(seen_ms)
         new = "" if due_ms is None else str(due_ms)
         return bool(self._reset_clock(keys=[self._clock_key()], args=[game_id, seen, new]))
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """What an append checks and changes of a game's seats: the holder the acting token must
+    be, the seats its batch leaves (vacated with it)."""
+
+    holder: Holder | None = None
+    leaving: Sequence[int] = ()
+
+    def args(self) -> list[str]:
+        """The append script's seat arguments: seat, token hash ('' '': none), seats left."""
+        held = self.holder
+        checked = ["", ""] if held is None or held.token_hash is None else [
+            str(held.seat), held.token_hash]  # fmt: skip
+        return [*checked, ",".join(map(str, self.leaving))]
+
+
+NO_SEATS = Seats()
 
 
 def quota_spec(quota: Quota) -> str:

@@ -18,19 +18,38 @@ local function over_quota(first, spec)
 end
 """
 
-APPEND_LUA = QUOTA_LUA + """
+SEATS_LUA = """
+-- A seat's holder is the token hash in its meta field join:<seat> (JSON).
+local function holder(meta, seat)
+  local joined = redis.call('HGET', meta, 'join:' .. seat)
+  return joined and cjson.decode(joined)['token_hash']
+end
+-- A person left the seat: its join goes, its token hash is kept as left:<hash>.
+local function vacate(meta, seat)
+  local digest = holder(meta, seat)
+  if digest then redis.call('HSET', meta, 'left:' .. digest, digest) end
+  return redis.call('HDEL', meta, 'join:' .. seat)
+end
+"""
+
+APPEND_LUA = QUOTA_LUA + SEATS_LUA + """
 -- KEYS: stream, meta, idem (the hash the key's record is kept in), snapshot, idem (the game's
 -- main idempotency hash, looked in too), then the quota's counters, then (once over) every
 -- idempotency hash of the game, to expire.  ARGV: expected version, prev hash, idempotency
 -- key (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry
 -- count, idempotency TTL in ms once over (0: none), snapshot (or ''), quota spec (or ''),
 -- index in KEYS of the first hash to expire (0: none), the channel to publish the entries on
--- once stored (or ''), the message (``service.store.feed``), then per entry: field count,
--- field, value, ...
+-- once stored (or ''), the message (``service.store.feed``), the seat the appending token
+-- must hold (or ''), that token's hash, the seats the batch's people leave ('1,3' or ''),
+-- then per entry: field count, field, value, ...
 local unpack = table.unpack or unpack
 if ARGV[10] ~= '' then
   local refused = over_quota(6, ARGV[10])
   if refused then return refused end
+end
+if ARGV[14] ~= '' and holder(KEYS[2], ARGV[14]) ~= ARGV[15] then
+  -- the token does not hold the seat now: 'left' when its holder left a seat of the game
+  return {'holder', redis.call('HEXISTS', KEYS[2], 'left:' .. ARGV[15]) == 1 and 'left' or ''}
 end
 local key = ARGV[3]
 if key ~= '' then
@@ -63,7 +82,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 14
+local i = 17
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -72,6 +91,7 @@ for v = current + 1, current + n do
   i = i + count * 2 + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
 end
+for seat in string.gmatch(ARGV[16], '%d+') do vacate(KEYS[2], seat) end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[5] == 'over' then redis.call('DEL', KEYS[4])  -- a finished game keeps no snapshot
 elseif ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
@@ -123,14 +143,9 @@ end
 return {'ok', status}
 """
 
-VACATE_LUA = """
--- KEYS: meta.  ARGV: join field, left field prefix.  The token hash moves to left:<hash>.
-local joined = redis.call('HGET', KEYS[1], ARGV[1])
-if not joined then return 0 end
-local digest = cjson.decode(joined)['token_hash']
-if digest then redis.call('HSET', KEYS[1], ARGV[2] .. digest, digest) end
-redis.call('HDEL', KEYS[1], ARGV[1])
-return 1
+VACATE_LUA = SEATS_LUA + """
+-- KEYS: meta.  ARGV: seat.  (An append whose batch leaves the seat does the same itself.)
+return vacate(KEYS[1], ARGV[1])
 """
 
 RESET_CLOCK_LUA = """

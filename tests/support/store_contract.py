@@ -20,10 +20,12 @@ from service.store import (
     ChainBroken,
     GameExists,
     GameMeta,
+    Holder,
     IdempotencyKeyReused,
     IdempotencyRecord,
     Quota,
     QuotaExceeded,
+    SeatNotHeld,
     SeatRecord,
     SeatTaken,
     UnknownGameId,
@@ -503,6 +505,46 @@ class StoreContract:
         assert after.seat_of_token_hash("h" * 64) is None
         rejoined = store.join(meta.id, 0, "bob", "b" * 64)
         assert rejoined.seat_of_token_hash("b" * 64) == 0 and rejoined.left == ("h" * 64,)
+
+    def test_an_append_by_the_seat_s_holder_is_stored(self, store: Any) -> None:
+        meta = self.created(store)
+        store.join(meta.id, 0, "alice", "h" * 64)
+        appended = store.append(meta.id, 2, events("CardPlayed"), action(),
+                                prev_hash=self.head(store, meta.id), holder=Holder(0, "h" * 64))
+        assert appended.version == 3
+
+    def test_an_append_by_a_token_that_does_not_hold_the_seat_stores_nothing(
+        self, store: Any
+    ) -> None:
+        meta = self.created(store)
+        store.join(meta.id, 0, "alice", "h" * 64)
+        record = IdempotencyRecord("seat:0:k", "fp", 3)
+        head = self.head(store, meta.id)
+        store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=head,
+                     idempotency=record)  # fmt: skip
+        for holder in (Holder(0, "b" * 64), Holder(1, "h" * 64)):
+            with pytest.raises(SeatNotHeld) as refused:  # before the key's replay and version
+                store.append(meta.id, 2, events("CardPlayed"), action(), prev_hash=GENESIS,
+                             idempotency=record, holder=holder)  # fmt: skip
+            assert not refused.value.left
+        assert store.version(meta.id) == 3
+
+    def test_a_batch_that_leaves_a_seat_vacates_it_in_the_same_step(self, store: Any) -> None:
+        meta = self.created(store)
+        store.join(meta.id, 0, "alice", "h" * 64)
+        leave = [{"type": "lifecycle.SeatLeft", "schema": 1, "seat": 0, "bot": None}]
+        store.append(meta.id, 2, leave, action(), prev_hash=self.head(store, meta.id),
+                     holder=Holder(0, "h" * 64))  # fmt: skip
+        after = store.meta(meta.id)
+        assert after.seats[0].type == "open" and after.left == ("h" * 64,)
+        with pytest.raises(SeatNotHeld) as refused:
+            store.append(meta.id, 3, events("CardPlayed"), action(),
+                         prev_hash=self.head(store, meta.id), holder=Holder(0, "h" * 64))
+        assert refused.value.left and store.version(meta.id) == 3
+        store.join(meta.id, 0, "carol", "c" * 64)
+        appended = store.append(meta.id, 3, events("CardPlayed"), action(),
+                                prev_hash=self.head(store, meta.id), holder=Holder(0, "c" * 64))
+        assert appended.version == 4
 
     def test_concurrent_joins_of_one_seat_have_one_winner(self, store: Any) -> None:
         meta = self.created(store)
