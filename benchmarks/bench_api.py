@@ -25,7 +25,9 @@ answers by status.
 Then bare and action replay the same lines, alternately (A B, then B A, ...). With
 ``--alternative KEY=VALUE`` a third server, the action server with that setting too, plays
 games of its own in the same rotation (A B C, B C A, ...), and its ratios to bare and to the
-action server are reported as well: two designs measured in one run. Bare wraps around
+action server are reported as well: two designs measured in one run (with
+``--alternative-checkout DIR`` the third server runs the code of DIR, another commit's checkout:
+the code before and after a change in one run). Bare wraps around
 the plan; action never does: a sample in which an action server's plan ran out (its last
 request repeated) is played again with a plan at least twice as big and half again the rate
 that run reached, up to three times (reported).
@@ -215,6 +217,12 @@ def main(argv: list[str] | None = None) -> None:
         help="also run a second action server with these settings added (repeatable), "
         "on games of its own, in the same alternation: e.g. CARDROOM_APPEND_FEED=0",
     )  # fmt: skip
+    parser.add_argument(
+        "--alternative-checkout", metavar="DIR",
+        help="run the alternative server (with --alternative's settings, if any) on the code of "
+        "DIR, a checkout of another commit (git worktree add DIR main): the code before and "
+        "after a change in one run",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     action_env = dict(kv.split("=", 1) for kv in args.action_env)
     alternative = dict(kv.split("=", 1) for kv in args.alternative)
@@ -227,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.seconds:g} s per run; {args.samples} samples per concurrency; {args.game}"
         + "".join(f"; action server {k}={v}" for k, v in action_env.items())
         + "".join(f"; alternative server {k}={v}" for k, v in alternative.items())
+        + (f"; alternative server on the code of {args.alternative_checkout}"
+           if args.alternative_checkout else "")
     )
     with own_redis() as url, tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         serve = routed if args.route_by_game else _shared
@@ -236,11 +246,14 @@ def main(argv: list[str] | None = None) -> None:
             ("action", "service.app:create_app()", action_env),
             ("alternative", "service.app:create_app()", {**action_env, **alternative}),
         ):
-            if name == "alternative" and not alternative:
+            checkout = args.alternative_checkout if name == "alternative" else None
+            if name == "alternative" and not (alternative or checkout):
                 continue
             namespace = f"bench-{uuid.uuid4().hex[:8]}"
             env = {"REDIS_URL": url, "CARDROOM_NAMESPACE": namespace, "CARDROOM_SCHEDULER": ""}
-            base, pids = stack.enter_context(serve(app, args.workers, {**env, **extra}))
+            base, pids = stack.enter_context(
+                serve(app, args.workers, {**env, **extra}, checkout)
+            )
             servers[name] = Server(base, pids, namespace)
         max_rps = args.max_rps
         for c in args.concurrency:
@@ -302,9 +315,11 @@ class Server:
 
 
 @contextmanager
-def _shared(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, list[int]]]:
+def _shared(
+    app: str, workers: int, env: dict[str, str], checkout: str | None = None
+) -> Iterator[tuple[str, list[int]]]:
     """One gunicorn whose ``workers`` share its socket (as ``cardroom serve``)."""
-    with gunicorn(app, workers, env) as (base, pid):
+    with gunicorn(app, workers, env, checkout=checkout) as (base, pid):
         yield base, [pid]
 
 

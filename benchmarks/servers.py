@@ -24,19 +24,25 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(
-    app: str, workers: int, env: dict[str, str], keep_alive: int | None = None
+    app: str,
+    workers: int,
+    env: dict[str, str],
+    keep_alive: int | None = None,
+    checkout: str | None = None,
 ) -> Iterator[tuple[str, int]]:
     """Serve ``app`` like ``cardroom serve`` (gevent workers, the service's gunicorn config)
     without an access log; yield its base URL and the master's pid. ``keep_alive``: seconds an
-    idle connection is kept (gunicorn's default: 2)."""
+    idle connection is kept (gunicorn's default: 2). ``checkout``: serve the code of that
+    directory (another commit's checkout) instead of this one's."""
     port = free_port()
     command = [
         sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gevent",
         "--worker-connections", "1000", "--bind", f"127.0.0.1:{port}", "--backlog", "2048",
         "--log-level", "warning", "--config", "python:service.gunicorn_conf", app,
         *(["--keep-alive", str(keep_alive)] if keep_alive else []),
+        *(["--chdir", checkout] if checkout else []),
     ]  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **env})
+    process = subprocess.Popen(command, env={**os.environ, **env}, cwd=checkout)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up("127.0.0.1", port)
@@ -98,17 +104,19 @@ http {{
 
 
 @contextmanager
-def routed(app: str, workers: int, env: dict[str, str]) -> Iterator[tuple[str, list[int]]]:
+def routed(
+    app: str, workers: int, env: dict[str, str], checkout: str | None = None
+) -> Iterator[tuple[str, list[int]]]:
     """``workers`` single-worker gunicorns behind nginx (one worker process) hashing on the
     game id of ``/games/<id>/...``, so every request of a game reaches the same process; yield
-    the base URL and the gunicorn masters' pids."""
+    the base URL and the gunicorn masters' pids (``checkout``: as ``gunicorn``'s)."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not os.path.exists(nginx):
         sys.exit("--route-by-game needs nginx: apt-get install -y nginx")
     with ExitStack() as stack:
         # gunicorn keeps idle connections longer than nginx does (UPSTREAM_KEEP_ALIVE): else
         # nginx may reuse one gunicorn is closing, and answers that request 502
-        started = [stack.enter_context(gunicorn(app, 1, env, UPSTREAM_KEEP_ALIVE))
+        started = [stack.enter_context(gunicorn(app, 1, env, UPSTREAM_KEEP_ALIVE, checkout))
                    for _ in range(workers)]  # fmt: skip
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         port = free_port()

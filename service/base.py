@@ -162,10 +162,14 @@ class ServiceBase:
             rest = events[1:]
         try:
             loaded = folding.refold(fetched.meta, folding.fold_stored(start, rest))
-        except ChainBroken:
+        except Exception:
             if snap is None:
                 raise
-            return None  # the whole stream is folded (and its break reported) instead
+            # a break after the snapshot, or a planted state the events do not fold onto: the
+            # whole stream is folded (and a break reported) instead
+            log.warning("game %s: not folding from its snapshot at version %s", game_id,
+                        snap.version, exc_info=True)  # fmt: skip
+            return None
         self._remember(loaded)
         return loaded, events, fetched.idempotency
 

@@ -2,7 +2,8 @@
 
 An action whose batch crosses a multiple of ``EVERY`` stores the state it folded to beside the
 stream, in the same append (``<ns>:game:{<id>}:snap``, one per game, overwritten): the version,
-the head hash at that version, the code it was made by, and the state (pickled, compressed).
+the head hash at that version, the code it was made by, and the state as plain data
+(``domain.state_codec``: JSON, compressed).
 A game that is over keeps no snapshot (the store drops it: finished games are read rarely, and
 long after, by code whose snapshots would not match anyway). A read with nothing cached takes
 the snapshot only when
@@ -11,25 +12,32 @@ the snapshot only when
   a snapshot of a state whose shape may have changed is ignored (the stream is folded whole);
 - the stream's entry at its version still carries its head hash, and every event after it links
   to that hash (``folding.fold_stored`` walks them), else the whole stream is folded;
-- it unpickles to classes of the domain only (a restricted unpickler: no other callable).
+- it reads back as data of a state (``domain.state_codec.from_data``): the data names no code
+  and none runs; the only objects made are plain values and the domain's own dataclasses.
+
+Whoever can write Redis can still plant a well-formed state for one game; they could equally
+rewrite its metadata there, so a snapshot widens nothing Redis access grants (docs/decisions.md).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import pickle
+import logging
 import zlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import orjson
+
+from domain.state_codec import from_data, to_data
+
+log = logging.getLogger(__name__)
+
 EVERY = 32  # events between snapshots (a cold read folds fewer than this many)
-FORMAT = b"1"
-_SAFE_BUILTINS = frozenset(
-    ("tuple", "list", "dict", "set", "frozenset", "int", "str", "bool", "float", "bytes")
-)
+FORMAT = b"2"  # 1: pickles (no longer read: other code, so ignored); 2: domain.state_codec JSON
+MAX_STATE_BYTES = 8 << 20  # a snapshot's state decompresses to at most this many bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +47,7 @@ class Snapshot:
     version: int
     head_hash: str
     code: str
-    state: bytes  # compressed pickle
+    state: bytes  # the state's data: compressed JSON
 
 
 @cache
@@ -58,14 +66,21 @@ def due(before: int, after: int) -> bool:
     return after // EVERY > before // EVERY
 
 
-def take(state: Any, version: int, head_hash: str) -> Snapshot:
-    """The snapshot of a state folded to ``version``."""
-    blob = zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 6)
-    return Snapshot(version, head_hash, code(), blob)
+def take(state: Any, version: int, head_hash: str) -> Snapshot | None:
+    """The snapshot of a state folded to ``version`` (None, logged, for a state the codec
+    cannot write: the action goes on without one)."""
+    try:
+        data = orjson.dumps(to_data(state))
+    except TypeError:
+        log.exception("no snapshot of a state at version %s", version)
+        return None
+    return Snapshot(version, head_hash, code(), zlib.compress(data, 6))
 
 
-def to_bytes(snapshot: Snapshot) -> bytes:
-    """The stored form: ``<version>:<head hash>:<code>:`` then the compressed pickle."""
+def to_bytes(snapshot: Snapshot | None) -> bytes:
+    """The stored form: ``<version>:<head hash>:<code>:`` then the compressed JSON (b"": none)."""
+    if snapshot is None:
+        return b""
     head = f"{snapshot.version}:{snapshot.head_hash}:{snapshot.code}:".encode()
     return head + snapshot.state
 
@@ -81,18 +96,16 @@ def from_bytes(raw: bytes | None) -> Snapshot | None:
         return None
 
 
-class _DomainOnly(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if module.startswith("domain.") or (module == "builtins" and name in _SAFE_BUILTINS):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
-
-
 def state_of(snapshot: Snapshot) -> Any | None:
-    """The snapshot's state when this code made it and it reads back; None otherwise."""
+    """The snapshot's state when this code made it and it reads back as a state's data; None
+    otherwise (a damaged or foreign snapshot is only a missed shortcut)."""
     if snapshot.code != code():
         return None
     try:
-        return _DomainOnly(io.BytesIO(zlib.decompress(snapshot.state))).load()
-    except Exception:  # a damaged or foreign snapshot is only a missed shortcut
-        return None
+        inflate = zlib.decompressobj()
+        text = inflate.decompress(snapshot.state, MAX_STATE_BYTES)
+        if inflate.unconsumed_tail or not inflate.eof:
+            return None  # larger than any state, or cut short
+        return from_data(orjson.loads(text))
+    except (ValueError, TypeError, zlib.error, RecursionError):  # (orjson's are ValueErrors;
+        return None  # TypeError: an unhashable key or member the data put in a dict or set)

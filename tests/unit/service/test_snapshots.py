@@ -3,16 +3,21 @@ snapshot only when it was made by this code and still matches the stream's chain
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import zlib
+from pathlib import Path
 from typing import Any
 
+import fakeredis
 import pytest
 
 from service import snapshots
 from service.games import GameService
 from service.store import InMemoryEventStore
+from service.store.game_keys import SNAPSHOT_PART
+from service.store.redis import RedisEventStore
 
 
 class CountingStore(InMemoryEventStore):
@@ -89,12 +94,65 @@ def test_a_snapshot_the_stream_does_not_hold_is_ignored(store: CountingStore) ->
     assert cold_view(store, game_id) == expected and store.fetched == [snap.version - 1, 0]
 
 
-class NotDomain:
-    pass
+def _exploit(directory: Path) -> bytes:
+    """A pickle that makes ``directory`` when unpickled, through names the domain's modules
+    import (``domain.events`` imports ``typing``, which holds ``sys``; a state module imports
+    ``operator.attrgetter``): os = sys.modules.get("os"); attrgetter("mkdir")(os)(directory)."""
+
+    def name(module: str, attr: str) -> bytes:  # SHORT_BINUNICODE x2, STACK_GLOBAL
+        return text(module) + text(attr) + b"\x93"
+
+    def text(value: str) -> bytes:
+        raw = value.encode()
+        return b"\x8c" + bytes([len(raw)]) + raw
+
+    return (b"\x80\x04"
+            + name("domain.games.shithead.state", "attrgetter") + text("mkdir") + b"\x85R"
+            + name("domain.events", "typing.sys.modules.get") + text("os") + b"\x85R"
+            + b"\x85R" + text(str(directory)) + b"\x85R.")  # fmt: skip
 
 
-def test_a_snapshot_holding_anything_but_the_domain_does_not_unpickle() -> None:
-    blob = zlib.compress(pickle.dumps(NotDomain()))
-    assert snapshots.state_of(snapshots.Snapshot(1, "0" * 64, snapshots.code(), blob)) is None
-    evil = zlib.compress(pickle.dumps(print))
-    assert snapshots.state_of(snapshots.Snapshot(1, "0" * 64, snapshots.code(), evil)) is None
+def test_a_planted_snapshot_that_would_run_code_is_ignored_and_the_stream_is_folded(
+    tmp_path: Path,
+) -> None:
+    client = fakeredis.FakeRedis(decode_responses=True)
+    store = RedisEventStore(client, "planted")
+    game_id = played(GameService(store), 2 * snapshots.EVERY)
+    expected = GameService(store).view(game_id, 0)
+    snap = snapshots.from_bytes(store.snapshot(game_id))
+    assert snap is not None
+    marker = tmp_path / "planted-code-ran"
+    planted = snapshots.Snapshot(snap.version, snap.head_hash, snapshots.code(),
+                                 zlib.compress(_exploit(marker)))  # fmt: skip
+    client.set(store.key(game_id, SNAPSHOT_PART), snapshots.to_bytes(planted))
+    assert GameService(store).view(game_id, 0) == expected  # a cold read: from the stream
+    assert not marker.exists()
+
+
+def test_the_planted_pickle_does_run_code_when_unpickled(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    pickle.loads(_exploit(marker))  # what a pickle-reading snapshot would have done
+    assert marker.is_dir()
+
+
+def test_a_snapshot_is_data_read_back_into_the_same_state(store: CountingStore) -> None:
+    game_id = played(GameService(store), 2 * snapshots.EVERY)
+    loaded = GameService(store).load(game_id)
+    snap = snapshots.take(loaded.state, loaded.version, loaded.head_hash)
+    assert snap is not None
+    assert snapshots.state_of(snap) == loaded.state
+    json.loads(zlib.decompress(snap.state))  # plain JSON
+    assert snapshots.state_of(snapshots.Snapshot(1, "0" * 64, snapshots.code(),
+                                                 zlib.compress(b"{}"))) is None  # fmt: skip
+
+
+@pytest.mark.parametrize("data", [b'{"{}": [[[1], 2]]}', b'{"fs": [[1]]}', b"[" * 5000,
+                                  b'{"@": "builtins:print", "=": {}}'])  # fmt: skip
+def test_a_snapshot_whose_data_is_no_state_is_ignored(data: bytes) -> None:
+    snap = snapshots.Snapshot(1, "0" * 64, snapshots.code(), zlib.compress(data))
+    assert snapshots.state_of(snap) is None
+
+
+def test_a_snapshot_that_inflates_past_any_state_is_ignored() -> None:
+    bomb = zlib.compress(b"[" * (snapshots.MAX_STATE_BYTES + 1))
+    assert snapshots.state_of(snapshots.Snapshot(1, "0" * 64, snapshots.code(), bomb)) is None
