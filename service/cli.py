@@ -1,7 +1,8 @@
 """The ``cardroom`` command: run the service, run a worker, audit and show replay files.
 
 cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset),
-                                         each restarted with backoff if it dies
+                                         each restarted with backoff if it dies; one serve per
+                                         data folder (a second one refuses, naming the first)
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE [--receipts R] [--expect-head H]
                                          exit 0 with a summary, 1 naming the first bad event
@@ -18,13 +19,16 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from service.processes import (
     URL_FILE,
     Child,
+    DataDirInUse,
     launch_embedded_redis,
+    lock_data_dir,
     log,
     start_embedded_redis,
     supervise,
@@ -268,6 +272,14 @@ def port_in_use(host: str, port: int) -> bool:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
+    lock = None
+    if not os.environ.get("REDIS_URL"):  # the embedded Redis: one server per data folder
+        try:
+            lock = _take_data_dir(args)
+        except DataDirInUse as held:
+            log(f"the data folder {Path(args.data_dir).resolve()} is in use by {held}; stop "
+                f"that one first, or give this one another --data-dir (or a REDIS_URL)")
+            return 1
     if port_in_use(args.host, args.port):
         other = args.port + 1
         log(
@@ -289,13 +301,13 @@ def _run_serve(args: argparse.Namespace) -> int:
     children: list[Child] = []
     if not env.get("REDIS_URL"):
         redis_server, env["REDIS_URL"] = start_embedded_redis(
-            Path(args.data_dir), appendfsync=args.appendfsync
+            Path(args.data_dir), appendfsync=args.appendfsync, lock=lock
         )
         data_dir = Path(args.data_dir)
         children.append(
             Child(
                 "embedded Redis",
-                lambda: launch_embedded_redis(data_dir, args.appendfsync),
+                lambda: launch_embedded_redis(data_dir, args.appendfsync, lock),
                 redis_server,
             )
         )
@@ -307,6 +319,15 @@ def _run_serve(args: argparse.Namespace) -> int:
         shutil.rmtree(metrics_dir, ignore_errors=True)
         if children:  # the embedded Redis is stopped: workers must not look for it
             (Path(args.data_dir) / URL_FILE).unlink(missing_ok=True)
+
+
+def _take_data_dir(args: argparse.Namespace) -> int:
+    """Lock the data folder for this serve (``processes.lock_data_dir``), saying who holds it."""
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    return lock_data_dir(
+        Path(args.data_dir),
+        f"`cardroom serve` pid {os.getpid()} (http://{args.host}:{args.port}, started {started})",
+    )
 
 
 SCHEDULER = "workers.scheduler:from_config"

