@@ -92,6 +92,7 @@ def create_app(
     typed.finish(api)
     actions.install_direct(app)  # the action endpoint's hot path (documented as above)
     web.register(app)  # the browser table at / and /docs' Swagger UI files
+    app.before_request(bodies.read_body)
     app.before_request(bodies.refuse_deep_json)
     app.before_request(bodies.refuse_bad_fields)
     problems.register(app)

@@ -14,9 +14,10 @@ from marshmallow import ValidationError
 
 from service.api import bodies, schemas
 from service.api.deps import SECURITY, get_service, problems, required_token
-from service.errors import Forbidden, InvalidRequest
+from service.errors import Forbidden, InvalidField, InvalidRequest
 from service.games import GameService
 from service.store import Quota
+from service.store.port import MAX_VERSION
 
 blp = Blueprint("actions", __name__, url_prefix="/games", description="Play actions")
 
@@ -119,4 +120,7 @@ def _expected_version(in_body: int | None, if_match: str | None) -> int:
         raise InvalidRequest("send expected_version in the body or an If-Match header")
     if in_body is not None and from_header is not None and in_body != from_header:
         raise InvalidRequest("expected_version and If-Match disagree")
-    return in_body if in_body is not None else int(from_header)  # type: ignore[arg-type]
+    expected = in_body if in_body is not None else int(from_header)  # type: ignore[arg-type]
+    if expected > MAX_VERSION:  # no game gets there; the store could not name the version
+        raise InvalidField("expected_version", f"is past any version (at most {MAX_VERSION})")
+    return expected

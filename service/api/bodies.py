@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 from flask import request
+from werkzeug.exceptions import HTTPException
 
 from service.errors import InvalidField, InvalidRequest
 
@@ -40,6 +41,21 @@ def json_too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
         elif byte in _CLOSE:
             depth -= 1
     return False
+
+
+def read_body() -> None:
+    """``before_request`` hook: a body the server cannot read (a malformed chunked encoding: a
+    bad chunk size or terminator, or the body cut short) is an invalid request, not a 500.
+    Read once here (kept for every later reader)."""
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if not chunked and not request.content_length:
+        return
+    try:
+        request.get_data(cache=True)
+    except HTTPException:
+        raise  # a body over MAX_CONTENT_LENGTH: 413
+    except Exception as err:  # the server's parse errors (gunicorn: InvalidChunkSize, ...)
+        raise InvalidRequest(f"the request body could not be read: {type(err).__name__}") from err
 
 
 def refuse_deep_json() -> None:

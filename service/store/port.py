@@ -23,6 +23,8 @@ import orjson
 Encoded = dict[str, Any]
 
 STATUSES = ("waiting", "playing", "over")
+# The largest version: the store's scripts count in Lua numbers (doubles), exact up to 2^53.
+MAX_VERSION = 2**53 - 1
 DEFAULT_IDEMPOTENCY_TTL = 7 * 24 * 3600.0  # seconds idempotency records outlive their game
 
 

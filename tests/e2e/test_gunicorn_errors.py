@@ -33,8 +33,11 @@ def served_worker_class() -> str:
 WORKER_CLASSES = sorted({"sync", "gthread", served_worker_class()})
 
 
-@pytest.fixture(params=WORKER_CLASSES)
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module", params=WORKER_CLASSES)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[int]:  # fmt: skip
+    """One server of each worker class for every request below (each on its own connection)."""
+    tmp_path = tmp_path_factory.mktemp(request.param)
     port = free_port()
     command = web_command("127.0.0.1", port, 1)
     for flag in ("--worker-class", "-k"):
@@ -65,6 +68,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
 def raw_request(port: int, head: bytes) -> tuple[int, dict[str, str], bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(head)
+        if head.endswith(CUT_SHORT):
+            sock.shutdown(socket.SHUT_WR)  # the body ends here
         chunks = []
         while chunk := sock.recv(65536):
             chunks.append(chunk)
@@ -75,6 +80,7 @@ def raw_request(port: int, head: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(status_line.split()[1]), headers, body
 
 
+CUT_SHORT = b'{"type"'  # a chunk's first bytes, then the client closes its side
 BAD_REQUESTS = {
     "header too large": (
         b"GET /catalogue HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n",
@@ -88,6 +94,21 @@ BAD_REQUESTS = {
     ),
     "request line too long": (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", (414,)),
     "malformed header": (b"GET /catalogue HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", (400,)),
+    "malformed chunked body": (
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+        (400,),
+    ),
+    "chunked body cut short": (
+        b"POST /games/g/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n10\r\n" + CUT_SHORT,
+        (400,),
+    ),
+    "chunked body with a bad terminator": (
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n",
+        (400,),
+    ),
 }
 
 

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.store import InMemoryEventStore, Quota
+from service.api.limits import ACTION_LIMIT
+from service.store import InMemoryEventStore, Quota, QuotaExceeded
+from service.store.replies import quota_exceeded
 from tests.support.api import Table, make_app
 from tests.unit.service.test_api_games import create, problem_of
 
@@ -126,3 +128,23 @@ def test_the_limits_are_kept_in_redis_by_default() -> None:
     pool = limiter.storage.storage.connection_pool  # type: ignore[union-attr]
     assert pool.connection_kwargs["path"] == "/run/none.sock"
     assert pool.connection_kwargs["db"] == 3
+
+
+def test_retries_of_one_idempotency_key_are_counted_like_any_request(
+    store: InMemoryEventStore,
+) -> None:
+    client = limited(store, CARDROOM_LIMIT_ACTIONS="2 per minute")
+    table = Table(client, deal=DEAL, dealer=1)
+    dealt = store.version(table.id)
+    play = {"type": "play", "card": "AS"}
+    first = table.act(0, play, version=dealt, key="k1")
+    assert first.status_code == 200
+    assert table.act(0, play, version=dealt, key="k1").json == first.json  # a retry, counted
+    problem_of(table.act(0, play, version=dealt, key="k1"), 429, "rate_limited")
+
+
+@pytest.mark.parametrize("left_ms", [0, 1, 999, 1000])
+def test_a_refused_action_says_to_retry_after_one_second_at_least(left_ms: int) -> None:
+    limit = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=1).extensions[ACTION_LIMIT]
+    assert limit.refusal(QuotaExceeded(0, left_ms)).retry_after == 1
+    assert limit.refusal(quota_exceeded(f"0:{left_ms - 1000}")).retry_after == 1
