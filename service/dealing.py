@@ -52,12 +52,30 @@ def check_entropy(entropy: object) -> str | None:
     raise InvalidRequest("entropy must be 64 lowercase hex digits (32 bytes)")
 
 
-def join_token(secret: str, seat: int, idempotency_key: str) -> str:
-    """The token of a join made with an Idempotency-Key: the same on every retry.
+JOIN_KEY_LENGTH = 22  # characters at least of a join's Idempotency-Key (16 random bytes: 22)
+
+
+def check_join_key(idempotency_key: str, entropy: str | None) -> None:
+    """A join's Idempotency-Key gets its token back to whoever repeats the request: the key
+    and the client's own entropy are what the client knows. The entropy is public once the
+    join is stored (``lifecycle.SeatFilled``), so the key must be a secret too: long enough to
+    be drawn at random, not guessed."""
+    if entropy is None:
+        raise InvalidRequest("a join with an Idempotency-Key sends its own entropy (64 hex "
+                             "digits): a retry sends the same, and only it gets the token")
+    if len(idempotency_key) < JOIN_KEY_LENGTH:
+        raise InvalidRequest(f"a join's Idempotency-Key is a secret: at least "
+                             f"{JOIN_KEY_LENGTH} characters drawn at random (e.g. 16 random "
+                             f"bytes in base64url)")  # fmt: skip
+
+
+def join_token(secret: str, seat: int, idempotency_key: str, request: str) -> str:
+    """The token of a join made with an Idempotency-Key: the same on every retry of the same
+    request (``request``: its digest, the client's entropy in it).
 
     Derived from the game's secret, so it is never stored; once the game is over (when the
     secret is revealed) a token can no longer act.
     """
-    message = f"cardroom/join-token\x00{seat}\x00{idempotency_key}".encode()
+    message = f"cardroom/join-token\x00{seat}\x00{idempotency_key}\x00{request}".encode()
     digest = hmac.new(bytes.fromhex(secret), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")

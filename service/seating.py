@@ -140,10 +140,14 @@ class Seating(Access):
     ) -> dict[str, Any]:
         """Fill an open seat with its entropy (the last one deals); the token is shown once.
 
-        With ``idempotency_key`` a retry returns the same token (re-derived, never stored).
+        With ``idempotency_key`` (a secret of the client's, with its own ``entropy``) a retry
+        of the same request returns the same token (re-derived, never stored), whichever
+        process serves it and however many retries race.
         """
         name = shapes.check_name(name)
         entropy = dealing.check_entropy(entropy)
+        if idempotency_key:
+            dealing.check_join_key(idempotency_key, entropy)
         request = shapes.request_digest({"seat": seat, "name": name, "entropy": entropy})
         key = join_key(seat, idempotency_key) if idempotency_key else None
         for _ in range(JOIN_ATTEMPTS):
@@ -229,7 +233,7 @@ class Seating(Access):
             raise IdempotencyKeyReused("that idempotency key already joined with another request")
         secret = loaded.meta.secret
         token = (
-            dealing.join_token(secret, seat, idempotency_key)
+            dealing.join_token(secret, seat, idempotency_key, request)
             if idempotency_key
             else secrets.token_urlsafe(32)
         )
@@ -241,7 +245,7 @@ class Seating(Access):
         """Record the seat's token (once: a retry whose first attempt recorded it reuses it)."""
         meta = self._meta(game_id)
         if meta.seats[seat].token_hash != token_hash(token):
-            try:
+            try:  # (a retry recording the same token as another retry is no conflict)
                 meta = self.store.join(game_id, seat, name, token_hash(token))
             except SeatTaken as err:
                 raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err

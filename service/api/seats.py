@@ -24,8 +24,10 @@ class Seat(MethodView):
     ) -> dict[str, Any]:
         """Fill an open seat with your entropy; the response holds the seat's token.
 
-        The token is shown once, except to a retry with the same ``Idempotency-Key``, which
-        gets the same token. The join that fills the last seat deals (docs/fairness.md).
+        The token is shown once, except to a retry of the same request (name and ``entropy``)
+        with the same ``Idempotency-Key``, which gets the same token: such a key is a secret of
+        at least 22 random characters, sent with your own ``entropy`` (400 otherwise). The join
+        that fills the last seat deals (docs/fairness.md).
         """
         return get_service().join_seat(
             game_id, seat, body["name"], body.get("entropy"), headers.get("idempotency_key")

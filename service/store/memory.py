@@ -251,9 +251,12 @@ class InMemoryEventStore(records.CreateInSteps):
             game = self._game(game_id)
             meta = records.meta_from_fields(game.fields)
             assert meta is not None
-            if not 0 <= seat < meta.players or meta.seats[seat].type != "open":
+            joined = records.joined_seat_json(name, token_hash)
+            if not 0 <= seat < meta.players or (
+                meta.seats[seat].type != "open" and game.fields.get(f"join:{seat}") != joined
+            ):
                 raise SeatTaken(f"seat {seat} of game {game_id} is not open")
-            game.fields[f"join:{seat}"] = records.joined_seat_json(name, token_hash)
+            game.fields[f"join:{seat}"] = joined
             meta = records.meta_from_fields(game.fields)
             assert meta is not None
             game.fields["status"] = records.status_after_join(meta)

@@ -374,7 +374,8 @@ class EventStore(Protocol):
         ...
 
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> GameMeta:
-        """Claim an open seat (atomically: one winner); SeatTaken/UnknownGameId otherwise."""
+        """Claim an open seat (atomically: one winner); SeatTaken/UnknownGameId otherwise. The
+        same claim again (the same name and token hash: a retried join) returns the metadata."""
         ...
 
     def set_status(self, game_id: str, status: str) -> None:

@@ -256,7 +256,9 @@ class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
         meta = self.meta(game_id)
         if meta is None:
             raise UnknownGameId(game_id)
-        if not 0 <= seat < meta.players or meta.seats[seat].type != "open":
+        if not 0 <= seat < meta.players or (
+            meta.seats[seat].type != "open" and meta.seats[seat].token_hash != token_hash
+        ):
             raise SeatTaken(f"seat {seat} of game {game_id} is not open")
         opened = len(meta.open_seats) + sum(1 for s in meta.seats if s.type == "human")
         joined = records.joined_seat_json(name, token_hash)

@@ -128,9 +128,13 @@ return {meta, snap, events, record}
 """
 
 JOIN_LUA = """
--- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.
+-- KEYS: meta.  ARGV: join field, joined seat JSON, number of seats open at creation.  The
+-- same join again (a retry: the same name and token hash) is no conflict.
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return {'taken', ''} end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0
+    and redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then
+  return {'taken', ''}
+end
 local status = redis.call('HGET', KEYS[1], 'status')
 local joined = 0
 for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do

@@ -13,7 +13,7 @@ import redis
 from flask import Flask
 
 from domain.registry import all_games
-from tests.support.api import Table, make_app
+from tests.support.api import Table, bearer, make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.support.store_contract import rewrite_redis_entry
 from tests.support.threads import in_parallel
@@ -174,3 +174,32 @@ def test_concurrent_retries_of_one_creation_create_one_game_and_answer_identical
     assert len({payload for _, payload in results}) == 1
     listed = clients[0].get("/games").json["games"]
     assert [g["id"] for g in listed] == [json.loads(results[0][1])["id"]]
+
+
+JOIN_KEY = "j-3f9c1e7a5b2d4c6e8f0a1b2c3d4e5f60"  # a join's key is a secret the client draws
+
+
+@pytest.mark.parametrize("seats", [1, 2])  # the join that deals, and one that does not
+def test_concurrent_retries_of_one_join_key_all_get_the_one_token(
+    apps: list[Flask], seats: int
+) -> None:
+    client = apps[0].test_client()
+    clients = [app.test_client() for app in apps]
+    for _ in range(3):  # the race is lost now and then only: three games of it
+        body = {"game": "sixty_six", "seats": [{"type": "open"}] * 2}
+        game_id = client.post("/games", json=body).json["id"]
+        if seats == 1:
+            assert client.post(f"/games/{game_id}/seats/1", json={"name": "b"}).status_code == 201
+
+        def join(i: int, game_id: str = game_id) -> tuple[int, str]:
+            response = clients[i % PROCESSES].post(
+                f"/games/{game_id}/seats/0", json={"name": "ann", "entropy": "5a" * 32},
+                headers={"Idempotency-Key": JOIN_KEY},
+            )  # fmt: skip
+            return response.status_code, str(response.json.get("token") or response.json)
+
+        results = in_parallel(20, join)
+        assert Counter(status for status, _ in results) == {201: 20}, results
+        assert len({token for _, token in results}) == 1
+        view = client.get(f"/games/{game_id}/view", headers=bearer(results[0][1]))
+        assert view.status_code == 200 and view.json["seat"] == 0

@@ -490,6 +490,8 @@ class StoreContract:
             store.join(meta.id, 0, "bob", "b" * 64)
         with pytest.raises(SeatTaken):
             store.join(meta.id, 1, "bob", "b" * 64)
+        again = store.join(meta.id, 0, "alice", "h" * 64)  # a retried join: no conflict
+        assert again.seats[0] == joined.seats[0]
         with pytest.raises(UnknownGameId):
             store.join("nope", 0, "bob", "b" * 64)
 

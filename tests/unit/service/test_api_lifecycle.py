@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from domain.fairness import commitment
@@ -20,6 +21,10 @@ ENTROPY = "ab" * 32
 OPEN2 = [{"type": "open"}, {"type": "open"}]
 
 
+
+
+JOIN_KEY = "join-9f8e7d6c5b4a39281706"  # a join's key is a secret: 22 characters at least
+ENTROPY = "c3" * 32
 
 
 def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
@@ -83,17 +88,42 @@ def test_a_join_retried_with_its_idempotency_key_returns_the_same_token(
     client: FlaskClient, store: InMemoryEventStore
 ) -> None:
     game_id = create(client)["id"]
-    first = join(client, game_id, 0, key="join-1")
-    again = join(client, game_id, 0, key="join-1")
+    first = join(client, game_id, 0, key=JOIN_KEY, entropy=ENTROPY)
+    again = join(client, game_id, 0, key=JOIN_KEY, entropy=ENTROPY)
     assert first.status_code == again.status_code == 201, again.json
     assert again.json["token"] == first.json["token"]
     assert again.json["version"] == first.json["version"] == store.version(game_id)
     view = client.get(f"/games/{game_id}/view", headers=bearer(first.json["token"]))
     assert view.status_code == 200 and view.json["seat"] == 0
     problem_of(join(client, game_id, 0), 409, "seat_taken")  # without the key: taken
-    problem_of(join(client, game_id, 0, key="join-1", name="other"), 422,
+    problem_of(join(client, game_id, 0, key=JOIN_KEY, entropy=ENTROPY, name="other"), 422,
                "idempotency_key_reused")  # fmt: skip
     assert store.version(game_id) == first.json["version"]
+
+
+def test_a_join_s_key_gives_its_token_back_only_with_the_client_s_own_entropy(
+    client: FlaskClient, store: InMemoryEventStore
+) -> None:
+    game_id = create(client)["id"]
+    first = join(client, game_id, 0, key=JOIN_KEY, entropy=ENTROPY)
+    assert first.status_code == 201
+    # someone who learnt the key and the name: without the entropy, or with another, no token
+    problem_of(join(client, game_id, 0, key=JOIN_KEY), 400, "invalid_request")
+    problem_of(join(client, game_id, 0, key=JOIN_KEY, entropy="ab" * 32), 422,
+               "idempotency_key_reused")  # fmt: skip
+    assert store.version(game_id) == first.json["version"]
+
+
+@pytest.mark.parametrize(("key", "entropy", "said"), [
+    (JOIN_KEY, None, "sends its own entropy"), ("join-1", ENTROPY, "at least 22 characters"),
+])  # fmt: skip
+def test_a_join_s_key_is_a_secret_sent_with_the_client_s_entropy(
+    client: FlaskClient, store: InMemoryEventStore, key: str, entropy: str | None, said: str
+) -> None:
+    game_id = create(client)["id"]
+    body = {} if entropy is None else {"entropy": entropy}
+    refused = problem_of(join(client, game_id, 0, key=key, **body), 400, "invalid_request")
+    assert said in refused["detail"] and store.meta(game_id).seats[0].type == "open"
 
 
 def test_malformed_entropy_is_refused_and_changes_nothing(
