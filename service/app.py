@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.protocol import Game
 from service import config as settings
@@ -99,7 +100,17 @@ def create_app(
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     limits.install(app, store)
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
+    trust_proxies(app, int(app.config["CARDROOM_TRUSTED_PROXIES"]))  # outermost
     return app
+
+
+def trust_proxies(app: Flask, hops: int) -> None:
+    """Behind ``hops`` proxies the app believes (``CARDROOM_TRUSTED_PROXIES``), take the client
+    address and scheme from the last ``hops`` entries of X-Forwarded-For and X-Forwarded-Proto
+    (werkzeug's ``ProxyFix``): the rate limits count the real client, not the proxy. 0: none
+    (the headers are ignored: anyone could send them)."""
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
 
 
 def install_hot_path(app: Flask) -> None:

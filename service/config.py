@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_LIMIT_CREATE": "30 per minute",  # POST /games per client address
     "CARDROOM_LIMIT_ACTIONS": "20 per second",  # POST /games/{id}/actions per seat
     "RATELIMIT_STORAGE_URI": "",  # default: REDIS_URL
+    # proxies in front of the app whose X-Forwarded-For / -Proto it believes (0: none; 1: one
+    # nginx; see docs/operations.md): the rate limits then count the real client
+    "CARDROOM_TRUSTED_PROXIES": 0,
     "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
     # outlive its end (0: forever)
 }

@@ -143,8 +143,35 @@ def test_retries_of_one_idempotency_key_are_counted_like_any_request(
     problem_of(table.act(0, play, version=dealt, key="k1"), 429, "rate_limited")
 
 
-@pytest.mark.parametrize("left_ms", [0, 1, 999, 1000])
-def test_a_refused_action_says_to_retry_after_one_second_at_least(left_ms: int) -> None:
+def test_a_refused_action_says_to_retry_after_one_second_at_least() -> None:
     limit = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=1).extensions[ACTION_LIMIT]
-    assert limit.refusal(QuotaExceeded(0, left_ms)).retry_after == 1
-    assert limit.refusal(quota_exceeded(f"0:{left_ms - 1000}")).retry_after == 1
+    for left_ms in (0, 1, 999, 1000):
+        assert limit.refusal(QuotaExceeded(0, left_ms)).retry_after == 1
+        assert limit.refusal(quota_exceeded(f"0:{left_ms - 1000}")).retry_after == 1
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+def test_behind_trusted_proxies_each_forwarded_client_has_its_own_budget(
+    store: InMemoryEventStore, hops: int
+) -> None:
+    client = limited(store, CARDROOM_TRUSTED_PROXIES=hops, CARDROOM_LIMIT_CREATE="2 per minute")
+
+    def create_as(forwarded: str) -> int:
+        return int(client.post("/games", json={"game": "fake", "seats": [{"type": "open"}] * 2},
+                               headers={"X-Forwarded-For": forwarded}).status_code)  # fmt: skip
+
+    proxies = ", 10.9.9.9" * (hops - 1)  # the hops in front of the last proxy
+    for i in range(1, 5):
+        assert [create_as(f"10.0.0.{i}{proxies}") for _ in range(2)] == [201, 201]
+    # what a client writes itself stands before what the trusted proxies added: not believed
+    assert create_as(f"10.7.7.7, 10.0.0.1{proxies}") == 429
+
+
+def test_without_trusted_proxies_a_forwarded_address_is_not_believed(
+    store: InMemoryEventStore,
+) -> None:
+    client = limited(store, CARDROOM_LIMIT_CREATE="2 per minute")
+    statuses = [client.post("/games", json={"game": "fake", "seats": [{"type": "open"}] * 2},
+                            headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                for i in range(3)]  # fmt: skip
+    assert statuses == [201, 201, 429]
