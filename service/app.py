@@ -18,7 +18,16 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain.protocol import Game
 from service import config as settings
 from service import ops, web
-from service.api import actions, all_blueprints, bodies, hotpath, limits, problems, typed
+from service.api import (
+    actions,
+    all_blueprints,
+    bodies,
+    hotpath,
+    limits,
+    problems,
+    security,
+    typed,
+)
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
@@ -99,6 +108,7 @@ def create_app(
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
     limits.install(app, store)
+    security.install(app)  # the security headers of every answer
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
     trust_proxies(app, int(app.config["CARDROOM_TRUSTED_PROXIES"]))  # outermost
     return app

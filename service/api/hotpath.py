@@ -15,7 +15,8 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   2; ``service.api.slots``): the others wait in the order they came, which keeps the slowest
   actions near the mean under load (docs/decisions.md, "Actions take a slot");
 - such a request is played by the same ``actions.play`` the documented view calls, and
-  answered with the same bytes (``jsonify``'s encoding, the ``ETag``), timed in the same
+  answered with the same bytes (``jsonify``'s encoding, the ``ETag``, the security headers of
+  ``service.api.security``), timed in the same
   metric; once the answer is written the connection waits a turn of the event loop
   (``Answered``);
 - anything else goes to Flask untouched (the body handed on as it came); an error raised while
@@ -41,6 +42,7 @@ from service import metrics
 from service.api import bodies, limits
 from service.api.actions import play
 from service.api.schemas import ActionResultSchema
+from service.api.security import HEADERS
 from service.api.slots import ActionSlots
 from service.games import GameService
 from service.responses import ActionResponse
@@ -101,7 +103,7 @@ class ActionHotPath:
         start_response(
             f"{status} OK",
             [("Content-Type", "application/json"), ("Content-Length", str(len(payload))),
-             *headers.items()],
+             *headers.items(), *HEADERS],
         )  # fmt: skip
         self.timed.observe(time.perf_counter() - started)
         return Answered(payload)

@@ -15,6 +15,7 @@ from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
+from service.api.excerpts import excerpted
 from service.errors import ServiceError
 from service.store.port import (
     ChainBroken,
@@ -103,9 +104,10 @@ def problem(
     headers: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> Response:
-    """A problem+json response for a code."""
+    """A problem+json response for a code (quoting at most excerpts of the input)."""
     body = problem_body(code, detail, status)
     body.update({k: v for k, v in extra.items() if v is not None})
+    body = excerpted(body)
     response = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value

@@ -118,6 +118,8 @@ def test_a_request_gunicorn_refuses_is_problem_json(server: int, name: str) -> N
     status, headers, body = raw_request(server, head)
     assert status in statuses
     assert headers["content-type"] == "application/problem+json"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
     problem = json.loads(body)
     assert problem["status"] == status and problem["code"] and problem["detail"]
     assert problem["type"] == f"/problems/{problem['code']}"
