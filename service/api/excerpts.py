@@ -19,7 +19,8 @@ LONGEST = 400  # characters of any string of a problem
 ITEMS = 20  # members of a list or object of a problem
 
 _LONG_RUN = re.compile(rf"\S{{{RUN + 1},}}")
-_LONG_QUOTE = re.compile(rf"'[^']{{{RUN + 1},}}'|\"[^\"]{{{RUN + 1},}}\"")  # a value quoted
+# a value quoted as repr() quotes it (not from an apostrophe: "a fallback's reason")
+_LONG_QUOTE = re.compile(rf"(?<!\w)(?:'[^']{{{RUN + 1},}}'|\"[^\"]{{{RUN + 1},}}\")(?!\w)")
 
 
 def excerpted(value: Any) -> Any:
