@@ -69,7 +69,7 @@ def wait_until_up(host: str, port: int) -> None:
 
 UPSTREAM_KEEP_ALIVE = 75  # gunicorn's --keep-alive behind nginx: over its keepalive_timeout
 
-NGINX_CONF = """
+NGINX_MAIN = """
 worker_processes 1;
 daemon off;
 pid {tmp}/nginx.pid;
@@ -82,6 +82,18 @@ http {{
     fastcgi_temp_path {tmp}/fastcgi;
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
+{http}
+}}
+"""
+
+
+def nginx_conf(tmp: str | Path, http: str) -> str:
+    """An nginx configuration of its own (run with ``-p tmp``: pid, logs and temp files in
+    ``tmp``, in the foreground) whose ``http`` block holds ``http``."""
+    return NGINX_MAIN.format(tmp=tmp, http=http)
+
+
+ROUTED_HTTP = """
     map $uri $game {{ ~^/games/(?<id>[^/]+) $id; default $uri; }}
     upstream web {{
         hash $game consistent;
@@ -99,7 +111,6 @@ http {{
             proxy_read_timeout 60s;
         }}
     }}
-}}
 """
 
 
@@ -122,7 +133,7 @@ def routed(
         port = free_port()
         servers = "\n".join(f"        server {base.split('://')[1]};" for base, _ in started)
         conf = Path(tmp) / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(tmp=tmp, servers=servers, port=port))
+        conf.write_text(nginx_conf(tmp, ROUTED_HTTP.format(servers=servers, port=port)))
         process = subprocess.Popen([nginx, "-c", str(conf), "-p", tmp])
         try:
             wait_until_up("127.0.0.1", port)

@@ -16,30 +16,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from benchmarks.servers import nginx_conf
 from tests.e2e.conftest import ROOT, Stack, free_port
 
 pytestmark = pytest.mark.e2e
 
 CLIENTS = 32
 LIMIT = 2  # creates per client per minute
-WRAPPER = """
-worker_processes 1;
-daemon off;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-{site}
-}}
-"""
-
-
 def documented_site() -> str:
     """The nginx block of docs/operations.md that sets up the trusted proxy."""
     text = (ROOT / "docs" / "operations.md").read_text()
@@ -71,7 +54,7 @@ def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     site = documented_site().replace("listen 80;", f"listen 127.0.0.1:{port};")
     site = site.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{stack.port}")
     conf = tmp / "nginx.conf"
-    conf.write_text(WRAPPER.format(tmp=tmp, site=site))
+    conf.write_text(nginx_conf(tmp, site))
     nginx = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp)],
                              stderr=(tmp / "nginx.log").open("wb"))  # fmt: skip
     try:

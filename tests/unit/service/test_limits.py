@@ -61,12 +61,16 @@ def test_actions_are_limited_per_seat(store: InMemoryEventStore) -> None:
     assert store.version(table.id) == dealt + 2  # seat 1 had its own budget
 
 
+def dealt_table(store: InMemoryEventStore, actions: str) -> tuple[Table, int]:
+    """A dealt table of the fake game under an action limit, and its version."""
+    table = Table(limited(store, CARDROOM_LIMIT_ACTIONS=actions), deal=DEAL, dealer=1)
+    return table, store.version(table.id)
+
+
 def test_an_action_refused_after_it_was_counted_is_counted_once(
     store: InMemoryEventStore,
 ) -> None:
-    client = limited(store, CARDROOM_LIMIT_ACTIONS="2 per minute")
-    table = Table(client, deal=DEAL, dealer=1)
-    dealt = store.version(table.id)
+    table, dealt = dealt_table(store, "2 per minute")
     assert table.act(0, {"type": "play", "card": "AS"}, version=dealt).status_code == 200
     # counted by the hot path, refused by the rules there, rendered by Flask: still one count
     problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt), 409,
@@ -133,14 +137,12 @@ def test_the_limits_are_kept_in_redis_by_default() -> None:
 def test_retries_of_one_idempotency_key_are_counted_like_any_request(
     store: InMemoryEventStore,
 ) -> None:
-    client = limited(store, CARDROOM_LIMIT_ACTIONS="2 per minute")
-    table = Table(client, deal=DEAL, dealer=1)
-    dealt = store.version(table.id)
+    table, version = dealt_table(store, "2 per minute")
     play = {"type": "play", "card": "AS"}
-    first = table.act(0, play, version=dealt, key="k1")
+    first = table.act(0, play, version=version, key="k1")
     assert first.status_code == 200
-    assert table.act(0, play, version=dealt, key="k1").json == first.json  # a retry, counted
-    problem_of(table.act(0, play, version=dealt, key="k1"), 429, "rate_limited")
+    assert table.act(0, play, version=version, key="k1").json == first.json  # a retry, counted
+    problem_of(table.act(0, play, version=version, key="k1"), 429, "rate_limited")
 
 
 def test_a_refused_action_says_to_retry_after_one_second_at_least() -> None:
