@@ -223,6 +223,9 @@ def run(
              spec, client.url, games_at_once, move_seconds)  # fmt: skip
     try:
         return follow(client, turns, max_games)
+    except KeyboardInterrupt:  # Ctrl-C: a stop, not a crash
+        log.info("stopped")
+        return 0
     finally:
         turns.close()
 

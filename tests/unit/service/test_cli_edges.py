@@ -5,6 +5,7 @@ folder, and a closed pipe ends `cardroom` quietly."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -123,3 +124,17 @@ def test_arena_imports_the_bots_from_the_current_folder(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "from_here" in done.stdout
+
+
+def test_ctrl_c_stops_bot_run_quietly() -> None:
+    bot = subprocess.Popen(
+        [CARDROOM, "bot", "run", "workers.examples.lowball:LowballBot",
+         "--url", "http://127.0.0.1:9", "--token", "t"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    assert bot.stdout is not None
+    assert "serving workers.examples.lowball:LowballBot" in bot.stdout.readline()
+    bot.send_signal(signal.SIGINT)
+    output, _ = bot.communicate(timeout=30)
+    assert bot.returncode == 0, output
+    assert "Traceback" not in output and "stopped" in output
