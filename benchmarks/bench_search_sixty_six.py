@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         if match % 2:
             seats.reverse()
         before_s, before_h = len(search.cpu), len(heuristic.cpu)
-        play_game("sixty_six", seats, f"{args.seed}-{match // 2}")
+        play_game("sixty_six", seats, f"{args.seed}-{match // 2}", bot_seed=f"{args.seed}-{match}")
         cpu_s = statistics.median(search.cpu[before_s:])
         cpu_h = statistics.median(heuristic.cpu[before_h:])
         ratios.append(cpu_s / cpu_h if cpu_h else float("inf"))
