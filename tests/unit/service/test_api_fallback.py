@@ -119,6 +119,7 @@ def test_only_a_bot_seat_falls_back(client: FlaskClient) -> None:
     answer = act(client, game_id, person, 1, type="fallback", reason="raised")
     assert answer.status_code == 422
     assert answer.json["code"] == "illegal_action" and "not a bot's" in answer.json["detail"]
+    assert answer.json["reason"] == "fallback_not_a_bot"
 
 
 def test_a_fallback_names_a_known_reason_and_nothing_else(client: FlaskClient) -> None:
@@ -126,5 +127,6 @@ def test_a_fallback_names_a_known_reason_and_nothing_else(client: FlaskClient) -
     seat = 0
     bad = act(client, game_id, bot, seat, type="fallback", reason="bored")
     assert bad.status_code == 422 and "raised, timeout, illegal" in bad.json["detail"]
+    assert bad.json["reason"] == "unknown_fallback_reason"
     extra = act(client, game_id, bot, seat, type="fallback", reason="raised", cards=["AS"])
     assert extra.status_code == 422
