@@ -119,8 +119,8 @@ DESCRIPTIONS: dict[str, str] = {
     "invalid_request": "The request is malformed: not JSON, nested too deeply, missing the "
     "expected version, or not matching the operation's schema (then `errors` names the fields).",
     "invalid_field": "One field (named in `field`) holds what no field may: an unpaired "
-    "surrogate or a control character in a string (keys included), or a JSON integer of more "
-    "than 4,300 digits.",
+    "surrogate or a control character in a string (keys included), a JSON integer of more "
+    "than 4,300 digits, or an expected version past 2^53 - 1.",
     "unknown_game": "The game name is not one this server plays (see GET /catalogue).",
     "invalid_options": "An option is unknown, of the wrong type or out of range for the game.",
     "invalid_setup": "The seats or dealer do not fit the game (player count, dealer seat).",
