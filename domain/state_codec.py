@@ -98,11 +98,11 @@ def _instance(name: Any, fields: Any) -> Any:
         raise ValueError(f"{name} has the fields {[f.name for f in expected]}")
     values = {f.name: from_data(fields[f.name]) for f in expected}
     made: Any = object.__new__(cls)
-    if "__slots__" in cls.__dict__:
+    if hasattr(made, "__dict__"):  # an ordinary dict, as domain.frozen.combined leaves one
+        object.__setattr__(made, "__dict__", values)
+    else:  # slots
         for key, value in values.items():
             object.__setattr__(made, key, value)
-    else:  # an ordinary dict, as domain.frozen.combined leaves a fold's first state
-        object.__setattr__(made, "__dict__", values)
     return made
 
 
