@@ -61,14 +61,16 @@ def _seated(first: Process, second: Process, on_leave: str) -> tuple[str, str, s
     return game_id, alice, bob
 
 
-def _refused_everywhere(process: Process, game_id: str, token: str) -> None:
-    version = process.version(game_id)
+def _refused_everywhere(stale: Process, fresh: Process, game_id: str, token: str) -> None:
+    """``token`` refused by ``stale`` for every action and read (the current version read from
+    ``fresh``: a read of ``stale`` would bring its fold up to date first)."""
+    version = fresh.version(game_id)
     for action in ({"type": "resign"}, {"type": "abort"}, {"type": "leave"}):
-        answer = process.act(game_id, token, action, version)
+        answer = stale.act(game_id, token, action, version)
         assert answer.status_code in REFUSED, (action, answer.json)
-    for name, answer in process.reads(game_id, token).items():
+    for name, answer in stale.reads(game_id, token).items():
         assert answer.status_code in REFUSED, (name, answer.status_code)
-    assert process.version(game_id) == version
+    assert fresh.version(game_id) == version
 
 
 @pytest.mark.parametrize("on_leave", ["open", "bot"])
@@ -82,7 +84,7 @@ def test_a_process_that_cached_the_game_before_a_leave_refuses_the_leaver_s_toke
     if on_leave == "open":
         assert first.client.post(f"/games/{game_id}/seats/0", json={"name": "carol"}).status_code \
             == 201  # fmt: skip
-    _refused_everywhere(second, game_id, alice)
+    _refused_everywhere(second, first, game_id, alice)
     problem_of(second.view(game_id, alice), 403, "seat_left")
 
 
@@ -99,7 +101,7 @@ def test_a_process_that_cached_the_game_before_a_join_accepts_the_new_holder(
     assert second.view(game_id, carol).json["seat"] == 0
     abort = second.act(game_id, carol, {"type": "abort"}, second.version(game_id))
     assert abort.status_code == 200, abort.json
-    _refused_everywhere(second, game_id, alice)
+    _refused_everywhere(second, first, game_id, alice)
 
 
 def test_a_stream_ticket_stops_working_once_its_seat_changes_hands(
