@@ -4,6 +4,8 @@ through one while the other holds a fold of the game from before."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -117,3 +119,19 @@ def test_a_stream_ticket_stops_working_once_its_seat_changes_hands(
     problem_of(second.client.get(url), 401, "unauthorized")
     first.client.post(f"/games/{game_id}/seats/0", json={"name": "carol"})
     problem_of(second.client.get(url), 401, "unauthorized")
+
+
+def test_a_seat_s_open_stream_ends_once_the_seat_changes_hands() -> None:
+    store = InMemoryEventStore()
+    first, second = Process(store), Process(store)
+    second.client = make_app(store, CARDROOM_SSE_SECONDS=5).test_client()
+    game_id, alice, _ = _seated(first, second, "open")
+    leave = threading.Timer(0.3, lambda: first.act(game_id, alice, {"type": "leave"},
+                                                   first.version(game_id)))  # fmt: skip
+    started = time.monotonic()
+    leave.start()
+    stream = second.client.get(f"/games/{game_id}/stream", headers=bearer(alice))
+    body = b"".join(stream.response)  # type: ignore[arg-type]  # (the stream, to its end)
+    leave.join()
+    assert time.monotonic() - started < 4  # ended by the leave, not by CARDROOM_SSE_SECONDS
+    assert b"lifecycle.SeatLeft" not in body  # nothing after the seat changed hands
