@@ -1,7 +1,7 @@
 """The ``cardroom`` command: run the service, run a worker, audit and show replay files.
 
 cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_URL is unset),
-                                         each restarted with backoff if it dies; one serve per
+        [--only web|workers]             each restarted with backoff if it dies; one serve per
                                          data folder (a second one refuses, naming the first)
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
 cardroom replay verify FILE [--receipts R] [--expect-head H]
@@ -16,25 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from service.processes import (
-    URL_FILE,
-    Child,
-    DataDirInUse,
-    launch_embedded_redis,
-    lock_data_dir,
-    log,
-    start_embedded_redis,
-    supervise,
-    web_command,
-    worker_command,
-)
+from service import serve
+from service.processes import log
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(title="commands")
-    _serve_parser(commands)
+    serve.add_parser(commands)
     _worker_parser(commands)
     _replay_parser(commands)
     _arena_parser(commands)
@@ -130,33 +117,6 @@ def _run_arena(args: argparse.Namespace) -> int:
 
     importable_here()
     return arena_main(args)
-
-
-def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = commands.add_parser("serve", help="run the web service and a worker")
-    serve.add_argument(
-        "--host", default=os.environ.get("HOST") or "127.0.0.1", help="address (HOST, 127.0.0.1)"
-    )
-    serve.add_argument(
-        "--port", type=int, default=int(os.environ.get("PORT") or 8000), help="port (PORT, 8000)"
-    )
-    serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
-    serve.add_argument("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
-    serve.add_argument("--data-dir", default="var", help="embedded Redis data dir (./var)")
-    serve.add_argument(
-        "--log-json",
-        action="store_true",
-        default=(os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json",
-        help="log one JSON object per line (also CARDROOM_LOG_FORMAT=json)",
-    )
-    serve.add_argument(
-        "--appendfsync",
-        choices=("always", "everysec"),
-        default=os.environ.get("CARDROOM_APPENDFSYNC", "always"),
-        help="the embedded Redis' AOF fsync: always (default: an acknowledged action is on "
-        "disk) or everysec (faster; a power loss may drop the last second of actions)",
-    )
-    serve.set_defaults(run=_run_serve)
 
 
 def _worker_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -258,93 +218,6 @@ def _run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def port_in_use(host: str, port: int) -> bool:
-    """Whether something already listens on host:port (so gunicorn could not bind it)."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError:
-            return True
-    return False
-
-
-def _run_serve(args: argparse.Namespace) -> int:
-    lock = None
-    if not os.environ.get("REDIS_URL"):  # the embedded Redis: one server per data folder
-        try:
-            lock = _take_data_dir(args)
-        except DataDirInUse as held:
-            log(f"the data folder {Path(args.data_dir).resolve()} is in use by {held}; stop "
-                f"that one first, or give this one another --data-dir (or a REDIS_URL)")
-            return 1
-    if port_in_use(args.host, args.port):
-        other = args.port + 1
-        log(
-            f"port {args.port} on {args.host} is already in use; choose another with "
-            f"`PORT={other} make run` or `cardroom serve --port {other}`"
-        )
-        return 1
-    env = dict(os.environ)
-    problem = _rq_problem(env)
-    if problem:
-        log(problem)
-        return 2
-    env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
-    if args.log_json:
-        env["CARDROOM_LOG_FORMAT"] = "json"
-    # /metrics sums every child's figures (prometheus-client's multiprocess mode)
-    metrics_dir = tempfile.mkdtemp(prefix="cardroom-metrics-")
-    env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
-    children: list[Child] = []
-    if not env.get("REDIS_URL"):
-        redis_server, env["REDIS_URL"] = start_embedded_redis(
-            Path(args.data_dir), appendfsync=args.appendfsync, lock=lock
-        )
-        data_dir = Path(args.data_dir)
-        children.append(
-            Child(
-                "embedded Redis",
-                lambda: launch_embedded_redis(data_dir, args.appendfsync, lock),
-                redis_server,
-            )
-        )
-    commands = [web_command(args.host, args.port, args.web_workers, json_logs=args.log_json)]
-    commands += [worker_command() for _ in range(args.bot_workers)]
-    try:
-        return supervise(commands, env, children)
-    finally:
-        shutil.rmtree(metrics_dir, ignore_errors=True)
-        if children:  # the embedded Redis is stopped: workers must not look for it
-            (Path(args.data_dir) / URL_FILE).unlink(missing_ok=True)
-
-
-def _take_data_dir(args: argparse.Namespace) -> int:
-    """Lock the data folder for this serve (``processes.lock_data_dir``), saying who holds it."""
-    started = time.strftime("%Y-%m-%d %H:%M:%S")
-    return lock_data_dir(
-        Path(args.data_dir),
-        f"`cardroom serve` pid {os.getpid()} (http://{args.host}:{args.port}, started {started})",
-    )
-
-
-SCHEDULER = "workers.scheduler:from_config"
-def _rq_problem(env: dict[str, str]) -> str:
-    """Why RQ could not run with these settings ("" when it can): a Redis Cluster store needs
-    RQ_REDIS_URL naming a plain Redis for RQ's queues."""
-    from service.store.connect import NotPlainRedis
-    from workers.config import rq_redis_url
-
-    store = env.get("REDIS_URL") or ""
-    try:
-        rq_redis_url(env.get("RQ_REDIS_URL") or None, store or "redis://")
-    except NotPlainRedis as err:
-        return str(err)
-    return ""
-
-
 def importable_here() -> None:
     """Modules in the current folder can be imported (``--import mybots``, ``mybot:Class``
     find ./mybots.py), as ``python -m`` allows."""
@@ -377,13 +250,15 @@ def worker_redis(data_dir: Path) -> str:
 
 
 def _run_worker(args: argparse.Namespace) -> int:
-    from workers.config import bot_queue
-    from workers.runner import run_worker
+    from service import metrics_dir
 
-    problem = _rq_problem(dict(os.environ))
+    problem = serve.rq_problem(dict(os.environ))
     if problem:
         log(problem)
         return 2
+    metrics_dir.prepare()  # before prometheus-client is imported (service.metrics_dir)
+    from workers.config import bot_queue
+    from workers.runner import run_worker
 
     queues = (args.queues or []) + [bot_queue(b) for b in args.bots]
     importable_here()

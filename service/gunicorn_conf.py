@@ -1,7 +1,10 @@
 """gunicorn settings that ``cardroom serve`` adds (``--config python:service.gunicorn_conf``).
 
-prometheus-client's multiprocess mode keeps one file per process: a dead worker's live gauges
-(open streams) must be dropped, or /metrics would count its streams for ever.
+Metrics: the master sets up the host's metrics directory (``service.metrics_dir``) before it
+forks a worker, so every worker writes there and /metrics reports them all, however gunicorn
+was started (``cardroom serve``, the Procfile, systemd, by hand). prometheus-client's
+multiprocess mode keeps one file per process: a dead worker's live gauges (open streams) must be
+dropped, or /metrics would count its streams for ever.
 
 gunicorn answers requests it cannot parse (an oversized header or request line, a malformed
 header, a bad chunk) itself, before the app sees them, with an HTML page. Every worker class
@@ -20,6 +23,8 @@ from typing import Any
 
 from gunicorn import util
 
+from service import metrics_dir
+
 # gunicorn's status -> our problem code (service/api/problems.py)
 GUNICORN_CODES = {
     400: "invalid_request",
@@ -35,6 +40,11 @@ GUNICORN_CODES = {
 # lifetime (25 s); their clients reconnect anyway, so a stop (or a restart by ``cardroom serve``)
 # does not wait for them.
 graceful_timeout = 5
+
+
+def on_starting(server: Any) -> None:
+    """In the master, before any worker is forked: the host's metrics directory."""
+    metrics_dir.prepare()
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -1,15 +1,18 @@
 """Prometheus metrics (prometheus-client), correct across processes.
 
-``cardroom serve`` points PROMETHEUS_MULTIPROC_DIR at a fresh directory for all its children
-(gunicorn workers and RQ workers), so ``/metrics`` on any web process reports the sum over all
-of them (prometheus-client's multiprocess mode). Without that variable each process reports
-its own figures (fine for one process; with several, scrape each or set the variable).
+Every process of the service sets PROMETHEUS_MULTIPROC_DIR up itself (``service.metrics_dir``:
+gunicorn's master through ``service.gunicorn_conf``, ``cardroom worker``, ``cardroom serve``),
+so ``/metrics`` on any web process reports the sum over every process of the host
+(prometheus-client's multiprocess mode). Without that variable (the app in a test, or under a
+server of one's own) each process reports its own figures.
 
 - ``cardroom_http_request_seconds{method, route, status}``  request latency (to the first byte)
 - ``cardroom_actions_appended_total{game}``                 accepted actions (people and bots)
 - ``cardroom_bot_turn_seconds``                             a bot turn, from enqueue to its end
 - ``cardroom_open_streams``                                 event streams open now
 - ``cardroom_queue_depth{queue}``                           RQ jobs waiting, read at scrape time
+- ``cardroom_games{status}``                                games waiting and playing, read so
+- ``cardroom_workers_alive``                                workers seen recently, read so
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC
+from pathlib import Path
 from typing import Any, TypeVar
 
 from prometheus_client import (
@@ -33,6 +37,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from service import metrics_dir
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -112,26 +118,48 @@ def streaming(lines: Iterable[str]) -> Iterator[str]:
         OPEN_STREAMS.dec()
 
 
-class QueueDepths(Collector):
-    """RQ queue lengths, read when scraped."""
+class ReadAtScrape(Collector):
+    """A gauge read when scraped (from Redis: the same on every process), one sample per
+    label value; ``label`` None: one sample, keyed ""."""
 
-    def __init__(self, depths: Callable[[], dict[str, int]]) -> None:
-        self.depths = depths
+    def __init__(
+        self, name: str, documentation: str, label: str | None, read: Callable[[], dict[str, float]]
+    ) -> None:
+        self.name, self.documentation, self.label, self.read = name, documentation, label, read
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        family = GaugeMetricFamily("cardroom_queue_depth", "RQ jobs waiting", labels=["queue"])
-        for queue, depth in sorted(self.depths().items()):
-            family.add_metric([queue], depth)
+        labels = [self.label] if self.label else []
+        family = GaugeMetricFamily(self.name, self.documentation, labels=labels)
+        for key, value in sorted(self.read().items()):
+            family.add_metric([key] if self.label else [], value)
         yield family
 
 
-def exposition(depths: Callable[[], dict[str, int]]) -> bytes:
-    """The text format: this process's (or, in multiprocess mode, all processes') metrics."""
+def queue_depths(read: Callable[[], dict[str, float]]) -> ReadAtScrape:
+    """``cardroom_queue_depth{queue}``: RQ jobs waiting."""
+    return ReadAtScrape("cardroom_queue_depth", "RQ jobs waiting", "queue", read)
+
+
+def games(read: Callable[[], dict[str, float]]) -> ReadAtScrape:
+    """``cardroom_games{status}``: games waiting for players and games playing now."""
+    return ReadAtScrape("cardroom_games", "Games by status (live ones)", "status", read)
+
+
+def workers_alive(read: Callable[[], dict[str, float]]) -> ReadAtScrape:
+    """``cardroom_workers_alive``: workers whose heartbeat is recent (as /readyz counts)."""
+    return ReadAtScrape("cardroom_workers_alive", "Workers seen recently", None, read)
+
+
+def exposition(*at_scrape: ReadAtScrape) -> bytes:
+    """The text format: this process's (or, in multiprocess mode, all processes') metrics,
+    then the gauges read now."""
     if os.environ.get(MULTIPROC_ENV):
+        metrics_dir.forget_dead(Path(os.environ[MULTIPROC_ENV]))
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = REGISTRY
-    queues = CollectorRegistry()
-    queues.register(QueueDepths(depths))
-    return generate_latest(registry) + generate_latest(queues)
+    now = CollectorRegistry()
+    for collector in at_scrape:
+        now.register(collector)
+    return generate_latest(registry) + generate_latest(now)

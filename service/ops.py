@@ -81,12 +81,37 @@ def _workers_check(rq: redis.Redis) -> str:
 
 @blp.get("/metrics")
 def metrics_view() -> Response:
-    return Response(metrics.exposition(_queue_depths), mimetype=None, headers={
-        "Content-Type": metrics.CONTENT_TYPE
-    })  # fmt: skip
+    text = metrics.exposition(
+        metrics.queue_depths(_queue_depths),
+        metrics.games(_live_games),
+        metrics.workers_alive(_workers_alive),
+    )
+    return Response(text, mimetype=None, headers={"Content-Type": metrics.CONTENT_TYPE})
 
 
-def _queue_depths() -> dict[str, int]:
+def _live_games() -> dict[str, float]:
+    """Games waiting and playing (the listing's counts); nothing while the store is away."""
+    store = get_service().store
+    try:
+        return {status: store.game_count(status) for status in ("waiting", "playing")}
+    except OUTAGES:
+        return {}
+
+
+def _workers_alive() -> dict[str, float]:
+    """Workers whose heartbeat is at most CARDROOM_WORKER_STALE_SECONDS old (as /readyz)."""
+    rq = _rq()
+    if rq is None or not current_app.config.get("CARDROOM_SCHEDULER"):
+        return {}
+    since = time.time() - float(current_app.config["CARDROOM_WORKER_STALE_SECONDS"])
+    key = workers_key(current_app.config["CARDROOM_NAMESPACE"])
+    try:
+        return {"": float(rq.zcount(key, since, "+inf"))}
+    except OUTAGES:
+        return {}
+
+
+def _queue_depths() -> dict[str, float]:
     client = _rq()
     if client is None:
         return {}

@@ -27,8 +27,11 @@ JSON_ACCESS_FORMAT = (
 )
 
 
-def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) -> list[str]:
-    """gunicorn with gevent workers serving the app factory.
+def web_command(
+    host: str, port: int, workers: int, *, json_logs: bool = False, access_log: bool = True
+) -> list[str]:
+    """gunicorn with gevent workers serving the app factory, an access log line per request
+    on stdout unless ``access_log`` is off.
 
     gevent, not sync workers: a sync worker is held by each open event stream, so two streams
     stalled the API (docs/decisions.md, "Streams at scale", has the measurements).
@@ -36,8 +39,9 @@ def web_command(host: str, port: int, workers: int, *, json_logs: bool = False) 
     return [
         sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
         "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS),
-        "--access-logfile", "-", "--config", GUNICORN_CONFIG,
-        *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs else []),
+        "--config", GUNICORN_CONFIG,
+        *(["--access-logfile", "-"] if access_log else []),
+        *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs and access_log else []),
         "service.app:create_app()",
     ]  # fmt: skip
 

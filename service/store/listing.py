@@ -115,6 +115,9 @@ class RedisListing:
         metas = [records.meta_from_fields(fields) for fields in pipe.execute()]
         return [m for m in metas if m is not None]
 
+    def game_count(self, status: str) -> int:
+        return int(self.client.zcard(self._index_key(None, status)))
+
     def _index_key(self, game: str | None, status: str | None) -> str:
         parts = [self.namespace, "index", f"{{{self.namespace}}}"]
         if game is not None:

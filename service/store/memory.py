@@ -307,6 +307,11 @@ class InMemoryEventStore(records.CreateInSteps):
         found.sort(key=lambda m: (m.created, m.id), reverse=True)
         return found[offset : offset + limit]
 
+    def game_count(self, status: str) -> int:
+        with self._lock:
+            listed = [self._games[i].fields.get("status") for i in self._listed]
+        return sum(1 for s in listed if s == status)
+
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         with self._lock:
             return bool(self._lock.wait_for(lambda: self._length(game_id) > after, timeout))

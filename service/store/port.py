@@ -397,6 +397,10 @@ class EventStore(Protocol):
         """Games newest first, optionally only one game's or one status's."""
         ...
 
+    def game_count(self, status: str) -> int:
+        """How many games are listed with ``status``."""
+        ...
+
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
         ...

@@ -656,6 +656,15 @@ class StoreContract:
         assert [m.id for m in store.list_games(game="fake", status="waiting")] == [a.id]
         assert [m.id for m in store.list_games(limit=1, offset=1)] == [b.id]
 
+    def test_games_are_counted_by_status(self, store: Any) -> None:
+        before = {s: store.game_count(s) for s in ("waiting", "playing", "over")}
+        self.created(store, make_meta(game="fake"))
+        self.created(store, make_meta(game="other", status="playing"))
+        over = self.created(store, make_meta(game="fake", status="playing"))
+        store.set_status(over.id, "over")
+        after = {s: store.game_count(s) - before[s] for s in before}
+        assert after == {"waiting": 1, "playing": 1, "over": 1}
+
     def test_an_append_can_move_the_game_to_over(self, store: Any) -> None:
         meta = self.created(store, make_meta(status="playing"))
         store.append(

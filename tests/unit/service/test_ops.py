@@ -65,15 +65,24 @@ def test_a_bot_turn_is_timed() -> None:
     def turn() -> str:
         return "played"
 
-    count = value(metrics.exposition(dict).decode(), "cardroom_bot_turn_seconds_count")
+    count = value(metrics.exposition().decode(), "cardroom_bot_turn_seconds_count")
     assert metrics.timed_bot_turn(turn)() == "played"
-    now = value(metrics.exposition(dict).decode(), "cardroom_bot_turn_seconds_count")
+    now = value(metrics.exposition().decode(), "cardroom_bot_turn_seconds_count")
     assert now == count + 1
 
 
 def test_queue_depths_are_reported() -> None:
-    text = metrics.exposition(lambda: {"cardroom:bots": 3}).decode()
+    text = metrics.exposition(metrics.queue_depths(lambda: {"cardroom:bots": 3})).decode()
     assert value(text, "cardroom_queue_depth", queue="cardroom:bots") == 3
+
+
+def test_games_waiting_and_playing_are_gauges_read_from_the_store() -> None:
+    client = make_app().test_client()
+    Table(client, deal=DEAL, dealer=1)  # two people joined: playing
+    client.post("/games", json={"game": "fake", "seats": [{"type": "open"}] * 2})
+    text = client.get("/metrics").get_data(as_text=True)
+    assert value(text, "cardroom_games", status="playing") == 1
+    assert value(text, "cardroom_games", status="waiting") == 1
 
 
 @pytest.fixture

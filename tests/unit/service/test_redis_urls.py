@@ -44,6 +44,6 @@ def test_serve_and_worker_on_a_cluster_store_need_rq_redis_url(
 ) -> None:
     monkeypatch.delenv("RQ_REDIS_URL", raising=False)
     monkeypatch.setenv("REDIS_URL", "redis+cluster://127.0.0.1:1")
-    monkeypatch.setattr("service.cli.port_in_use", lambda host, port: False)
+    monkeypatch.setattr("service.serve.port_in_use", lambda host, port: False)
     assert main(command) == 2
     assert "set RQ_REDIS_URL to a plain redis:// URL" in capsys.readouterr().err
