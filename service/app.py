@@ -30,6 +30,7 @@ from service.api import (
 )
 from service.api.deps import EXTENSION
 from service.api.schemas import ProblemSchema
+from service.archive import Archive, FileArchive
 from service.bots import BotDirectory, BotRegistry, MemoryBotRegistry, RedisBotRegistry
 from service.cache import StateCache
 from service.games import GameService, Scheduler
@@ -69,8 +70,11 @@ def create_app(
     store: EventStore | None = None,
     scheduler: Scheduler | None = None,
     games: Mapping[str, Game[Any]] | None = None,
+    archive: Archive | None = None,
 ) -> Flask:
-    """The web app. ``games`` adds games beside the registry's (tests)."""
+    """The web app. ``games`` adds games beside the registry's (tests). ``archive``: where
+    finished games are kept once they leave the store (default: CARDROOM_ARCHIVE_DIR's
+    directory, if set)."""
     app = Flask(__name__)
     app.config.update(API_CONFIG)
     app.config.update(settings.from_env())
@@ -93,6 +97,7 @@ def create_app(
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
         bots=BotDirectory(registry),
         check_action=typed.check_action,
+        archive=archive or archive_of(app.config),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
@@ -126,6 +131,12 @@ def trust_proxies(app: Flask, hops: int) -> None:
 def install_hot_path(app: Flask) -> None:
     """Put ``service.api.hotpath`` in front of the app (after every hook it hands errors to)."""
     app.wsgi_app = hotpath.ActionHotPath(app, app.extensions[EXTENSION])  # type: ignore[method-assign]
+
+
+def archive_of(config: Mapping[str, Any]) -> Archive | None:
+    """The archive the config names (CARDROOM_ARCHIVE_DIR), None without one."""
+    directory = str(config.get("CARDROOM_ARCHIVE_DIR") or "")
+    return FileArchive(directory) if directory else None
 
 
 def _load_scheduler(config: Mapping[str, Any]) -> Scheduler | None:

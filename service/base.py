@@ -16,9 +16,10 @@ from domain.lifecycle import lifecycle
 from domain.protocol import Game, fold
 from domain.registry import all_games, get_game
 from service import clocks, folding, shapes, snapshots
+from service.archive import Archive
 from service.bots import BotDirectory
 from service.cache import Folded, StateCache
-from service.errors import NotFound
+from service.errors import GameArchived, NotFound, ServiceError
 from service.folding import Loaded
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID
@@ -42,8 +43,10 @@ class ServiceBase:
         clock: Callable[[], float] = time.time,
         bots: BotDirectory | None = None,
         check_action: Callable[[str, Any], None] | None = None,
+        archive: Archive | None = None,
     ) -> None:
         self.store = store
+        self.archive = archive  # where finished games go (service.retention); None: nowhere
         # the action's shape, by the game's schemas (service.api.typed.check_action), before
         # the game decides it; None: the games' own checks only
         self.check_action = check_action
@@ -88,8 +91,18 @@ class ServiceBase:
     def _meta(self, game_id: str) -> GameMeta:
         meta = self.store.meta(game_id) if GAME_ID.match(game_id) else None
         if meta is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise self._unknown(game_id)
         return meta
+
+    def _unknown(self, game_id: str) -> ServiceError:
+        """What a game the store does not hold is: archived, or not found."""
+        self.cache.discard(game_id)
+        if self.archive is not None and self.archive.summary(game_id) is not None:
+            return GameArchived(
+                f"game {game_id} is over and archived: its summary, events, replay and "
+                "verification remain"
+            )
+        return NotFound(f"no game {game_id!r}")
 
     def _load(
         self, game_id: str, *, read_from: int | None = None, idempotency_key: str | None = None
@@ -101,6 +114,8 @@ class ServiceBase:
             return self._load_on(game_id, cached, read_from, idempotency_key)
         except _StaleCache:
             pass
+        except NotFound:
+            raise self._unknown(game_id) from None
         except ChainBroken:
             if cached is None:
                 raise

@@ -9,6 +9,8 @@ cardroom replay verify FILE [--receipts R] [--expect-head H]
 cardroom replay show FILE --step N [--as SEAT] [--json]
 cardroom bot run module:Class --url URL --token TOKEN
 cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
+cardroom archive [--dir D] [--after SECONDS] [--game ID ...]
+                                         move finished games from Redis to the archive
 """
 
 from __future__ import annotations
@@ -48,7 +50,41 @@ def _parser() -> argparse.ArgumentParser:
     _replay_parser(commands)
     _arena_parser(commands)
     _bot_parser(commands)
+    _archive_parser(commands)
     return parser
+
+
+def _archive_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    archive = commands.add_parser("archive", help="move finished games to the archive now")
+    archive.add_argument("--dir", default=os.environ.get("CARDROOM_ARCHIVE_DIR") or "",
+                         help="the archive's directory (CARDROOM_ARCHIVE_DIR)")  # fmt: skip
+    archive.add_argument("--after", type=float, default=None,
+                         help="games that ended this many seconds ago or more "
+                         "(CARDROOM_ARCHIVE_AFTER, 3600); 0: every finished game")  # fmt: skip
+    archive.add_argument("--game", action="append", dest="games", default=[],
+                         help="archive this game now, whenever it ended (repeatable)")  # fmt: skip
+    archive.set_defaults(run=_run_archive)
+
+
+def _run_archive(args: argparse.Namespace) -> int:
+    from workers.archiver import retention, run_until_none_due
+
+    if not args.dir:
+        log("cardroom archive: set CARDROOM_ARCHIVE_DIR (or --dir) to the archive's directory")
+        return 2
+    moving = retention(args.dir)
+    if args.after is not None:
+        moving.after = args.after
+    if not args.games:
+        import threading
+
+        count = run_until_none_due(moving, threading.Event())
+        print(f"archived {count} finished games")
+        return 0
+    moved = [moving.archive_game(game_id) for game_id in args.games]
+    for one in moved:
+        print(f"{one.game_id}: {one.outcome}")
+    return 1 if any(m.outcome not in ("archived", "already archived") for m in moved) else 0
 
 
 def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -40,6 +40,19 @@ class NotFound(ServiceError):
     code = "not_found"
 
 
+class GameArchived(ServiceError):
+    """The game is over and left the store for the archive: its summary, events, replay and
+    verification are still served; nothing else is."""
+
+    code = "game_archived"
+
+
+class GameNotOver(ServiceError):
+    """A replay exists once the game is over."""
+
+    code = "game_not_over"
+
+
 class Unauthorized(ServiceError):
     """A missing or unknown seat token."""
 

@@ -14,8 +14,8 @@ The use cases live in mixins by concern: ``service.seating`` (create, join),
 from __future__ import annotations
 
 from service.acting import Acting
+from service.archived import ArchivedReads
 from service.folding import Loaded
-from service.reading import Reading
 from service.scheduling import NoScheduler, Scheduler
 from service.seating import Seating
 from service.shapes import fingerprint, token_hash
@@ -23,5 +23,5 @@ from service.shapes import fingerprint, token_hash
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 
-class GameService(Seating, Acting, Reading):
+class GameService(Seating, Acting, ArchivedReads):
     """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""

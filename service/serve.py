@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         log(problem)
         return status
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
+    env.setdefault("CARDROOM_ARCHIVE_DIR", str(Path(args.data_dir).resolve() / "archive"))
     if args.log_json:
         env["CARDROOM_LOG_FORMAT"] = "json"
     metrics_dir.prepare(env)  # /metrics sums every process of the host (multiprocess mode)
@@ -146,7 +147,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="gunicorn workers (WEB_CONCURRENCY, 2)")  # fmt: skip
     add("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
     add("--only", choices=ROLES, help="run one role (needs REDIS_URL): as the Procfile's lines")
-    add("--data-dir", default="var", help="embedded Redis data dir (./var)")
+    add("--data-dir", default="var",
+        help="data dir: the embedded Redis's files, the archive (CARDROOM_ARCHIVE_DIR) (./var)")
     add("--log-json", action="store_true",
         default=(os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json",
         help="log one JSON object per line (also CARDROOM_LOG_FORMAT=json)")  # fmt: skip

@@ -72,3 +72,19 @@ def append_feed() -> bool:
 def replay_dir() -> str | None:
     """Where exported replays are also written as files (``CARDROOM_REPLAY_DIR``), if anywhere."""
     return os.environ.get("CARDROOM_REPLAY_DIR") or None
+
+
+def archive_dir() -> str | None:
+    """Where finished games are archived (``CARDROOM_ARCHIVE_DIR``); None: they stay in Redis."""
+    return os.environ.get("CARDROOM_ARCHIVE_DIR") or None
+
+
+def archive_after() -> float:
+    """Seconds a finished game stays in Redis before the archive (``CARDROOM_ARCHIVE_AFTER``,
+    default 3600)."""
+    return float(os.environ.get("CARDROOM_ARCHIVE_AFTER") or 3600.0)
+
+
+def archive_interval() -> float:
+    """Seconds between the workers' archive runs (``CARDROOM_ARCHIVE_INTERVAL``, default 60)."""
+    return float(os.environ.get("CARDROOM_ARCHIVE_INTERVAL") or 60.0)

@@ -94,10 +94,13 @@ def run_worker(
         _beat_once(registry, bots)
         beat.start()
     if sweep and not burst:
+        from workers.archiver import archive_forever
         from workers.sweeper import sweep_forever
 
         thread = threading.Thread(target=sweep_forever, args=(stop, name), daemon=True)
         thread.start()
+        archiving = (connection, name, stop)
+        threading.Thread(target=archive_forever, args=archiving, daemon=True).start()
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:
         while True:

@@ -28,7 +28,7 @@ NOT_ACTION_FIELDS = ("expected_version", "seat")
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.doc(security=SECURITY)
-    @problems(blp, 400, 401, 403, 404, 409, 413, 422, 500)
+    @problems(blp, 400, 401, 403, 404, 409, 410, 413, 422, 500)
     @blp.arguments(schemas.ActionSchema())
     @blp.arguments(schemas.ActionHeadersSchema(), location="headers")
     @blp.response(200, schemas.ActionResultSchema())

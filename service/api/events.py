@@ -49,7 +49,7 @@ STREAM_DOC = {
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.doc(security=SECURITY)
-    @problems(blp, 401, 404, 422, 500)
+    @problems(blp, 401, 404, 410, 422, 500)
     @blp.arguments(schemas.EventsPageQuerySchema(), location="query")
     @blp.response(200, schemas.EventsSchema())
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -77,7 +77,7 @@ class StreamTicketSchema(schemas.ma.Schema):  # type: ignore[name-defined,misc]
 @blp.route("/<game_id>/stream-tickets")
 class StreamTickets(MethodView):
     @blp.doc(security=[{"bearerAuth": []}])
-    @problems(blp, 401, 403, 404)
+    @problems(blp, 401, 403, 404, 410)
     @blp.response(201, StreamTicketSchema())
     def post(self, game_id: str) -> dict[str, Any]:
         """A short-lived ticket to follow your seat's stream without your token in a URL.
@@ -94,7 +94,7 @@ class StreamTickets(MethodView):
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
     @blp.doc(security=SECURITY, responses=STREAM_DOC)
-    @problems(blp, 400, 401, 404, 422, 500)
+    @problems(blp, 400, 401, 404, 410, 422, 500)
     @blp.arguments(StreamQuerySchema(), location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.

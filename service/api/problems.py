@@ -47,6 +47,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_your_turn": (409, "Not your turn"),
     "game_over": (409, "Game over"),
     "game_not_over": (409, "Game not over"),
+    "game_archived": (410, "Game archived"),
     "version_conflict": (409, "Version conflict"),
     "seat_taken": (409, "Seat taken"),
     "game_exists": (409, "Game exists"),
@@ -134,6 +135,8 @@ DESCRIPTIONS: dict[str, str] = {
     "not_your_turn": "Another seat is to act.",
     "game_over": "The game has ended: no more actions.",
     "game_not_over": "The game has not ended yet: its replay exists once it does.",
+    "game_archived": "The game is over and was moved to the archive: its summary, events, "
+    "replay and verification are still served, its views, streams, seats and actions are not.",
     "version_conflict": "The game moved on: `current_version` is where it is now; read the "
     "view and send again with that version.",
     "seat_taken": "The seat was joined already or belongs to a bot.",

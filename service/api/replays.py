@@ -1,7 +1,8 @@
 """Replays: the replay file of a finished game, and the table at any of its steps.
 
 ``GET /games/{id}/replay`` returns the replay file (docs/replay-format.md) exported by the
-worker when the game ended, or builds it from the stream when the export has not run yet.
+worker when the game ended, or builds it from the stream when the export has not run yet, or
+the archived one once the game left Redis (``service.archived``).
 ``?at=N`` returns the table after event N as JSON, ``&as=SEAT`` as that seat saw it.
 """
 
@@ -16,11 +17,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from replays.format import build_replay, dumps, loads
+from replays.format import loads
 from replays.show import table_at
 from service.api.deps import get_service, problems
-from service.errors import InvalidRequest, ServiceError
-from service.games import GameService, Loaded
+from service.errors import InvalidRequest
 
 blp = Blueprint("replays", __name__, url_prefix="/games", description="Replay files")
 
@@ -43,49 +43,24 @@ class ReplayQuerySchema(ma.Schema):
     )
 
 
-class GameNotOver(ServiceError):
-    """A replay exists once the game is over."""
-
-    code = "game_not_over"
-
-
 @blp.route("/<game_id>/replay")
 class ReplayFile(MethodView):
     @blp.doc(responses=FILE_DOC)
-    @problems(blp, 404, 409, 422)
+    @problems(blp, 404, 409, 410, 422)
     @blp.arguments(ReplayQuerySchema, location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The replay file of a finished game, or (``at``) the table at one of its steps."""
-        service = get_service()
-        loaded = service.load(game_id)
-        if not loaded.over:
-            raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
-        text = replay_text(service, loaded)
+        text = get_service().replay_file(game_id)
         if "at" not in query:
             disposition = f'inline; filename="{game_id}.replay.json"'
             headers = {"Content-Disposition": disposition, "Cache-Control": "public, max-age=3600"}
             return Response(text, mimetype="application/json", headers=headers)
-        if "as_seat" in query and query["as_seat"] >= loaded.meta.players:
-            raise InvalidRequest(f"seat must be between 0 and {loaded.meta.players - 1}")
+        replay = loads(text)
+        if "as_seat" in query and query["as_seat"] >= replay.header.players:
+            raise InvalidRequest(f"seat must be between 0 and {replay.header.players - 1}")
         try:
-            data = table_at(loads(text), query["at"], query.get("as_seat"), loaded.game)
+            rules = get_service().rules(replay.header.game)
+            data = table_at(replay, query["at"], query.get("as_seat"), rules)
         except ValueError as err:
             raise InvalidRequest(str(err)) from None
         return Response(json.dumps(data), mimetype="application/json")
-
-
-def replay_text(service: GameService, loaded: Loaded) -> str:
-    """The exported replay file, or one built now from the stored stream."""
-    store = service.store
-    game_id = loaded.meta.id
-    stored = store.replay(game_id)
-    if stored:
-        return stored
-    replay = build_replay(
-        game_id,
-        store.entries(game_id),
-        game=loaded.meta.game,
-        seats=[s.public(i) for i, s in enumerate(loaded.meta.seats)],
-        outcome=loaded.game.outcome(loaded.state),
-    )
-    return dumps(replay)

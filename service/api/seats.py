@@ -15,7 +15,7 @@ blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open s
 
 @blp.route("/<game_id>/seats/<int:seat>")
 class Seat(MethodView):
-    @problems(blp, 400, 404, 409, 413, 422)
+    @problems(blp, 400, 404, 409, 410, 413, 422)
     @blp.arguments(schemas.JoinSeatSchema())
     @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
     @blp.response(201, schemas.JoinedSchema())

@@ -17,7 +17,6 @@ from marshmallow import fields
 from replays.format import loads
 from replays.verify import check
 from service.api.deps import get_service, problems
-from service.api.replays import GameNotOver, replay_text
 
 blp = Blueprint(
     "verification", __name__, url_prefix="/games", description="Replay verification"
@@ -48,11 +47,7 @@ class Verification(MethodView):
     @blp.response(200, VerificationSchema())
     def get(self, game_id: str) -> dict[str, Any]:
         """Verify the replay file of a finished game on the server, as the CLI does offline."""
-        service = get_service()
-        loaded = service.load(game_id)
-        if not loaded.over:
-            raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
-        replay = loads(replay_text(service, loaded))
+        replay = loads(get_service().replay_file(game_id))
         report = check(replay)
         header = replay.header
         return {

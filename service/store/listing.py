@@ -8,7 +8,8 @@ Redis and on a Redis Cluster:
   ``<ns>:index:{<ns>}:game:<game>``, ``<ns>:index:{<ns>}:status:<status>`` and
   ``<ns>:index:{<ns>}:game:<game>:status:<status>``, all in the one slot of the hash tag
   ``{<ns>}``, so that one MULTI lists a game or moves it between statuses atomically (never in
-  two status sets, nor in none);
+  two status sets, nor in none); ``<ns>:index:{<ns>}:ended`` (score = when it moved to over),
+  in the same MULTI as its move to ``over``: what retention reads (``service.store.purge``);
 - ``<ns>:creating`` (sorted set, score = time): creations begun and not settled. A create
   notes itself there, writes the game's keys marked ``due`` (one script, the game's slot),
   lists it, schedules its first turns and settles (unmarks and un-notes); a retry or the
@@ -23,6 +24,7 @@ left undone. Never one command, script or MULTI over a game's keys and an index'
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -129,14 +131,20 @@ class RedisListing:
         return ":".join(parts)
 
     def _index_move(self, meta: GameMeta, status: str) -> None:
-        """Move the game to the ``status`` indexes: one MULTI on the index's own slot."""
+        """Move the game to the ``status`` indexes (noting when it ended, once): one MULTI on
+        the index's own slot."""
         pipe = self.client.pipeline(transaction=True)
         for game in (None, meta.game):
             for old in STATUSES:
                 if old != status:
                     pipe.zrem(self._index_key(game, old), meta.id)
             pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
+        if status == "over":
+            pipe.zadd(self._ended_key(), {meta.id: time.time()}, nx=True)
         pipe.execute()
+
+    def _ended_key(self) -> str:
+        return f"{self.namespace}:index:{{{self.namespace}}}:ended"
 
 
 def _text(value: object) -> str:

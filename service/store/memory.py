@@ -42,6 +42,7 @@ class _Game:
     keys: dict[str, str] = field(default_factory=dict)
     keys_expire: float | None = None  # monotonic time the idempotency records expire at
     snapshot: bytes = b""  # the latest state snapshot (service.snapshots)
+    ended: float | None = None  # when it was moved to over (Unix seconds)
 
 
 class InMemoryEventStore(records.CreateInSteps):
@@ -312,6 +313,20 @@ class InMemoryEventStore(records.CreateInSteps):
             listed = [self._games[i].fields.get("status") for i in self._listed]
         return sum(1 for s in listed if s == status)
 
+    def ended_before(self, before: float, limit: int = 100) -> list[str]:
+        with self._lock:
+            ended = [(g.ended, i) for i, g in self._games.items() if i in self._listed and g.ended]
+        due = sorted((when, i) for when, i in ended if when is not None and when <= before)
+        return [i for _, i in due[:limit]]
+
+    def purge(self, game_id: str) -> bool:
+        with self._lock:
+            self._replays.pop(game_id, None)
+            self._clocks.pop(game_id, None)
+            self._notes.pop(game_id, None)
+            self._listed.discard(game_id)
+            return self._games.pop(game_id, None) is not None
+
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         with self._lock:
             return bool(self._lock.wait_for(lambda: self._length(game_id) > after, timeout))
@@ -366,6 +381,7 @@ class InMemoryEventStore(records.CreateInSteps):
         game.fields["status"] = status
         if status == "over":
             game.snapshot = b""  # a finished game keeps no snapshot
+            game.ended = game.ended or time.time()
         if status == "over" and self.idempotency_ttl > 0:
             game.keys_expire = time.monotonic() + self.idempotency_ttl
 

@@ -401,6 +401,18 @@ class EventStore(Protocol):
         """How many games are listed with ``status``."""
         ...
 
+    # Retention: finished games leave the store (for the archive, or an operator's purge).
+
+    def ended_before(self, before: float, limit: int = 100) -> list[str]:
+        """Ids of games moved to ``over`` before ``before`` (epoch seconds), earliest first.
+        A game over since before the store noted end times counts as ended when first asked."""
+        ...
+
+    def purge(self, game_id: str) -> bool:
+        """Forget a game: every key of it and every index entry naming it (idempotent; a
+        crash half-way is completed by purging again). True when its events were there."""
+        ...
+
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
         ...

@@ -66,6 +66,7 @@ from service.store.port import (
     StoredEvent,
     UnknownGameId,
 )
+from service.store.purge import RedisPurge
 from service.store.redis_reads import RedisReads
 from service.store.scripts import (
     APPEND_LUA,
@@ -89,7 +90,7 @@ OUTAGES: tuple[type[Exception], ...] = (
 )
 
 
-class RedisEventStore(RedisReads, RedisListing, records.CreateInSteps):
+class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInSteps):
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
     def __init__(

@@ -20,7 +20,9 @@ CARD_IN_WORDS = re.compile(r"(?<![A-Za-z0-9_])(?:[2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za
 _keys = itertools.count()
 
 
-def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
+def make_app(
+    store: Any = None, *, redis: bool = False, archive: Any = None, **config: Any
+) -> Flask:
     """The app with the fake game beside the real ones: on ``store``, else on a new in-memory
     store, or (``redis=True``) on the Redis store the config names."""
     settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1,
@@ -29,7 +31,7 @@ def make_app(store: Any = None, *, redis: bool = False, **config: Any) -> Flask:
     settings.update(config)
     if store is None and not redis:
         store = InMemoryEventStore()
-    return create_app(settings, store=store, games=GAMES)
+    return create_app(settings, store=store, games=GAMES, archive=archive)
 
 
 def cards_in(data: Any) -> set[str]:

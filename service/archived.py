@@ -1,0 +1,96 @@
+"""Reads that also serve archived games (a mixin of ``GameService``, over ``Reading``).
+
+A finished game that left Redis (``service.retention``) is answered from the archive: its
+summary as it was when archived, its full event log and its replay file (verified like any),
+and listings of finished games (or of all games) merge the store's with the archive's. Every
+other read of it (a view, a stream, a seat) is ``GameArchived`` (410).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replays.format import Replay, build_replay, dumps, loads
+from service import shapes
+from service.archive import ArchivedGame
+from service.errors import GameArchived, GameNotOver
+from service.reading import Reading
+
+
+class ArchivedReads(Reading):
+    """Summaries, events, replays and listings of live and archived games alike."""
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        try:
+            return super().summary(game_id)
+        except GameArchived:
+            return dict(self._archived(game_id).summary)
+
+    def replay_file(self, game_id: str) -> str:
+        """A finished game's replay file: the exported one, one built now from its stream, or
+        the archived one. GameNotOver while it is played."""
+        try:
+            loaded = self.load(game_id)
+        except GameArchived:
+            return self._archived(game_id).replay
+        if not loaded.over:
+            raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
+        stored = self.store.replay(game_id)
+        if stored:
+            return stored
+        seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
+        replay = build_replay(
+            game_id, self.store.entries(game_id), game=loaded.meta.game, seats=seats,
+            outcome=loaded.game.outcome(loaded.state),
+        )  # fmt: skip
+        return dumps(replay)
+
+    def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int | None = None
+    ) -> dict[str, Any]:
+        try:
+            return super().events_after(game_id, after, seat, limit)
+        except GameArchived:
+            archived = self._archived(game_id)
+        return archived_events(archived, loads(archived.replay), max(0, after), limit)
+
+    def list_games(
+        self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        live = super().list_games(game, status, limit + offset, 0)
+        if self.archive is None or status not in (None, "over"):
+            return live[offset : offset + limit]
+        kept = self.archive.listing(game, limit + offset, 0)
+        merged = {e["id"]: e for e in kept} | {e["id"]: e for e in live}  # live ones win
+        newest = sorted(merged.values(), key=lambda e: (e["created"], e["id"]), reverse=True)
+        return newest[offset : offset + limit]
+
+    def _archived(self, game_id: str) -> ArchivedGame:
+        found = None if self.archive is None else self.archive.get(game_id)
+        if found is None:  # purged from the archive since: as any unknown game
+            raise self._unknown(game_id)
+        return found
+
+
+def archived_events(
+    archived: ArchivedGame, replay: Replay, after: int, limit: int | None
+) -> dict[str, Any]:
+    """``events_after`` of an archived game, from its replay file (the full log: it is over)."""
+    items = []
+    for batch in replay.batches:
+        for index, recorded in enumerate(batch.events):
+            item = recorded.to_dict()
+            if index == 0:
+                item.update(command=batch.command, batch=len(batch.events))
+            items.append(item)
+    version = replay.header.head_version
+    upto = version if limit is None else min(after + max(1, limit), version)
+    salted = bool(archived.summary.get("secret"))  # as ``shapes.receipt``: salted chains only
+    head = {"head_hash": replay.header.head_hash} if salted else {}
+    out: dict[str, Any] = {
+        "id": archived.id, "version": version, **head, "over": True,
+        "events": shapes.json_ready([i for i in items if after < i["version"] <= upto]),
+    }  # fmt: skip
+    if limit is not None:
+        out["next_after"] = upto if upto < version else None
+    return out

@@ -1,0 +1,91 @@
+"""Retention: a finished game leaves Redis for the archive after ``CARDROOM_ARCHIVE_AFTER``
+seconds (its replay file and its public summary), so Redis holds live games and indexes only.
+
+``Retention(service, archive, after).run()`` archives the games that ended long enough ago
+(the store's end-time index, earliest first); workers run it every
+``CARDROOM_ARCHIVE_INTERVAL`` seconds (``workers.archiver``), ``cardroom archive`` by hand.
+Moving one game: its summary and replay file are taken from the store, the replay is verified
+(``replays.verify``), both are kept by the archive and read back, and only then is the game
+purged from the store. A game whose replay does not verify stays in Redis (logged). A crash at
+any step is completed by the next run: archiving again is idempotent, and so is purging.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from replays.format import loads
+from replays.verify import check
+from service.archive import Archive, ArchivedGame
+from service.errors import GameArchived, NotFound
+from service.games import GameService
+
+log = logging.getLogger("cardroom.retention")
+
+DEFAULT_AFTER = 3600.0  # seconds a finished game stays in Redis
+DEFAULT_INTERVAL = 60.0  # seconds between the workers' runs
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What happened to one game: ``archived``, ``already archived``, ``unknown``, ``not
+    over`` or ``refused: <why>`` (kept in Redis)."""
+
+    game_id: str
+    outcome: str
+
+
+class Retention:
+    """Moves finished games from the service's store to ``archive``."""
+
+    def __init__(
+        self,
+        service: GameService,
+        archive: Archive,
+        after: float = DEFAULT_AFTER,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.service, self.archive, self.after, self.clock = service, archive, after, clock
+
+    def due(self, limit: int = 100) -> list[str]:
+        """Games that ended more than ``after`` seconds ago, earliest first."""
+        return self.service.store.ended_before(self.clock() - self.after, limit)
+
+    def run(self, limit: int = 100) -> list[Moved]:
+        """Archive up to ``limit`` games that are due."""
+        return [self.archive_game(game_id) for game_id in self.due(limit)]
+
+    def archive_game(self, game_id: str) -> Moved:
+        """Move one finished game to the archive (whenever it ended)."""
+        try:
+            loaded = self.service.load(game_id)
+        except (GameArchived, NotFound) as gone:
+            self.service.store.purge(game_id)  # what a crash left behind: the index entries
+            return Moved(game_id, "already archived" if isinstance(gone, GameArchived) else
+                         "unknown")  # fmt: skip
+        if not loaded.over:
+            return Moved(game_id, "not over")
+        archived = ArchivedGame(
+            id=game_id,
+            summary=self.service.summary(game_id),
+            replay=self.service.replay_file(game_id),
+        )
+        problem = _unverified(archived)
+        if not problem:
+            self.archive.put(archived)
+            problem = "" if self.archive.get(game_id) == archived else "it read back otherwise"
+        if problem:
+            log.error("game %s stays in Redis: %s", game_id, problem)
+            return Moved(game_id, f"refused: {problem}")
+        self.service.store.purge(game_id)
+        self.service.cache.discard(game_id)
+        return Moved(game_id, "archived")
+
+
+def _unverified(archived: ArchivedGame) -> str:
+    """Why the archived replay file does not verify ("" when it does)."""
+    report = check(loads(archived.replay))
+    return "" if report.ok else f"its replay does not verify: {report.summary()}"

@@ -1,0 +1,113 @@
+"""Backups as docs/operations.md ("Backups") takes and restores them: `redis-cli --rdb` of the
+live store first, then a copy (tar) of the archive's directory; restored into a fresh
+redis-server of the test's own (the RDB loaded, then AOF turned on) and a fresh directory, every
+game reads back as it was and verifies, and a live game plays on."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import tarfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from service.api.deps import EXTENSION
+from service.archive import FileArchive
+from service.games import GameService
+from service.retention import Retention
+from tests.support.api import Table, make_app
+from tests.support.redis_server import OwnRedis, unique_namespace
+
+pytestmark = pytest.mark.e2e
+
+
+def redis_cli() -> str:
+    found = shutil.which("redis-cli")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-cli is missing (Debian's redis-tools; .ci/run installs it)")
+        pytest.skip("redis-cli is not installed (Debian's redis-tools)")
+    return found
+
+
+def club(url: str, namespace: str, archive: Path) -> tuple[FlaskClient, GameService]:
+    app = make_app(redis=True, REDIS_URL=url, CARDROOM_NAMESPACE=namespace,
+                   CARDROOM_ARCHIVE_DIR=str(archive))  # fmt: skip
+    return app.test_client(), app.extensions[EXTENSION]
+
+
+def play(table: Table, seed: str, moves: int | None = None) -> None:
+    """Random legal moves: ``moves`` of them, or until the game is over."""
+    rnd = random.Random(seed)
+    while table.summary()["status"] != "over" and (moves is None or moves > 0):
+        seat, action, version = table.random_move(rnd) or pytest.fail("no legal move")
+        assert table.act(seat, action, version).status_code == 200
+        moves = None if moves is None else moves - 1
+
+
+def everything(client: FlaskClient, ids: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"listing": client.get("/games?limit=100").json}
+    for game_id in ids:
+        summary = client.get(f"/games/{game_id}").json
+        out[game_id] = {"summary": summary, "events": client.get(f"/games/{game_id}/events").json}
+        if summary["status"] == "over":
+            out[game_id]["replay"] = client.get(f"/games/{game_id}/replay").text
+    return out
+
+
+def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> None:
+    cli, namespace = redis_cli(), unique_namespace("backup")
+    (tmp_path / "live").mkdir()
+    own = OwnRedis(tmp_path / "live", "--appendonly", "yes", "--appendfsync", "always")
+    try:
+        client, service = club(own.url, namespace, tmp_path / "archive")
+        archived, finished = (Table(client, "sixty_six", options={"game_target": 1}, seed=s)
+                              for s in ("backup-a", "backup-b"))  # fmt: skip
+        play(archived, "a")
+        moved = Retention(service, FileArchive(tmp_path / "archive"), after=0,
+                          clock=lambda: time.time() + 1).archive_game(archived.id)  # fmt: skip
+        assert moved.outcome == "archived"
+        play(finished, "b")
+        live = Table(client, "sixty_six", options={"game_target": 1}, seed="backup-c")
+        play(live, "c", moves=3)
+        waiting = client.post("/games", json={"game": "sixty_six", "seats": [{"type": "open"}] * 2})
+        ids = [archived.id, finished.id, live.id, waiting.json["id"]]
+        before = everything(client, ids)
+
+        # the backup: the live store first, then the archive (docs/operations.md, "Backups")
+        backup = tmp_path / "backup"
+        backup.mkdir()
+        subprocess.run([cli, "-p", str(own.port), "--rdb", str(backup / "redis.rdb")],
+                       check=True, capture_output=True, timeout=60)  # fmt: skip
+        with tarfile.open(backup / "archive.tar.gz", "w:gz") as tar:
+            tar.add(tmp_path / "archive", arcname="archive")
+    finally:
+        own.stop()
+
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    shutil.copy(backup / "redis.rdb", restored / "dump.rdb")
+    fresh = OwnRedis(restored, "--appendonly", "no", "--dbfilename", "dump.rdb")
+    try:
+        redis.Redis.from_url(fresh.url).config_set("appendonly", "yes")  # AOF from now on
+        with tarfile.open(backup / "archive.tar.gz") as tar:
+            tar.extractall(restored, filter="data")
+        client, service = club(fresh.url, namespace, restored / "archive")
+        assert everything(client, ids) == before
+        for game_id in (archived.id, finished.id):
+            assert client.get(f"/games/{game_id}/replay/verification").json["ok"] is True
+        for game_id in (live.id, waiting.json["id"]):
+            assert service.store.verify_chain(game_id).ok
+        live.client = client
+        play(live, "c-again", moves=1)  # the restored game plays on
+        assert client.get(f"/games/{live.id}").json["version"] > before[live.id]["summary"][
+            "version"]
+    finally:
+        fresh.stop()
