@@ -28,7 +28,13 @@ JSON_ACCESS_FORMAT = (
 
 
 def web_command(
-    host: str, port: int, workers: int, *, json_logs: bool = False, access_log: bool = True
+    host: str,
+    port: int,
+    workers: int,
+    *,
+    json_logs: bool = False,
+    access_log: bool = True,
+    keep_alive: int | None = None,
 ) -> list[str]:
     """gunicorn with gevent workers serving the app factory, an access log line per request
     on stdout unless ``access_log`` is off.
@@ -42,6 +48,7 @@ def web_command(
         "--config", GUNICORN_CONFIG,
         *(["--access-logfile", "-"] if access_log else []),
         *(["--access-logformat", JSON_ACCESS_FORMAT] if json_logs and access_log else []),
+        *(["--keep-alive", str(keep_alive)] if keep_alive else []),
         "service.app:create_app()",
     ]  # fmt: skip
 

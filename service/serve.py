@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
             web_command(
                 args.host, args.port, args.web_workers,
                 json_logs=args.log_json, access_log=args.access_log,
+                keep_alive=args.keep_alive,
             )
         )  # fmt: skip
     if "workers" in roles:
@@ -146,6 +147,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add("--web-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY") or 2),
         help="gunicorn workers (WEB_CONCURRENCY, 2)")  # fmt: skip
     add("--bot-workers", type=int, default=1, help="RQ worker processes (1)")
+    add("--keep-alive", type=int, default=None,
+        help="seconds gunicorn keeps an idle connection (2; behind a proxy: more than its)")
     add("--only", choices=ROLES, help="run one role (needs REDIS_URL): as the Procfile's lines")
     add("--data-dir", default="var",
         help="data dir: the embedded Redis's files, the archive (CARDROOM_ARCHIVE_DIR) (./var)")

@@ -61,9 +61,12 @@ def tools() -> tuple[str, str | None]:
 class OwnCluster:
     """Three cluster masters on free loopback ports, created with ``redis-cli --cluster``."""
 
-    def __init__(self, data_dir: Path, masters: int = MASTERS) -> None:
+    def __init__(
+        self, data_dir: Path, masters: int = MASTERS, options: tuple[str, ...] = ()
+    ) -> None:
         self.server, self.cli = tools()
         self.dir = data_dir
+        self.options = options  # more redis-server options (a benchmark's persistence)
         self.ports: list[int] = []
         self.processes: list[subprocess.Popen[bytes]] = []
         try:
@@ -90,7 +93,7 @@ class OwnCluster:
             [self.server, "--cluster-enabled", "yes", "--port", str(port),
              "--bind", "127.0.0.1", "--cluster-config-file", str(node_dir / "nodes.conf"),
              "--dir", str(node_dir), "--save", "", "--appendonly", "no",
-             "--daemonize", "no"],
+             "--daemonize", "no", *self.options],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         self.ports.append(port)
