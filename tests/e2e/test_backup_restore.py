@@ -1,7 +1,8 @@
-"""Backups as docs/operations.md ("Backups") takes and restores them: `redis-cli --rdb` of the
-live store first, then a copy (tar) of the archive's directory; restored into a fresh
-redis-server of the test's own (the RDB loaded, then AOF turned on) and a fresh directory, every
-game reads back as it was and verifies, and a live game plays on."""
+"""Backups as docs/operations.md ("Backups") takes and restores them: docs/deploy's
+cardroom-backup.sh (`redis-cli --rdb` of the live store first, then a tar of the archive's
+directory); restored into a fresh redis-server of the test's own (the RDB loaded with AOF off,
+then AOF turned on) and a fresh directory, every game reads back as it was and verifies, and a
+live game plays on."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from tests.support.api import Table, make_app
 from tests.support.redis_server import OwnRedis, unique_namespace
 
 pytestmark = pytest.mark.e2e
+
+SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "cardroom-backup.sh"
 
 
 def redis_cli() -> str:
@@ -63,7 +66,8 @@ def everything(client: FlaskClient, ids: list[str]) -> dict[str, Any]:
 
 
 def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> None:
-    cli, namespace = redis_cli(), unique_namespace("backup")
+    redis_cli()  # the backup script's tool
+    namespace = unique_namespace("backup")
     (tmp_path / "live").mkdir()
     own = OwnRedis(tmp_path / "live", "--appendonly", "yes", "--appendfsync", "always")
     try:
@@ -81,23 +85,23 @@ def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> Non
         ids = [archived.id, finished.id, live.id, waiting.json["id"]]
         before = everything(client, ids)
 
-        # the backup: the live store first, then the archive (docs/operations.md, "Backups")
         backup = tmp_path / "backup"
-        backup.mkdir()
-        subprocess.run([cli, "-p", str(own.port), "--rdb", str(backup / "redis.rdb")],
-                       check=True, capture_output=True, timeout=60)  # fmt: skip
-        with tarfile.open(backup / "archive.tar.gz", "w:gz") as tar:
-            tar.add(tmp_path / "archive", arcname="archive")
+        env = {**os.environ, "REDIS_URL": own.url, "BACKUP_DIR": str(backup),
+               "CARDROOM_ARCHIVE_DIR": str(tmp_path / "archive")}
+        ran = subprocess.run([str(SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran.stderr
     finally:
         own.stop()
 
+    (rdb,) = backup.glob("redis-*.rdb")
+    (archive,) = backup.glob("archive-*.tar.gz")
     restored = tmp_path / "restored"
     restored.mkdir()
-    shutil.copy(backup / "redis.rdb", restored / "dump.rdb")
+    shutil.copy(rdb, restored / "dump.rdb")
     fresh = OwnRedis(restored, "--appendonly", "no", "--dbfilename", "dump.rdb")
     try:
         redis.Redis.from_url(fresh.url).config_set("appendonly", "yes")  # AOF from now on
-        with tarfile.open(backup / "archive.tar.gz") as tar:
+        with tarfile.open(archive) as tar:
             tar.extractall(restored, filter="data")
         client, service = club(fresh.url, namespace, restored / "archive")
         assert everything(client, ids) == before

@@ -26,8 +26,10 @@ from tests.unit.service.test_ops import value
 pytestmark = pytest.mark.e2e
 
 DEPLOY = ROOT / "docs" / "deploy"
-UNITS = ("cardroom-web.service", "cardroom-worker.service", "cardroom.target")
+UNITS = ("cardroom-web.service", "cardroom-worker.service", "cardroom.target",
+         "cardroom-backup.service", "cardroom-backup.timer")  # fmt: skip
 INSTALLED = "/opt/cardroom/.venv/bin/cardroom"  # where the units expect the console script
+BACKUP = "/usr/local/sbin/cardroom-backup"  # and the backup script
 Unit = dict[str, list[tuple[str, str]]]
 
 
@@ -64,6 +66,7 @@ def test_systemd_analyze_verify_finds_nothing_to_say(tmp_path: Path) -> None:
         pytest.skip("systemd-analyze is not installed (Debian's systemd package)")
     for name in UNITS:  # the console script where the units expect it: here, this venv's
         text = (DEPLOY / name).read_text().replace(INSTALLED, cardroom_script())
+        text = text.replace(BACKUP, str(DEPLOY / "cardroom-backup.sh"))
         (tmp_path / name).write_text(text)
     checked = subprocess.run(
         [analyze, "verify", *(str(tmp_path / n) for n in UNITS)],

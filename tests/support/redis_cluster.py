@@ -85,6 +85,15 @@ class OwnCluster:
     def node(self, port: int) -> redis.Redis:
         return redis.Redis(host="127.0.0.1", port=port, socket_timeout=5)
 
+    def key_on(self, port: int, prefix: str) -> str:
+        """A key (``prefix`` and a number) whose slot the master on ``port`` serves."""
+        node, owned = self.node(port), set()
+        for start, end, *nodes in node.cluster("slots"):
+            if int(nodes[0][1]) == port:
+                owned.update(range(int(start), int(end) + 1))
+        return next(k for k in (f"{prefix}{i}" for i in range(100_000))
+                    if node.cluster("keyslot", k) in owned)  # fmt: skip
+
     def _start_node(self) -> None:
         port = free_node_port()
         node_dir = self.dir / str(port)

@@ -1,0 +1,356 @@
+"""Capacity: what one core of each tier sustains, for sizing a deployment (docs/operations.md,
+"Sizing").
+
+Run: ``.venv/bin/python -m benchmarks.bench_capacity [--seconds 20] [--rounds 3]``.
+
+Everything runs on this machine, started by the script, as the scale-out deployment runs it:
+the store on a Redis Cluster of three masters (AOF on, ``appendfsync everysec``), RQ on a plain
+redis-server of its own, one web role (``cardroom serve --only web --web-workers 1``) and one
+worker role (``cardroom serve --only workers``: one RQ worker). Two kinds of samples, alternated
+round by round (bots, people; then people, bots; ...):
+
+- **bots**: ``--games`` bots-only games (heuristic bots) kept in flight for ``--seconds``,
+  Shithead (4 seats), Sixty-Six (a match to 7) and Sheepshead (5 seats) in turn; the client
+  only creates games and polls their summaries;
+- **people**: ``--people`` client threads each playing two-person Sixty-Six games over HTTP
+  as a person's client does: read the view of the seat to act, send one of its legal actions.
+
+Every process's CPU time (user + system, /proc) is read before and after each sample, less what
+the tier spends idle (its rate measured for ``--idle`` seconds with no load at the start of each
+round: Redis's timers and cluster bus, the workers' sweeper and heartbeats), so each figure is
+work per CPU-second of the tier that did it, whatever else shares the machine (the load
+generator, other benchmarks): bot turns per worker core-second, person actions (each with its
+view) per web core-second, events appended per store-Redis core-second (a cluster master is
+one shard on one core), bot turns per RQ-Redis core-second. The baseline measured in the
+same run: pipelined ``XADD`` of entries of the same size into one master, events per that
+master's core-second; the store's figure is also given as a ratio to it. Per finished game of
+each kind: its actions and its events (from its replay file). Medians and ranges over rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+from benchmarks.servers import free_port
+from benchmarks.stats import load_note, spread
+from tests.support.redis_cluster import OwnCluster
+from tests.support.redis_server import OwnRedis
+
+ROOT = Path(__file__).resolve().parent.parent
+TICKS = os.sysconf("SC_CLK_TCK")
+HEURISTIC = {"type": "bot", "bot": "heuristic"}
+BOT_GAMES = (("shithead", 4), ("sixty_six", 2), ("sheepshead", 5))
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (those gone count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def descendants(pid: int) -> list[int]:
+    """The process and everything it started, now."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found, pending = [], [pid]
+    while pending:
+        found.append(pending.pop())
+        pending += children.get(found[-1], [])
+    return found
+
+
+@dataclass
+class Tiers:
+    """The pids of each tier (read again at each sample: a restarted child counts)."""
+
+    web: int
+    worker: int
+    store: list[int]
+    rq: int
+
+    def cpu(self) -> dict[str, float]:
+        return {
+            "web": cpu_seconds(descendants(self.web)),
+            "worker": cpu_seconds(descendants(self.worker)),
+            "store": cpu_seconds(self.store),
+            "rq": cpu_seconds([self.rq]),
+        }
+
+
+@contextmanager
+def deployment(tmp: Path) -> Iterator[tuple[str, Tiers, OwnCluster]]:
+    cluster = OwnCluster(tmp / "cluster", options=("--appendonly", "yes", "--appendfsync",
+                                                   "everysec"))  # fmt: skip
+    rq = OwnRedis(tmp, "--appendonly", "no")
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": cluster.url, "RQ_REDIS_URL": rq.url,
+           "CARDROOM_NAMESPACE": f"capacity-{uuid.uuid4().hex[:8]}", "CARDROOM_RATE_LIMITS": "0",
+           "CARDROOM_ARCHIVE_DIR": str(tmp / "archive"), "CARDROOM_ARCHIVE_AFTER": "86400",
+           "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}  # fmt: skip
+    roles = [
+        ["--only", "web", "--web-workers", "1", "--port", str(port), "--no-access-log"],
+        ["--only", "workers", "--bot-workers", "1"],
+    ]
+    logs = [(tmp / f"{r[1]}.log").open("wb") for r in roles]  # read them if a run goes wrong
+    started = [subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *r], cwd=ROOT,
+                                env=env, stdout=log, stderr=log)
+               for r, log in zip(roles, logs, strict=True)]  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base)
+        yield base, Tiers(started[0].pid, started[1].pid,
+                          [p.pid for p in cluster.processes], rq.process.pid), cluster  # fmt: skip
+    finally:
+        for process in started:
+            process.send_signal(signal.SIGTERM)
+            process.wait(30)
+        cluster.stop()
+        rq.stop()
+        for log in logs:
+            log.close()
+
+
+def wait_ready(base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("the deployment did not become ready")
+
+
+def actions_so_far(base: str) -> float:
+    """Accepted actions of every process of the host (/metrics sums them)."""
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("cardroom_actions_appended_total{"))  # fmt: skip
+
+
+@dataclass
+class Sample:
+    work: float  # bot turns or person actions
+    events: float
+    cpu: dict[str, float]
+    seconds: float
+    finished: dict[str, list[str]] = field(default_factory=dict)  # game -> finished ids
+
+
+def idle_rates(tiers: Tiers, seconds: float) -> dict[str, float]:
+    """CPU seconds per second each tier spends with no load."""
+    before = tiers.cpu()
+    time.sleep(seconds)
+    after = tiers.cpu()
+    return {k: (after[k] - before[k]) / seconds for k in before}
+
+
+def measured(base: str, tiers: Tiers, idle: dict[str, float], run: object) -> Sample:
+    """CPU (less the idle rate), actions and events around ``run()`` (which returns events
+    appended and the finished games)."""
+    cpu, actions, began = tiers.cpu(), actions_so_far(base), time.monotonic()
+    events, finished = run()  # type: ignore[operator]
+    after, seconds = tiers.cpu(), time.monotonic() - began
+    used = {k: max(after[k] - cpu[k] - idle[k] * seconds, 0.01) for k in cpu}
+    return Sample(actions_so_far(base) - actions, events, used, seconds, finished)
+
+
+def bots(base: str, games: int, seconds: float) -> tuple[int, dict[str, list[str]]]:
+    """Bots-only games in flight for ``seconds``: events appended, finished games by kind."""
+    http, live, finished = requests.Session(), {}, {}  # type: ignore[var-annotated]
+    events, turn, began = 0, 0, time.monotonic()
+    while time.monotonic() - began < seconds:
+        while len(live) < games:
+            name, seats = BOT_GAMES[turn % len(BOT_GAMES)]
+            turn += 1
+            created = http.post(f"{base}/games", json={"game": name, "seats": [HEURISTIC] * seats})
+            live[created.json()["id"]] = (name, created.json()["version"])
+        time.sleep(0.2)
+        for game_id, (name, first) in list(live.items()):
+            summary = http.get(f"{base}/games/{game_id}").json()
+            if summary["status"] == "over":
+                del live[game_id]
+                finished.setdefault(name, []).append(game_id)
+                events += summary["version"] - first
+    for game_id, (_, first) in live.items():  # unfinished games' events count too
+        events += http.get(f"{base}/games/{game_id}").json()["version"] - first
+    return events, finished
+
+
+def people(base: str, threads: int, seconds: float) -> tuple[int, dict[str, list[str]]]:
+    """Two-person games played by ``threads`` clients: events appended, finished games."""
+    events: list[int] = []
+    stop = time.monotonic() + seconds
+    workers = [threading.Thread(target=_person_client, args=(base, stop, i, events))
+               for i in range(threads)]  # fmt: skip
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(events), {}
+
+
+def _person_client(base: str, stop: float, index: int, events: list[int]) -> None:
+    http, rng = requests.Session(), random.Random(index)
+    while time.monotonic() < stop:
+        body = {"game": "sixty_six", "seats": [{"type": "open"}] * 2}
+        game = http.post(f"{base}/games", json=body).json()
+        tokens = [http.post(f"{base}/games/{game['id']}/seats/{s}", json={"name": f"p{s}"})
+                  .json()["token"] for s in (0, 1)]  # fmt: skip
+        first = last = http.get(f"{base}/games/{game['id']}").json()["version"]
+        seat = 0
+        while time.monotonic() < stop:
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            view = http.get(f"{base}/games/{game['id']}/view", headers=auth).json()
+            if view["view"]["outcome"] is not None:
+                break
+            if not view["view"]["legal_actions"]:
+                seat = 1 - seat
+                continue
+            action = {**rng.choice(view["view"]["legal_actions"]),
+                      "expected_version": view["version"]}  # fmt: skip
+            answer = http.post(f"{base}/games/{game['id']}/actions", json=action, headers=auth)
+            last = answer.json().get("version", last)
+        events.append(last - first)
+
+
+def per_game(base: str, finished: dict[str, list[str]]) -> dict[str, tuple[float, float]]:
+    """Mean actions and events of up to 5 finished games of each kind (from their replays)."""
+    out = {}
+    for name, ids in finished.items():
+        counted = []
+        for game_id in ids[:5]:
+            replay = requests.get(f"{base}/games/{game_id}/replay", timeout=30).json()
+            actions = sum(1 for b in replay["batches"] if b["command"].get("kind") == "action")
+            counted.append((actions, replay["header"]["head_version"]))
+        out[name] = (statistics.mean(a for a, _ in counted), statistics.mean(e for _, e in counted))
+    return out
+
+
+def xadd_baseline(cluster: OwnCluster, seconds: float) -> float:
+    """Events per core-second of one master for bare pipelined XADDs of entries the size of
+    the store's (about 600 bytes: event, hashes, command)."""
+    port = cluster.ports[0]
+    client = cluster.node(port)
+    key = cluster.key_on(port, "bench-xadd-")
+    fields = {"event": "x" * 400, "prev_hash": "0" * 64, "hash": "1" * 64, "command": "y" * 60}
+    pid = cluster.processes[0].pid
+    before, count, began = cpu_seconds([pid]), 0, time.monotonic()
+    while time.monotonic() - began < seconds:
+        pipe = client.pipeline(transaction=False)
+        for _ in range(50):
+            pipe.xadd(key, fields)
+        pipe.execute()
+        count += 50
+    used = cpu_seconds([pid]) - before
+    client.delete(key)
+    return count / used if used else float("nan")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="per sample")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=8, help="bots-only games in flight")
+    parser.add_argument("--people", type=int, default=8, help="person clients")
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle measurement")
+    args = parser.parse_args(argv)
+    print(f"{load_note()}; {args.rounds} rounds of {args.seconds:g} s per kind")
+    figures: dict[str, list[float]] = {}
+    games: dict[str, list[tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-capacity-") as tmp, \
+            deployment(Path(tmp)) as (base, tiers, cluster):  # fmt: skip
+        for index in range(args.rounds):
+            idle = idle_rates(tiers, args.idle)
+            order = ("bots", "people") if index % 2 == 0 else ("people", "bots")
+            for kind in order:
+                sample = _sample(kind, base, tiers, idle, args)
+                _record(kind, sample, figures)
+                for name, pair in per_game(base, sample.finished).items():
+                    games.setdefault(name, []).append(pair)
+                print(f"round {index + 1} {kind:<6}: " + _line(kind, sample), flush=True)
+            figures.setdefault("xadd", []).append(xadd_baseline(cluster, min(5.0, args.seconds)))
+    _report(figures, games)
+
+
+def _sample(
+    kind: str, base: str, tiers: Tiers, idle: dict[str, float], args: argparse.Namespace
+) -> Sample:
+    if kind == "bots":
+        return measured(base, tiers, idle, lambda: bots(base, args.games, args.seconds))
+    return measured(base, tiers, idle, lambda: people(base, args.people, args.seconds))
+
+
+def _record(kind: str, sample: Sample, figures: dict[str, list[float]]) -> None:
+    cpu = sample.cpu
+    if kind == "bots":
+        figures.setdefault("turns/worker", []).append(sample.work / cpu["worker"])
+        figures.setdefault("turns/rq", []).append(sample.work / cpu["rq"])
+    else:
+        figures.setdefault("actions/web", []).append(sample.work / cpu["web"])
+    figures.setdefault(f"events/store {kind}", []).append(sample.events / cpu["store"])
+    for tier, used in cpu.items():
+        figures.setdefault(f"busy {kind} {tier}", []).append(used / sample.seconds)
+
+
+def _line(kind: str, sample: Sample) -> str:
+    busy = ", ".join(f"{t} {u / sample.seconds:.2f}" for t, u in sample.cpu.items())
+    what = "bot turns" if kind == "bots" else "person actions"
+    return (f"{sample.work / sample.seconds:7.1f} {what}/s, "
+            f"{sample.events / sample.seconds:7.1f} events/s; cores busy: {busy}")  # fmt: skip
+
+
+def _report(figures: dict[str, list[float]], games: dict[str, list[tuple[float, float]]]) -> None:
+    print("\nper core-second of the tier that did the work, median (range):")
+    labels = {
+        "actions/web": "person actions (each with its view) per web core",
+        "turns/worker": "bot turns per worker core",
+        "events/store people": "events per store-Redis core (people's games)",
+        "events/store bots": "events per store-Redis core (bots' games)",
+        "turns/rq": "bot turns per RQ-Redis core",
+        "xadd": "baseline: bare pipelined XADDs per store-Redis core",
+    }
+    for key, label in labels.items():
+        if key in figures:
+            print(f"  {label}: {spread(figures[key], '{:.0f}')}")
+    for kind in ("bots", "people"):
+        store = figures.get(f"events/store {kind}")
+        if store:
+            each = [s / x for s, x in zip(store, figures["xadd"], strict=False)]
+            print(f"  store events ({kind}) / bare XADD per core: {spread(each, '{:.3f}')}")
+    print("\nper finished game (heuristic bots), mean actions / events:")
+    for name, pairs in sorted(games.items()):
+        print(f"  {name}: {statistics.mean(a for a, _ in pairs):.0f} actions, "
+              f"{statistics.mean(e for _, e in pairs):.0f} events")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
