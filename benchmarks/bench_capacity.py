@@ -49,6 +49,7 @@ import requests
 
 from benchmarks.servers import free_port
 from benchmarks.stats import load_note, spread
+from tests.support.processes import descendants
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import OwnRedis
 
@@ -68,22 +69,6 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / TICKS
-
-
-def descendants(pid: int) -> list[int]:
-    """The process and everything it started, now."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(parent, []).append(int(stat.parent.name))
-    found, pending = [], [pid]
-    while pending:
-        found.append(pending.pop())
-        pending += children.get(found[-1], [])
-    return found
 
 
 @dataclass

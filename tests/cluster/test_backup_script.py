@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support.processes import tool
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import OwnRedis
 
@@ -20,10 +21,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "cardroom-bac
 
 
 def backup(url: str, into: Path) -> list[Path]:
-    if shutil.which("redis-cli") is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-cli is missing (Debian's redis-tools; .ci/run installs it)")
-        pytest.skip("redis-cli is not installed (Debian's redis-tools)")
+    tool("redis-cli", "redis-tools")
     env = {**os.environ, "REDIS_URL": url, "BACKUP_DIR": str(into), "CARDROOM_ARCHIVE_DIR": ""}
     ran = subprocess.run([str(SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr

@@ -8,7 +8,6 @@ and the stream saw every version."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import signal
@@ -16,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from replays.verify import verify
 from service.store.connect import client_from_url
 from tests.e2e.conftest import BOT, ROOT, SHORT, free_port
 from tests.support.nginx import Nginx, doc_block
+from tests.support.processes import kill_tree, until
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 
@@ -44,24 +44,6 @@ def role(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[by
             [sys.executable, "-m", "service.cli", "serve", *args], cwd=ROOT, env=env,
             stdout=out, stderr=out, start_new_session=True,
         )  # fmt: skip
-
-
-def kill_tree(pid: int) -> None:
-    """SIGKILL a process and everything it started (the supervisor first: nothing restarts)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(parent, []).append(int(stat.parent.name))
-    order, pending = [], [pid]
-    while pending:
-        order.append(pending.pop())
-        pending += children.get(order[-1], [])
-    for each in order:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(each, signal.SIGKILL)
 
 
 class Deployment:
@@ -87,17 +69,6 @@ class Deployment:
         block = block.replace("listen 8000;", f"listen 127.0.0.1:{self.port};")
         self.nginx = Nginx(block, tmp / "nginx")
         self.base = f"http://127.0.0.1:{self.port}"
-
-    def until(self, check: Callable[[], object], what: str, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                if check():
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting until {what}")
 
     def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> str:
         body = {"game": game, "seats": seats, **extra}
@@ -183,7 +154,7 @@ def deployment(tmp_path: Path, cluster: OwnCluster) -> Iterator[Deployment]:
     try:
         running.nginx.wait_listening(running.port)
         ready = f"{running.base}/readyz"
-        running.until(lambda: requests.get(ready, timeout=5).status_code == 200, "ready", 60)
+        until(lambda: requests.get(ready, timeout=5).status_code == 200, "ready", 60)
         yield running
     finally:
         running.stop()
@@ -213,12 +184,12 @@ def test_games_of_people_and_bots_finish_on_a_cluster_while_a_worker_and_a_web_d
                                     daemon=True))  # fmt: skip
     for thread in threads:
         thread.start()
-    deployment.until(lambda: len(moves) >= 6, "the people are playing", 60)
+    until(lambda: len(moves) >= 6, "the people are playing", 60)
     kill_tree(deployment.workers[0].pid)  # a worker machine lost, mid-game
     kill_tree(deployment.webs[1].pid)  # a web machine lost
     for game_id in [*people, *bots]:
         url = f"{base}/games/{game_id}"
-        deployment.until(lambda u=url: call("get", u).json()["status"] == "over",
+        until(lambda u=url: call("get", u).json()["status"] == "over",
                          f"game {game_id} is over", 120)  # fmt: skip
     for thread in threads:
         thread.join(30)

@@ -24,20 +24,12 @@ from service.archive import FileArchive
 from service.games import GameService
 from service.retention import Retention
 from tests.support.api import Table, make_app
+from tests.support.processes import tool
 from tests.support.redis_server import OwnRedis, unique_namespace
 
 pytestmark = pytest.mark.e2e
 
 SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "cardroom-backup.sh"
-
-
-def redis_cli() -> str:
-    found = shutil.which("redis-cli")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-cli is missing (Debian's redis-tools; .ci/run installs it)")
-        pytest.skip("redis-cli is not installed (Debian's redis-tools)")
-    return found
 
 
 def club(url: str, namespace: str, archive: Path) -> tuple[FlaskClient, GameService]:
@@ -66,7 +58,7 @@ def everything(client: FlaskClient, ids: list[str]) -> dict[str, Any]:
 
 
 def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> None:
-    redis_cli()  # the backup script's tool
+    tool("redis-cli", "redis-tools")  # the backup script's
     namespace = unique_namespace("backup")
     (tmp_path / "live").mkdir()
     own = OwnRedis(tmp_path / "live", "--appendonly", "yes", "--appendfsync", "always")

@@ -18,6 +18,7 @@ import requests
 
 from service import telemetry
 from tests.e2e.conftest import BOT, ROOT, free_port
+from tests.support.processes import until
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.unit.service.test_ops import value
 
@@ -48,16 +49,16 @@ class Honcho:
         self.rq = redis.Redis.from_url(redis_url())
 
     def until(self, check: Callable[[], object], what: str, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"honcho stopped: {self.log.read_text()[-3000:]}"
-            try:
-                if check():
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting until {what}: {self.log.read_text()[-3000:]}")
+        """``check()`` comes true while honcho keeps running."""
+
+        def running_and() -> object:
+            assert self.process.poll() is None, f"honcho stopped: {self.tail()}"
+            return check()
+
+        until(running_and, what, timeout, also=self.tail)
+
+    def tail(self) -> str:
+        return self.log.read_text()[-3000:]
 
     def ready(self) -> bool:
         return requests.get(f"{self.base}/readyz", timeout=5).status_code == 200

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import redis
 import requests
 
 from tests.e2e.conftest import BOT, ROOT, free_port
+from tests.support.processes import tool, until
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.unit.service.test_ops import value
 
@@ -59,11 +58,7 @@ def cardroom_script() -> str:
 
 
 def test_systemd_analyze_verify_finds_nothing_to_say(tmp_path: Path) -> None:
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        if os.environ.get("CI"):
-            pytest.fail("systemd-analyze is missing (Debian's systemd package brings it)")
-        pytest.skip("systemd-analyze is not installed (Debian's systemd package)")
+    analyze = tool("systemd-analyze", "systemd")
     for name in UNITS:  # the console script where the units expect it: here, this venv's
         text = (DEPLOY / name).read_text().replace(INSTALLED, cardroom_script())
         text = text.replace(BACKUP, str(DEPLOY / "cardroom-backup.sh"))
@@ -125,28 +120,17 @@ def units(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]
         delete_namespace(redis.Redis.from_url(redis_url()), namespace)
 
 
-def _until(check: object, what: str, timeout: float = 40) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():  # type: ignore[operator]
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting until {what}")
-
-
 def test_the_units_command_lines_serve_games_and_stop_on_sigterm(
     units: tuple[str, list[subprocess.Popen[bytes]]],
 ) -> None:
     base, processes = units
-    _until(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200, "ready")
+    until(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200, "ready", 40)
     body = {"game": "shithead", "seats": [BOT] * 3}
     game = requests.post(f"{base}/games", json=body, timeout=10).json()["id"]
-    _until(
+    until(
         lambda: requests.get(f"{base}/games/{game}", timeout=5).json()["status"] == "over",
         "the bots finish",
+        40,
     )
     metrics = requests.get(f"{base}/metrics", timeout=5).text
     assert value(metrics, "cardroom_bot_turn_seconds_count") > 0  # the worker unit's figures

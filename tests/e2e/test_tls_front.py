@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import socket
 import ssl
 import subprocess
@@ -21,6 +20,7 @@ import requests
 
 from tests.e2e.conftest import BOT, Stack, free_port
 from tests.support.nginx import Nginx, doc_block
+from tests.support.processes import tool
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +32,7 @@ class Front:
 
     def __init__(self, stack: Stack, tmp: Path) -> None:
         self.cert, self.key = tmp / "cert.pem", tmp / "key.pem"
-        openssl = shutil.which("openssl") or pytest.fail("openssl is missing")
+        openssl = tool("openssl", "openssl")
         subprocess.run(
             [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
              "-keyout", str(self.key), "-out", str(self.cert), "-subj", f"/CN={NAME}",

@@ -5,14 +5,12 @@ tests never skip in CI: .ci/run installs it."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-import pytest
+from tests.support.processes import tool
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS = ROOT / "docs" / "operations.md"
@@ -37,12 +35,7 @@ http {{
 
 
 def executable() -> str:
-    found = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.access(found, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail("nginx is missing (.ci/run installs Debian's nginx)")
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    return found
+    return tool("nginx", "nginx-light")
 
 
 def doc_block(name: str) -> str:

@@ -3,36 +3,25 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.api import make_app
+from tests.support.processes import tool
 
 RULES = Path(__file__).resolve().parents[3] / "docs" / "deploy" / "prometheus"
 SUFFIXES = ("_bucket", "_count", "_sum", "_total")
 
 
-def promtool() -> str:
-    found = shutil.which("promtool")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("promtool is missing: .ci/run installs Debian's prometheus package")
-        pytest.skip("promtool is not installed (Debian's prometheus package brings it)")
-    return found
-
-
 def test_the_alert_rules_are_valid_and_their_unit_tests_pass() -> None:
-    tool = promtool()
+    promtool = tool("promtool", "prometheus")
     for command in (["check", "rules", "cardroom-alerts.yml"],
                     ["test", "rules", "cardroom-alerts.test.yml"]):  # fmt: skip
-        ran = subprocess.run([tool, *command], cwd=RULES, capture_output=True, text=True)
+        ran = subprocess.run([promtool, *command], cwd=RULES, capture_output=True, text=True)
         assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
