@@ -87,9 +87,9 @@ class Honcho:
         delete_namespace(self.rq, self.namespace)
 
 
-@pytest.fixture
-def honcho(tmp_path: Path) -> Iterator[Honcho]:
-    running = Honcho(tmp_path)
+@pytest.fixture(scope="module")
+def honcho(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Honcho]:
+    running = Honcho(tmp_path_factory.mktemp("honcho"))
     try:
         running.until(running.ready, "the service is ready (web up, a worker seen)")
         yield running
@@ -99,6 +99,21 @@ def honcho(tmp_path: Path) -> Iterator[Honcho]:
 
 def metric(base: str, name: str, **labels: str) -> float:
     return value(requests.get(f"{base}/metrics", timeout=5).text, name, **labels)
+
+
+def test_the_procfile_metrics_sum_every_process_and_requests_are_logged(
+    honcho: Honcho,
+) -> None:
+    honcho.bots_game_finishes()
+    # the bots' turns are counted in the worker; every web process reports them, the same
+    scraped = {metric(honcho.base, "cardroom_bot_turn_seconds_count") for _ in range(6)}
+    assert len(scraped) == 1 and scraped.pop() > 0
+    summed = [metric(honcho.base, "cardroom_actions_appended_total", game="sixty_six")
+              for _ in range(6)]  # fmt: skip
+    assert len(set(summed)) == 1 and summed[0] > 0
+    assert metric(honcho.base, "cardroom_workers_alive") == 1  # (before the kill test)
+    assert metric(honcho.base, "cardroom_games", status="playing") == 0
+    honcho.until(lambda: '"GET /metrics HTTP/1.1" 200' in honcho.log.read_text(), "logged", 5)
 
 
 def test_the_procfile_service_survives_a_killed_worker_and_a_killed_web_master(
@@ -116,18 +131,3 @@ def test_the_procfile_service_survives_a_killed_worker_and_a_killed_web_master(
     honcho.until(honcho.ready, "the web answers again")
     honcho.bots_game_finishes()
     assert honcho.process.poll() is None
-
-
-def test_the_procfile_metrics_sum_every_process_and_requests_are_logged(
-    honcho: Honcho,
-) -> None:
-    honcho.bots_game_finishes()
-    # the bots' turns are counted in the worker; every web process reports them, the same
-    scraped = {metric(honcho.base, "cardroom_bot_turn_seconds_count") for _ in range(6)}
-    assert len(scraped) == 1 and scraped.pop() > 0
-    summed = [metric(honcho.base, "cardroom_actions_appended_total", game="sixty_six")
-              for _ in range(6)]  # fmt: skip
-    assert len(set(summed)) == 1 and summed[0] > 0
-    assert metric(honcho.base, "cardroom_workers_alive") == 1
-    assert metric(honcho.base, "cardroom_games", status="playing") == 0
-    honcho.until(lambda: '"GET /metrics HTTP/1.1" 200' in honcho.log.read_text(), "logged", 5)

@@ -60,8 +60,9 @@ class Front:
         self.session.verify = str(self.cert)
 
 
-@pytest.fixture
-def front(tmp_path: Path) -> Iterator[Front]:
+@pytest.fixture(scope="module")
+def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
+    tmp_path = tmp_path_factory.mktemp("front")
     stack = Stack(tmp_path, bot_workers=1, web_workers=2)
     try:
         running = Front(stack, tmp_path)
