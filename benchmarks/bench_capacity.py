@@ -49,6 +49,7 @@ import requests
 
 from benchmarks.servers import free_port
 from benchmarks.stats import load_note, spread
+from replays.format import loads
 from tests.support.processes import descendants
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import OwnRedis
@@ -233,9 +234,9 @@ def per_game(base: str, finished: dict[str, list[str]]) -> dict[str, tuple[float
     for name, ids in finished.items():
         counted = []
         for game_id in ids[:5]:
-            replay = requests.get(f"{base}/games/{game_id}/replay", timeout=30).json()
-            actions = sum(1 for b in replay["batches"] if b["command"].get("kind") == "action")
-            counted.append((actions, replay["header"]["head_version"]))
+            replay = loads(requests.get(f"{base}/games/{game_id}/replay", timeout=30).text)
+            actions = sum(1 for b in replay.batches if b.command.get("kind") == "action")
+            counted.append((actions, replay.header.head_version))
         out[name] = (statistics.mean(a for a, _ in counted), statistics.mean(e for _, e in counted))
     return out
 
