@@ -36,18 +36,27 @@ def archive_forever(connection: redis.Redis, worker: str, stop: threading.Event)
     if directory is None:
         return
     moving, every = retention(directory), config.archive_interval()
-    lease = f"{config.namespace()}:archiver"
     while not stop.wait(every):
         try:
-            if connection.set(lease, worker, nx=True, px=int(every * 2000)) or (
-                connection.get(lease) == worker.encode()
-            ):
-                connection.pexpire(lease, int(every * 2000))
+            if elected(connection, worker, every * 2):
                 run_until_none_due(moving, stop)
         except OUTAGES as err:
             log.warning("archive run skipped: Redis is unreachable (%s)", err)
         except Exception:
             log.exception("archive run failed")
+
+
+def elected(connection: redis.Redis, worker: str, seconds: float) -> bool:
+    """Whether ``worker`` holds the archive lease (taken when free, kept by renewing it): one
+    worker of the deployment archives at a time; the lease lapses ``seconds`` after its
+    holder stops renewing it."""
+    lease, ms = f"{config.namespace()}:archiver", int(seconds * 1000)
+    if connection.set(lease, worker, nx=True, px=ms):
+        return True
+    if connection.get(lease) == worker.encode():
+        connection.pexpire(lease, ms)
+        return True
+    return False
 
 
 def run_until_none_due(moving: Retention, stop: threading.Event) -> int:
