@@ -3,11 +3,12 @@
 
 Run: ``.venv/bin/python -m benchmarks.bench_capacity [--seconds 20] [--rounds 3]``.
 
-Everything runs on this machine, started by the script, as the scale-out deployment runs it:
-the store on a Redis Cluster of three masters (AOF on, ``appendfsync everysec``), RQ on a plain
-redis-server of its own, one web role (``cardroom serve --only web --web-workers 1``) and one
-worker role (``cardroom serve --only workers``: one RQ worker). Two kinds of samples, alternated
-round by round (bots, people; then people, bots; ...):
+Everything runs on this machine, started by the script, as a deployment runs it: RQ on a
+plain redis-server of its own, one web role (``cardroom serve --only web --web-workers 1``),
+one worker role (``cardroom serve --only workers``: one RQ worker), and the store (AOF on,
+``appendfsync everysec``) on one redis-server (``single``) or on a Redis Cluster of three
+masters (``cluster``): each round runs both, one after the other (the order alternates), a
+fresh deployment each. In each, two kinds of samples (bots, people; then people, bots; ...):
 
 - **bots**: ``--games`` bots-only games (heuristic bots) kept in flight for ``--seconds``,
   Shithead (4 seats), Sixty-Six (a match to 7) and Sheepshead (5 seats) in turn; the client
@@ -22,9 +23,11 @@ work per CPU-second of the tier that did it, whatever else shares the machine (t
 generator, other benchmarks): bot turns per worker core-second, person actions (each with its
 view) per web core-second, events appended per store-Redis core-second (a cluster master is
 one shard on one core), bot turns per RQ-Redis core-second. The baseline measured in the
-same run: pipelined ``XADD`` of entries of the same size into one master, events per that
-master's core-second; the store's figure is also given as a ratio to it. Per finished game of
-each kind: its actions and its events (from its replay file). Medians and ranges over rounds.
+same run: pipelined ``XADD`` of entries of the same size into the store's Redis (one master of
+the cluster), events per that server's core-second; the store's figure is also given as a ratio
+to it, and each cluster figure as a ratio to the single Redis's of the same round. Per finished
+game of each kind: its actions and its events (from its replay file). Medians and ranges over
+rounds.
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import redis
 import requests
 
 from benchmarks.servers import free_port
@@ -90,37 +95,67 @@ class Tiers:
         }
 
 
+@dataclass
+class Store:
+    """The store's Redis: its URL, its servers' pids, a client and a key for the baseline."""
+
+    url: str
+    pids: list[int]
+    client: redis.Redis
+    key: str
+
+
 @contextmanager
-def deployment(tmp: Path) -> Iterator[tuple[str, Tiers, OwnCluster]]:
-    cluster = OwnCluster(tmp / "cluster", options=("--appendonly", "yes", "--appendfsync",
-                                                   "everysec"))  # fmt: skip
-    rq = OwnRedis(tmp, "--appendonly", "no")
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": cluster.url, "RQ_REDIS_URL": rq.url,
-           "CARDROOM_NAMESPACE": f"capacity-{uuid.uuid4().hex[:8]}", "CARDROOM_RATE_LIMITS": "0",
-           "CARDROOM_ARCHIVE_DIR": str(tmp / "archive"), "CARDROOM_ARCHIVE_AFTER": "86400",
-           "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}  # fmt: skip
-    roles = [
-        ["--only", "web", "--web-workers", "1", "--port", str(port), "--no-access-log"],
-        ["--only", "workers", "--bot-workers", "1"],
-    ]
-    logs = [(tmp / f"{r[1]}.log").open("wb") for r in roles]  # read them if a run goes wrong
-    started = [subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *r], cwd=ROOT,
-                                env=env, stdout=log, stderr=log)
-               for r, log in zip(roles, logs, strict=True)]  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+def own_store(tmp: Path, kind: str) -> Iterator[Store]:
+    persistence = ("--appendonly", "yes", "--appendfsync", "everysec")
+    if kind == "single":
+        (tmp / "store").mkdir()
+        single = OwnRedis(tmp / "store", *persistence)
+        try:
+            yield Store(single.url, [single.process.pid], redis.Redis.from_url(single.url),
+                        "bench-xadd")  # fmt: skip
+        finally:
+            single.stop()
+        return
+    cluster = OwnCluster(tmp / "cluster", options=persistence)
     try:
-        wait_ready(base)
-        yield base, Tiers(started[0].pid, started[1].pid,
-                          [p.pid for p in cluster.processes], rq.process.pid), cluster  # fmt: skip
+        first = cluster.ports[0]
+        yield Store(cluster.url, [p.pid for p in cluster.processes], cluster.node(first),
+                    cluster.key_on(first, "bench-xadd-"))  # fmt: skip
     finally:
-        for process in started:
-            process.send_signal(signal.SIGTERM)
-            process.wait(30)
         cluster.stop()
-        rq.stop()
-        for log in logs:
-            log.close()
+
+
+@contextmanager
+def deployment(tmp: Path, kind: str) -> Iterator[tuple[str, Tiers, Store]]:
+    """A web role and a worker role on the ``kind`` store; its base URL, tiers and store."""
+    with own_store(tmp, kind) as store:
+        rq = OwnRedis(tmp, "--appendonly", "no")
+        port = free_port()
+        env = {**os.environ, "REDIS_URL": store.url, "RQ_REDIS_URL": rq.url,
+               "CARDROOM_NAMESPACE": f"capacity-{uuid.uuid4().hex[:8]}",
+               "CARDROOM_RATE_LIMITS": "0", "CARDROOM_ARCHIVE_DIR": str(tmp / "archive"),
+               "CARDROOM_ARCHIVE_AFTER": "86400",
+               "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}  # fmt: skip
+        roles = [
+            ["--only", "web", "--web-workers", "1", "--port", str(port), "--no-access-log"],
+            ["--only", "workers", "--bot-workers", "1"],
+        ]
+        logs = [(tmp / f"{r[1]}.log").open("wb") for r in roles]  # if a run goes wrong
+        started = [subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *r],
+                                    cwd=ROOT, env=env, stdout=log, stderr=log)
+                   for r, log in zip(roles, logs, strict=True)]  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(base)
+            yield base, Tiers(started[0].pid, started[1].pid, store.pids, rq.process.pid), store
+        finally:
+            for process in started:
+                process.send_signal(signal.SIGTERM)
+                process.wait(30)
+            rq.stop()
+            for log in logs:
+                log.close()
 
 
 def wait_ready(base: str) -> None:
@@ -149,6 +184,16 @@ class Sample:
     cpu: dict[str, float]
     seconds: float
     finished: dict[str, list[str]] = field(default_factory=dict)  # game -> finished ids
+    requests: int = 0  # HTTP requests the people's clients sent
+
+
+@dataclass
+class Done:
+    """What a sample's load did in its window."""
+
+    events: int
+    finished: dict[str, list[str]] = field(default_factory=dict)
+    requests: int = 0
 
 
 def idle_rates(tiers: Tiers, seconds: float) -> dict[str, float]:
@@ -159,18 +204,31 @@ def idle_rates(tiers: Tiers, seconds: float) -> dict[str, float]:
     return {k: (after[k] - before[k]) / seconds for k in before}
 
 
-def measured(base: str, tiers: Tiers, idle: dict[str, float], run: object) -> Sample:
-    """CPU (less the idle rate), actions and events around ``run()`` (which returns events
-    appended and the finished games)."""
+Run = Callable[[Callable[[], None]], Done]  # a sample's load, given its end-of-window mark
+
+
+def measured(base: str, tiers: Tiers, idle: dict[str, float], run: Run) -> Sample:
+    """CPU (less the idle rate) and actions from the start of ``run(mark)`` to its call of
+    ``mark()`` (the end of its window; it may go on, e.g. to let its games finish), with the
+    events it appended in that window and the games it saw finish."""
     cpu, actions, began = tiers.cpu(), actions_so_far(base), time.monotonic()
-    events, finished = run()  # type: ignore[operator]
-    after, seconds = tiers.cpu(), time.monotonic() - began
-    used = {k: max(after[k] - cpu[k] - idle[k] * seconds, 0.01) for k in cpu}
-    return Sample(actions_so_far(base) - actions, events, used, seconds, finished)
+    end: dict[str, Any] = {}
+
+    def mark() -> None:
+        end.update(cpu=tiers.cpu(), actions=actions_so_far(base), at=time.monotonic())
+
+    done = run(mark)
+    seconds = end["at"] - began
+    used = {k: max(end["cpu"][k] - cpu[k] - idle[k] * seconds, 0.01) for k in cpu}
+    return Sample(end["actions"] - actions, done.events, used, seconds, done.finished,
+                  done.requests)  # fmt: skip
 
 
-def bots(base: str, games: int, seconds: float) -> tuple[int, dict[str, list[str]]]:
-    """Bots-only games in flight for ``seconds``: events appended, finished games by kind."""
+
+def bots(base: str, games: int, seconds: float, mark: Callable[[], None]) -> Done:
+    """Bots-only games in flight for ``seconds`` (then ``mark()``): events appended in that
+    time, finished games by kind. The games still in flight are played to their end before it
+    returns (not counted), so that no sample or idle measurement sees them."""
     http, live, finished = requests.Session(), {}, {}  # type: ignore[var-annotated]
     events, turn, began = 0, 0, time.monotonic()
     while time.monotonic() - began < seconds:
@@ -186,26 +244,38 @@ def bots(base: str, games: int, seconds: float) -> tuple[int, dict[str, list[str
                 del live[game_id]
                 finished.setdefault(name, []).append(game_id)
                 events += summary["version"] - first
+    mark()
     for game_id, (_, first) in live.items():  # unfinished games' events count too
         events += http.get(f"{base}/games/{game_id}").json()["version"] - first
-    return events, finished
+    deadline = time.monotonic() + 300
+    while live and time.monotonic() < deadline:
+        time.sleep(0.5)
+        live = {g: v for g, v in live.items()
+                if http.get(f"{base}/games/{g}").json()["status"] != "over"}  # fmt: skip
+    return Done(events, finished)
 
 
-def people(base: str, threads: int, seconds: float) -> tuple[int, dict[str, list[str]]]:
-    """Two-person games played by ``threads`` clients: events appended, finished games."""
+def people(base: str, threads: int, seconds: float, mark: Callable[[], None]) -> Done:
+    """Two-person games played by ``threads`` clients for ``seconds`` (then ``mark()``):
+    events appended (no game is reported: they are all of one kind, and cut short)."""
     events: list[int] = []
+    sent: list[int] = []  # one item per request
     stop = time.monotonic() + seconds
-    workers = [threading.Thread(target=_person_client, args=(base, stop, i, events))
+    workers = [threading.Thread(target=_person_client, args=(base, stop, i, events, sent))
                for i in range(threads)]  # fmt: skip
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    return sum(events), {}
+    mark()
+    return Done(sum(events), requests=len(sent))
 
 
-def _person_client(base: str, stop: float, index: int, events: list[int]) -> None:
+def _person_client(
+    base: str, stop: float, index: int, events: list[int], sent: list[int]
+) -> None:
     http, rng = requests.Session(), random.Random(index)
+    http.hooks["response"].append(lambda *_, **__: sent.append(1))
     while time.monotonic() < stop:
         body = {"game": "sixty_six", "seats": [{"type": "open"}] * 2}
         game = http.post(f"{base}/games", json=body).json()
@@ -241,23 +311,20 @@ def per_game(base: str, finished: dict[str, list[str]]) -> dict[str, tuple[float
     return out
 
 
-def xadd_baseline(cluster: OwnCluster, seconds: float) -> float:
-    """Events per core-second of one master for bare pipelined XADDs of entries the size of
-    the store's (about 600 bytes: event, hashes, command)."""
-    port = cluster.ports[0]
-    client = cluster.node(port)
-    key = cluster.key_on(port, "bench-xadd-")
+def xadd_baseline(store: Store, seconds: float) -> float:
+    """Events per core-second of the store's Redis (one master of a cluster) for bare
+    pipelined XADDs of entries the size of the store's (event, hashes, command)."""
     fields = {"event": "x" * 400, "prev_hash": "0" * 64, "hash": "1" * 64, "command": "y" * 60}
-    pid = cluster.processes[0].pid
+    pid = store.pids[0]
     before, count, began = cpu_seconds([pid]), 0, time.monotonic()
     while time.monotonic() - began < seconds:
-        pipe = client.pipeline(transaction=False)
+        pipe = store.client.pipeline(transaction=False)
         for _ in range(50):
-            pipe.xadd(key, fields)
+            pipe.xadd(store.key, fields)  # type: ignore[arg-type]
         pipe.execute()
         count += 50
     used = cpu_seconds([pid]) - before
-    client.delete(key)
+    store.client.delete(store.key)
     return count / used if used else float("nan")
 
 
@@ -269,42 +336,59 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--people", type=int, default=8, help="person clients")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle measurement")
     args = parser.parse_args(argv)
-    print(f"{load_note()}; {args.rounds} rounds of {args.seconds:g} s per kind")
+    print(f"{load_note()}; {args.rounds} rounds of {args.seconds:g} s per kind and store")
     figures: dict[str, list[float]] = {}
     games: dict[str, list[tuple[float, float]]] = {}
-    with tempfile.TemporaryDirectory(prefix="cardroom-bench-capacity-") as tmp, \
-            deployment(Path(tmp)) as (base, tiers, cluster):  # fmt: skip
-        for index in range(args.rounds):
-            idle = idle_rates(tiers, args.idle)
-            order = ("bots", "people") if index % 2 == 0 else ("people", "bots")
-            for kind in order:
-                sample = _sample(kind, base, tiers, idle, args)
-                _record(kind, sample, figures)
-                for name, pair in per_game(base, sample.finished).items():
-                    games.setdefault(name, []).append(pair)
-                print(f"round {index + 1} {kind:<6}: " + _line(kind, sample), flush=True)
-            figures.setdefault("xadd", []).append(xadd_baseline(cluster, min(5.0, args.seconds)))
+    for index in range(args.rounds):
+        for store in ("single", "cluster") if index % 2 == 0 else ("cluster", "single"):
+            _round(index, store, args, figures, games)
     _report(figures, games)
+
+
+def _round(
+    index: int,
+    kind: str,
+    args: argparse.Namespace,
+    figures: dict[str, list[float]],
+    games: dict[str, list[tuple[float, float]]],
+) -> None:
+    """One round on a fresh deployment of the ``kind`` store: idle, bots and people samples,
+    the XADD baseline."""
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-capacity-") as tmp, \
+            deployment(Path(tmp), kind) as (base, tiers, store):  # fmt: skip
+        idle = idle_rates(tiers, args.idle)
+        for sample_kind in ("bots", "people") if index % 2 == 0 else ("people", "bots"):
+            sample = _sample(sample_kind, base, tiers, idle, args)
+            _record(f"{kind} {sample_kind}", sample, figures)
+            for name, pair in per_game(base, sample.finished).items():
+                games.setdefault(name, []).append(pair)
+            print(f"round {index + 1} {kind:<7} {sample_kind:<6}: " + _line(sample_kind, sample),
+                  flush=True)  # fmt: skip
+        figures.setdefault(f"{kind} xadd", []).append(xadd_baseline(store, min(5.0, args.seconds)))
 
 
 def _sample(
     kind: str, base: str, tiers: Tiers, idle: dict[str, float], args: argparse.Namespace
 ) -> Sample:
     if kind == "bots":
-        return measured(base, tiers, idle, lambda: bots(base, args.games, args.seconds))
-    return measured(base, tiers, idle, lambda: people(base, args.people, args.seconds))
+        return measured(base, tiers, idle, lambda mark: bots(base, args.games, args.seconds,
+                                                             mark))  # fmt: skip
+    return measured(base, tiers, idle, lambda mark: people(base, args.people, args.seconds,
+                                                           mark))  # fmt: skip
 
 
-def _record(kind: str, sample: Sample, figures: dict[str, list[float]]) -> None:
+def _record(label: str, sample: Sample, figures: dict[str, list[float]]) -> None:
+    """``label`` is ``<store> <kind>``: the sample's figures per core-second of each tier."""
+    store, kind = label.split()
     cpu = sample.cpu
     if kind == "bots":
-        figures.setdefault("turns/worker", []).append(sample.work / cpu["worker"])
-        figures.setdefault("turns/rq", []).append(sample.work / cpu["rq"])
+        figures.setdefault(f"{store} turns/worker", []).append(sample.work / cpu["worker"])
+        figures.setdefault(f"{store} turns/rq", []).append(sample.work / cpu["rq"])
     else:
-        figures.setdefault("actions/web", []).append(sample.work / cpu["web"])
-    figures.setdefault(f"events/store {kind}", []).append(sample.events / cpu["store"])
-    for tier, used in cpu.items():
-        figures.setdefault(f"busy {kind} {tier}", []).append(used / sample.seconds)
+        figures.setdefault(f"{store} actions/web", []).append(sample.work / cpu["web"])
+        figures.setdefault(f"{store} requests/web", []).append(sample.requests / cpu["web"])
+        figures.setdefault(f"{store} actions/worker", []).append(sample.work / cpu["worker"])
+    figures.setdefault(f"{store} events/store {kind}", []).append(sample.events / cpu["store"])
 
 
 def _line(kind: str, sample: Sample) -> str:
@@ -314,28 +398,41 @@ def _line(kind: str, sample: Sample) -> str:
             f"{sample.events / sample.seconds:7.1f} events/s; cores busy: {busy}")  # fmt: skip
 
 
+LABELS = {
+    "actions/web": "person actions (each with its view) per web core",
+    "requests/web": "people's HTTP requests (views, actions, creates, joins) per web core",
+    "turns/worker": "bot turns per worker core",
+    "actions/worker": "person actions per worker core (their games' replay exports)",
+    "events/store people": "events per store-Redis core (people's games)",
+    "events/store bots": "events per store-Redis core (bots' games)",
+    "turns/rq": "bot turns per RQ-Redis core",
+    "xadd": "baseline: bare pipelined XADDs per store-Redis core",
+}
+
+
 def _report(figures: dict[str, list[float]], games: dict[str, list[tuple[float, float]]]) -> None:
-    print("\nper core-second of the tier that did the work, median (range):")
-    labels = {
-        "actions/web": "person actions (each with its view) per web core",
-        "turns/worker": "bot turns per worker core",
-        "events/store people": "events per store-Redis core (people's games)",
-        "events/store bots": "events per store-Redis core (bots' games)",
-        "turns/rq": "bot turns per RQ-Redis core",
-        "xadd": "baseline: bare pipelined XADDs per store-Redis core",
-    }
-    for key, label in labels.items():
-        if key in figures:
-            print(f"  {label}: {spread(figures[key], '{:.0f}')}")
-    for kind in ("bots", "people"):
-        store = figures.get(f"events/store {kind}")
-        if store:
-            each = [s / x for s, x in zip(store, figures["xadd"], strict=False)]
-            print(f"  store events ({kind}) / bare XADD per core: {spread(each, '{:.3f}')}")
+    for store in ("single", "cluster"):
+        print(f"\nstore on {store}: per core-second of the tier that did the work, median (range)")
+        for key, label in LABELS.items():
+            if f"{store} {key}" in figures:
+                print(f"  {label}: {spread(figures[f'{store} {key}'], '{:.0f}')}")
+        for kind in ("bots", "people"):
+            each = _ratios(figures, f"{store} events/store {kind}", f"{store} xadd")
+            if each:
+                print(f"  store events ({kind}) / bare XADD per core: {spread(each, '{:.3f}')}")
+    print("\ncluster / single, per round (same work per core-second), median (range)")
+    for key, label in LABELS.items():
+        each = _ratios(figures, f"cluster {key}", f"single {key}")
+        if each:
+            print(f"  {label}: {spread(each, '{:.2f}')}")
     print("\nper finished game (heuristic bots), mean actions / events:")
     for name, pairs in sorted(games.items()):
         print(f"  {name}: {statistics.mean(a for a, _ in pairs):.0f} actions, "
               f"{statistics.mean(e for _, e in pairs):.0f} events")  # fmt: skip
+
+
+def _ratios(figures: dict[str, list[float]], top: str, bottom: str) -> list[float]:
+    return [t / b for t, b in zip(figures.get(top, []), figures.get(bottom, []), strict=False)]
 
 
 if __name__ == "__main__":
