@@ -1,7 +1,8 @@
 """The front of docs/operations.md ("The front: nginx with TLS"), its nginx site run word for
 word (names, ports and certificate replaced: a self-signed one made here with openssl) before
-a running service: plain HTTP redirects to HTTPS, HTTP/2 is offered, a game is played over
-HTTPS, and a spectator's stream delivers each event while its connection is still open."""
+a running service: plain HTTP redirects to HTTPS, HTTP/2 is offered, /metrics is not served
+outside, a game is played over HTTPS, and a spectator's stream delivers each event while its
+connection is still open."""
 
 from __future__ import annotations
 
@@ -86,6 +87,7 @@ def test_plain_http_is_sent_to_https_and_http2_is_offered(front: Front) -> None:
         assert tls.version() in ("TLSv1.2", "TLSv1.3")
     assert "max-age" in front.session.get(f"{front.base}/healthz").headers[
         "Strict-Transport-Security"]
+    assert front.session.get(f"{front.base}/metrics").status_code == 404  # not from outside
 
 
 def test_a_game_is_played_over_https_while_a_stream_delivers_each_event_at_once(
