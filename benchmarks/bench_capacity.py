@@ -185,6 +185,7 @@ class Sample:
     seconds: float
     finished: dict[str, list[str]] = field(default_factory=dict)  # game -> finished ids
     requests: int = 0  # HTTP requests the people's clients sent
+    over: int = 0  # the people's games that ended (each exported by a worker)
 
 
 @dataclass
@@ -194,6 +195,7 @@ class Done:
     events: int
     finished: dict[str, list[str]] = field(default_factory=dict)
     requests: int = 0
+    over: int = 0
 
 
 def idle_rates(tiers: Tiers, seconds: float) -> dict[str, float]:
@@ -221,7 +223,7 @@ def measured(base: str, tiers: Tiers, idle: dict[str, float], run: Run) -> Sampl
     seconds = end["at"] - began
     used = {k: max(end["cpu"][k] - cpu[k] - idle[k] * seconds, 0.01) for k in cpu}
     return Sample(end["actions"] - actions, done.events, used, seconds, done.finished,
-                  done.requests)  # fmt: skip
+                  done.requests, done.over)  # fmt: skip
 
 
 
@@ -260,19 +262,30 @@ def people(base: str, threads: int, seconds: float, mark: Callable[[], None]) ->
     events appended (no game is reported: they are all of one kind, and cut short)."""
     events: list[int] = []
     sent: list[int] = []  # one item per request
+    cut: list[tuple[str, str]] = []  # games cut short: (id, a seat's token)
     stop = time.monotonic() + seconds
-    workers = [threading.Thread(target=_person_client, args=(base, stop, i, events, sent))
+    workers = [threading.Thread(target=_person_client, args=(base, stop, i, events, sent, cut))
                for i in range(threads)]  # fmt: skip
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
     mark()
-    return Done(sum(events), requests=len(sent))
+    for game_id, token in cut:  # resigned, not left live: the sweeper would read them for ever
+        version = requests.get(f"{base}/games/{game_id}", timeout=30).json()["version"]
+        requests.post(f"{base}/games/{game_id}/actions", timeout=30,
+                      json={"type": "resign", "expected_version": version},
+                      headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    return Done(sum(events), requests=len(sent), over=len(events) - len(cut))
 
 
 def _person_client(
-    base: str, stop: float, index: int, events: list[int], sent: list[int]
+    base: str,
+    stop: float,
+    index: int,
+    events: list[int],
+    sent: list[int],
+    cut: list[tuple[str, str]],
 ) -> None:
     http, rng = requests.Session(), random.Random(index)
     http.hooks["response"].append(lambda *_, **__: sent.append(1))
@@ -295,6 +308,8 @@ def _person_client(
                       "expected_version": view["version"]}  # fmt: skip
             answer = http.post(f"{base}/games/{game['id']}/actions", json=action, headers=auth)
             last = answer.json().get("version", last)
+        else:
+            cut.append((game["id"], tokens[0]))
         events.append(last - first)
 
 
@@ -387,7 +402,7 @@ def _record(label: str, sample: Sample, figures: dict[str, list[float]]) -> None
     else:
         figures.setdefault(f"{store} actions/web", []).append(sample.work / cpu["web"])
         figures.setdefault(f"{store} requests/web", []).append(sample.requests / cpu["web"])
-        figures.setdefault(f"{store} actions/worker", []).append(sample.work / cpu["worker"])
+        figures.setdefault(f"{store} exports/worker", []).append(sample.over / cpu["worker"])
     figures.setdefault(f"{store} events/store {kind}", []).append(sample.events / cpu["store"])
 
 
@@ -402,7 +417,7 @@ LABELS = {
     "actions/web": "person actions (each with its view) per web core",
     "requests/web": "people's HTTP requests (views, actions, creates, joins) per web core",
     "turns/worker": "bot turns per worker core",
-    "actions/worker": "person actions per worker core (their games' replay exports)",
+    "exports/worker": "people's games ended (their replay exports) per worker core",
     "events/store people": "events per store-Redis core (people's games)",
     "events/store bots": "events per store-Redis core (bots' games)",
     "turns/rq": "bot turns per RQ-Redis core",
@@ -429,6 +444,32 @@ def _report(figures: dict[str, list[float]], games: dict[str, list[tuple[float, 
     for name, pairs in sorted(games.items()):
         print(f"  {name}: {statistics.mean(a for a, _ in pairs):.0f} actions, "
               f"{statistics.mean(e for _, e in pairs):.0f} events")  # fmt: skip
+    if games:
+        _sizing(figures, games, people=0.5)
+
+
+def _sizing(
+    figures: dict[str, list[float]], games: dict[str, list[tuple[float, float]]], people: float
+) -> None:
+    """Cores each tier needs at 50 % busy for 3 and 300 games/s, from the medians: a game of
+    the three kinds' mean actions and events, ``people`` of its actions a person's."""
+    actions = statistics.mean(a for pairs in games.values() for a, _ in pairs)
+    events = statistics.mean(e for pairs in games.values() for _, e in pairs)
+    print(f"\nsizing at 50 % busy: a game = {actions:.0f} actions ({people:.0%} a person's, each "
+          f"with its requests), {events:.0f} events; cores (store: shards) per tier")  # fmt: skip
+    for store in ("single", "cluster"):
+        rate = {k: statistics.median(figures[f"{store} {k}"]) for k in LABELS
+                if f"{store} {k}" in figures}  # fmt: skip
+        for per_second in (3, 300):
+            load = {
+                "web": per_second * actions * people / rate["actions/web"],
+                "workers": per_second * (actions * (1 - people) / rate["turns/worker"]
+                                         + 1 / rate["exports/worker"]),
+                "store Redis": per_second * events / rate["events/store bots"],
+                "RQ's Redis": per_second * actions * (1 - people) / rate["turns/rq"],
+            }  # fmt: skip
+            cores = ", ".join(f"{tier} {2 * used:.1f}" for tier, used in load.items())
+            print(f"  {store:<7} {per_second:>3} games/s: {cores}")
 
 
 def _ratios(figures: dict[str, list[float]], top: str, bottom: str) -> list[float]:
