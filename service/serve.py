@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             lock = _take_data_dir(args)
         except DataDirInUse as held:
             log(f"the data folder {Path(args.data_dir).resolve()} is in use by {held}; stop "
-                f"that one first, or give this one another --data-dir (or a REDIS_URL)")  # fmt: skip
+                "that one first, or give this one another --data-dir (or a REDIS_URL)")
             return 1
     status, problem = _problem(args, roles, env)
     if problem:

@@ -1,8 +1,9 @@
 """The front of docs/operations.md ("The front: nginx with TLS"), its nginx site run word for
 word (names, ports and certificate replaced: a self-signed one made here with openssl) before
-a running service: plain HTTP redirects to HTTPS, HTTP/2 is offered, /metrics is not served
-outside, a game is played over HTTPS, and a spectator's stream delivers each event while its
-connection is still open."""
+a running service (``CARDROOM_TRUSTED_PROXIES=1``): plain HTTP redirects to HTTPS, HTTP/2 is
+offered, /metrics is not served outside, a game is played over HTTPS, a spectator's stream
+delivers each event while its connection is still open, and the create limit counts each
+client (its own loopback address) apart."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -26,6 +28,19 @@ from tests.support.processes import tool
 pytestmark = pytest.mark.e2e
 
 NAME = "cards.example.org"
+CREATES = 3  # games a client may create a minute (the test's limit)
+
+
+class FromAddress(requests.adapters.HTTPAdapter):
+    """Connections from one loopback address (127.0.0.x): a client of its own to nginx."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
 
 
 class Front:
@@ -64,7 +79,11 @@ class Front:
 @pytest.fixture(scope="module")
 def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
     tmp_path = tmp_path_factory.mktemp("front")
-    stack = Stack(tmp_path, bot_workers=1, web_workers=2)
+    stack = Stack(tmp_path, bot_workers=1, web_workers=2, env={
+        "CARDROOM_TRUSTED_PROXIES": "1", "CARDROOM_RATE_LIMITS": "1",
+        "CARDROOM_LIMIT_CREATE": f"{CREATES} per minute",
+        "CARDROOM_LIMIT_ACTIONS": "1000 per second",
+    })  # fmt: skip
     try:
         running = Front(stack, tmp_path)
         try:
@@ -137,3 +156,18 @@ def _follow(front: Front, game: str, arrived: dict[int, float]) -> None:
                 arrived.setdefault(int(version), time.monotonic())
             if line == "event: over":
                 return
+
+
+def test_the_create_limit_counts_each_client_behind_the_front(front: Front) -> None:
+    def client(address: str) -> requests.Session:
+        session = requests.Session()
+        session.trust_env, session.verify = False, str(front.cert)
+        session.mount("https://", FromAddress(address))
+        return session
+
+    body = {"game": "sixty_six", "seats": [{"type": "open"}, BOT]}
+    first, second = client("127.0.0.2"), client("127.0.0.3")
+    answers = [first.post(f"{front.base}/games", json=body).status_code
+               for _ in range(CREATES + 1)]  # fmt: skip
+    assert answers == [201] * CREATES + [429]  # the first client's own budget, used up
+    assert second.post(f"{front.base}/games", json=body).status_code == 201  # not the first's

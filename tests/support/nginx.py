@@ -10,29 +10,11 @@ import subprocess
 import time
 from pathlib import Path
 
+from benchmarks.servers import nginx_conf
 from tests.support.processes import tool
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS = ROOT / "docs" / "operations.md"
-
-# what the block sits in: the main context of a configuration run by an unprivileged test
-MAIN = """
-worker_processes 1;
-daemon off;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log {tmp}/access.log;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-{block}
-}}
-"""
-
 
 def executable() -> str:
     return tool("nginx", "nginx-light")
@@ -56,7 +38,7 @@ class Nginx:
         tmp.mkdir(parents=True, exist_ok=True)
         self.tmp = tmp
         conf = tmp / "nginx.conf"
-        conf.write_text(MAIN.format(tmp=tmp, block=block))
+        conf.write_text(nginx_conf(tmp, block))  # its own pid, logs and temp files
         tested = subprocess.run([executable(), "-t", "-c", str(conf), "-p", str(tmp)],
                                 capture_output=True, text=True)  # fmt: skip
         assert tested.returncode == 0, tested.stderr
