@@ -127,12 +127,11 @@ def port_in_use(host: str, port: int) -> bool:
 def rq_problem(env: dict[str, str]) -> str:
     """Why RQ could not run with these settings ("" when it can): a Redis Cluster store needs
     RQ_REDIS_URL naming a plain Redis for RQ's queues."""
-    from service.store.connect import NotPlainRedis
-    from workers.config import rq_redis_url
+    from service.store.connect import NotPlainRedis, plain_url
 
-    store = env.get("REDIS_URL") or ""
+    own = env.get("RQ_REDIS_URL")  # as workers.config.rq_redis_url reads them
     try:
-        rq_redis_url(env.get("RQ_REDIS_URL") or None, store or "redis://")
+        plain_url(own or env.get("REDIS_URL") or "redis://", "RQ_REDIS_URL" if own else "REDIS_URL")
     except NotPlainRedis as err:
         return str(err)
     return ""
