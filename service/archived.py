@@ -12,6 +12,7 @@ from typing import Any
 
 from replays.format import Replay, build_replay, dumps, loads
 from service import shapes
+from service.access import Reader
 from service.archive import ArchivedGame
 from service.errors import GameArchived, GameNotOver
 from service.reading import Reading
@@ -51,7 +52,23 @@ class ArchivedReads(Reading):
         try:
             return super().events_after(game_id, after, seat, limit)
         except GameArchived:
-            archived = self._archived(game_id)
+            if seat is not None:  # no seat of an archived game reads as itself any more
+                raise
+            return self._archived_events(game_id, after, limit)
+
+    def events_for(
+        self, game_id: str, after: int, reader: Reader, limit: int | None = None
+    ) -> dict[str, Any]:
+        try:
+            return super().events_for(game_id, after, reader, limit)
+        except GameArchived:
+            if reader.token is not None or reader.ticket is not None:
+                raise
+            return self._archived_events(game_id, after, limit)
+
+    def _archived_events(self, game_id: str, after: int, limit: int | None) -> dict[str, Any]:
+        """The spectators' events of an archived game: the full log, from its replay file."""
+        archived = self._archived(game_id)
         return archived_events(archived, loads(archived.replay), max(0, after), limit)
 
     def list_games(
