@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -109,8 +110,10 @@ def call(method: str, url: str, **kwargs: Any) -> requests.Response:
 
 def play(base: str, game_id: str, seat: int, name: str, moves: list[int]) -> None:
     """A person: join, then random legal actions until the game is over (or never act)."""
-    joined = call("post", f"{base}/games/{game_id}/seats/{seat}", json={"name": name},
-                  headers={"Idempotency-Key": f"join-{name}"})  # fmt: skip
+    # a keyed join (retried safely through a lost web process) sends its own entropy
+    body = {"name": name, "entropy": secrets.token_hex(32)}
+    key = {"Idempotency-Key": f"join-{name}-{secrets.token_hex(12)}"}
+    joined = call("post", f"{base}/games/{game_id}/seats/{seat}", json=body, headers=key)
     assert joined.status_code in (200, 201), joined.text
     auth = {"Authorization": f"Bearer {joined.json()['token']}"}
     rng, deadline = random.Random(name), time.monotonic() + 120
