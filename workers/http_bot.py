@@ -22,6 +22,7 @@ import importlib
 import json
 import logging
 import random
+import sys
 import threading
 import time
 import urllib.error
@@ -219,12 +220,14 @@ def run(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     client = Client(url, token)
     turns = Turns(load_bot(spec), client, games_at_once, move_seconds)
-    log.info("serving %s at %s: up to %d games at once, %g s a decision",
-             spec, client.url, games_at_once, move_seconds)  # fmt: skip
     try:
+        log.info("serving %s at %s: up to %d games at once, %g s a decision",
+                 spec, client.url, games_at_once, move_seconds)  # fmt: skip
         return follow(client, turns, max_games)
     except KeyboardInterrupt:  # Ctrl-C: a stop, not a crash
-        log.info("stopped")
+        # not through logging: the interrupt may have landed inside a logging call that
+        # holds its handler's lock
+        print("cardroom bot run: stopped", file=sys.stderr, flush=True)
         return 0
     finally:
         turns.close()
