@@ -132,9 +132,14 @@ def test_ctrl_c_stops_bot_run_quietly() -> None:
          "--url", "http://127.0.0.1:9", "--token", "t"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
-    assert bot.stdout is not None
-    assert "serving workers.examples.lowball:LowballBot" in bot.stdout.readline()
-    bot.send_signal(signal.SIGINT)
-    output, _ = bot.communicate(timeout=30)
+    try:
+        assert bot.stdout is not None
+        assert "serving workers.examples.lowball:LowballBot" in bot.stdout.readline()
+        bot.send_signal(signal.SIGINT)
+        output, _ = bot.communicate(timeout=30)
+    finally:
+        if bot.poll() is None:  # it hung: leave no process behind
+            bot.kill()
+            bot.wait()
     assert bot.returncode == 0, output
     assert "Traceback" not in output and "stopped" in output
