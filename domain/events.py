@@ -168,7 +168,7 @@ def _slot_plan(cls: type[Event], names: tuple[str, ...]) -> tuple[Slot, ...] | N
     ``__post_init__``, a field outside ``__init__`` or without a slot)."""
     if hasattr(cls, "__post_init__") or not all(f.init for f in fields(cls)):  # type: ignore[arg-type]
         return None
-    slots = [cls.__dict__.get(name) for name in names]
+    slots = [vars(cls).get(name) for name in names]
     if not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
         return None
     try:

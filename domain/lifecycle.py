@@ -32,7 +32,6 @@ from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, 
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
-from domain.frozen import combined
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
     EVENTS,
@@ -286,8 +285,8 @@ class Lifecycle(Generic[S]):
         raise InvalidSetup("a game with a lifecycle is created with create(), not start()")
 
     def initial_state(self) -> Table[S]:
-        """Before GameCreated (an ordinary ``__dict__``, which every copy keeps)."""
-        return combined(Table())
+        """Before GameCreated."""
+        return Table()
 
     def evolve(self, state: Table[S], event: Event) -> Table[S]:
         """Fold one event: lifecycle facts by ``fold_fact``, the game's own through its evolve."""

@@ -20,6 +20,8 @@ import sys
 from functools import cache
 from typing import Any
 
+from domain.frozen import filled
+
 CLASS, FIELDS, TUPLE, DICT, FROZENSET = "@", "=", "()", "{}", "fs"
 SCALARS = frozenset((str, int, float, bool, type(None)))
 
@@ -96,14 +98,7 @@ def _instance(name: Any, fields: Any) -> Any:
     expected = _fields(cls)
     if set(fields) != {f.name for f in expected}:
         raise ValueError(f"{name} has the fields {[f.name for f in expected]}")
-    values = {f.name: from_data(fields[f.name]) for f in expected}
-    made: Any = object.__new__(cls)
-    if hasattr(made, "__dict__"):  # an ordinary dict, as domain.frozen.combined leaves one
-        object.__setattr__(made, "__dict__", values)
-    else:  # slots
-        for key, value in values.items():
-            object.__setattr__(made, key, value)
-    return made
+    return filled(cls, {f.name: from_data(fields[f.name]) for f in expected})
 
 
 @cache

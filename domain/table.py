@@ -153,19 +153,10 @@ def role_after(recent: tuple[Event, ...], role: str) -> str:
 
 
 def moved_on(state: Table[S], inner: S | None, recent: tuple[Event, ...]) -> Table[S]:
-    """The table after one of the game's own events: its state and recent run replaced.
-
-    ``copy_with(state, inner=inner, recent=recent)``, spelt out: the fold's one copy of the
-    table for every event is a dict copy and two stores."""
-    values = state.__dict__.copy()
-    values["inner"] = inner
-    values["recent"] = recent
-    table: Table[S] = _new(Table)
-    _set(table, "__dict__", values)
-    return table
+    """The table after one of the game's own events: its state and recent run replaced."""
+    return copy_with(state, inner=inner, recent=recent)
 
 
-_new, _set = object.__new__, object.__setattr__
 FACTS = frozenset(EVENTS)  # the lifecycle's own event classes (final: never subclassed)
 
 

@@ -29,7 +29,7 @@ from domain.games.sheepshead.events import (
     RecrackDecided,
     TrickWon,
 )
-from domain.games.sheepshead.evolve import evolve_remembered, forget_folds
+from domain.games.sheepshead.evolve import FOLDS
 from domain.games.sheepshead.scoring import score_leaster, score_normal
 from domain.games.sheepshead.state import Hand, State
 from domain.protocol import action_type
@@ -57,7 +57,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         raise NotYourTurn(f"seat {seat} may not act now", reason="not_your_turn")
     if kind not in rules.PHASE_ACTIONS.get(hand.phase, _NONE):
         raise IllegalAction(f"{kind} is not possible now", reason="wrong_phase")
-    forget_folds()  # (the folds of the action before are of no more use)
+    FOLDS.forget()  # (the folds of the action before are of no more use)
     events = _HANDLERS[kind](state, hand, seat, kind, action, cards)
     return _with_action_limit(state, events)
 
@@ -78,7 +78,7 @@ def _parse_shape(kind: str, action: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _fold(state: State, events: list[Event]) -> State:
     for event in events:
-        state = evolve_remembered(state, event)  # applying the events folds them again
+        state = FOLDS.remembered(state, event)  # applying the events folds them again
     return state
 
 
@@ -125,7 +125,7 @@ def _pass(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: An
 def _bury(state: State, hand: Hand, seat: int, kind: str, action: Any, cards: Any) -> list[Event]:
     _raise(rules.bury_error(state, hand, seat, cards))
     buried = Buried(seat=seat, cards=tuple(cards))
-    after = evolve_remembered(state, buried)
+    after = FOLDS.remembered(state, buried)
     assert after.hand is not None
     if rules.calling(after, after.hand) is not None:
         return [buried]
@@ -215,7 +215,7 @@ def _end_of_hand(state: State) -> list[Event]:
     hand = state.hand
     assert hand is not None
     scored = score_leaster(state, hand) if hand.leaster else score_normal(state, hand)
-    after = evolve_remembered(state, scored)
+    after = FOLDS.remembered(state, scored)
     if hand.number + 1 >= state.options["rounds"]:
         top = max(after.totals)
         winners = tuple(s for s, t in enumerate(after.totals) if t == top)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypeVar, assert_never
+from typing import assert_never, cast
 
-from domain.events import Event
-from domain.frozen import Folds, combined, copy_with, remember_fold
+from domain.frozen import FoldMemo, copy_with
 from domain.games.sheepshead.config import active_seats, layout
 from domain.games.sheepshead.events import (
     Buried,
@@ -43,37 +42,17 @@ from domain.games.sheepshead.state import (
 )
 
 _QUEEN_PAIRS = {"black": ("QC", "QS"), "red": ("QH", "QD")}
-_setattr = object.__setattr__
-T = TypeVar("T")
 
 
-# decide folds some of an action's events to see their effect (a trick's end, a bury); evolve
-# answers the same folds again from these (domain.frozen.Folds)
-_FOLDED: Folds[State] = {}
-forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
-
-
-def evolve_remembered(state: State, event: Event) -> State:
-    """``evolve``, remembering the result for the same fold again (decide's own folds)."""
-    return remember_fold(_FOLDED, evolve, state, event)
-
-
-def evolve(state: State, event: Event) -> State:
+def _fold(state: State, fact: SheepsheadEvent) -> State:
     """The state after one event (pure and total): one exhaustive match over the events."""
-    known = _FOLDED.get(id(state))
-    if known is not None and known[1] is event and known[0] is state:
-        return known[2]
-    # cast() without the calls: every event but GameStarted comes after a deal
-    hand: Hand = state.hand  # type: ignore[assignment]
-    fact: SheepsheadEvent = event  # type: ignore[assignment]
+    hand = cast(Hand, state.hand)  # None before the first deal, whose events do not read it
     # the most frequent events first: a match tries its cases in order
     match fact:
         case CardPlayed(seat=seat, card=card):
             return _played(state, hand, seat, card)
         case TrickWon():
-            values = state.__dict__.copy()  # copy_with(state, hand=...), inlined
-            values["hand"] = _trick_won(hand, fact)
-            return _made(State, values)
+            return copy_with(state, hand=_trick_won(hand, fact))
         case PartnerRevealed():
             return copy_with(state, hand=copy_with(hand, revealed=True))
         case GameStarted():
@@ -116,39 +95,28 @@ def evolve(state: State, event: Event) -> State:
             assert_never(fact)
 
 
+# decide folds some of an action's events to see their effect (a trick's end, a bury); evolve
+# answers the same folds again (domain.frozen.FoldMemo)
+FOLDS = FoldMemo(_fold)
+evolve = FOLDS.evolve
+
+
 def _started(event: GameStarted) -> State:
-    return combined(
-        State(
-            started=True,
-            players=event.players,
-            seed=event.seed,
-            options=dict(event.options),
-            first_dealer=event.dealer,
-            explicit_deal=event.explicit_deal,
-            commitment=event.commitment,
-            totals=(0,) * event.players,
-        )
+    return State(
+        started=True,
+        players=event.players,
+        seed=event.seed,
+        options=dict(event.options),
+        first_dealer=event.dealer,
+        explicit_deal=event.explicit_deal,
+        commitment=event.commitment,
+        totals=(0,) * event.players,
     )
 
 
-# The hot events (every card played, every trick) copy the ``__dict__`` of the state and of its
-# hand directly: what ``copy_with`` does, less its keyword packing and field-name check (the
-# rules tests and test_state_copies catch a misspelt field); the rarer events use ``copy_with``.
-_new = object.__new__
-
-
-def _made(cls: type[T], values: dict[str, object]) -> T:
-    """The instance of these field values (a copy of another instance's ``__dict__``, changed)."""
-    new: T = _new(cls)
-    _setattr(new, "__dict__", values)
-    return new
-
-
 def _counted(state: State, hand: Hand) -> State:
-    values = state.__dict__.copy()  # copy_with(state, hand=hand, actions=state.actions + 1)
-    values["hand"] = hand
-    values["actions"] = state.actions + 1
-    return _made(State, values)
+    """The state with its hand replaced, counting one action."""
+    return copy_with(state, hand=hand, actions=state.actions + 1)
 
 
 def _set(
@@ -160,7 +128,7 @@ def _set(
 def _dealt(state: State, event: HandDealt) -> Hand:
     lay = layout(state.players, state.options)
     active = active_seats(event.dealer, state.players, lay.dealer_sits_out)
-    hand = Hand(
+    return Hand(
         deal=event.deal,
         number=event.hand,
         dealer=event.dealer,
@@ -170,7 +138,6 @@ def _dealt(state: State, event: HandDealt) -> Hand:
         phase=PICKING,
         to_act=active[0],
     )
-    return combined(hand)
 
 
 def _next_active(hand: Hand, seat: int) -> int:
@@ -227,29 +194,14 @@ def _crack(hand: Hand, seat: int, crack: bool) -> Hand:
 
 
 def _played(state: State, hand: Hand, seat: int, card: str) -> State:
-    hands = hand.hands
-    held = hands[seat]
+    held = hand.hands[seat]
     i = held.index(card) if card in held else len(held)  # total: a fold never raises
+    kept = held[:i] + held[i + 1 :]
     seats = (*hand.trick_seats, seat)
-    active = hand.active
-    values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
-    held_by = [*hands]  # _set(hands, seat, ...), with one tuple built
-    held_by[seat] = held[:i] + held[i + 1 :]
-    values["hands"] = (*held_by,)
-    values["trick_seats"] = seats
-    values["trick_cards"] = (*hand.trick_cards, card)
-    # (_next_active, inlined)
-    values["to_act"] = None if len(seats) == len(active) else active[
-        (active.index(seat) + 1) % len(active)
-    ]
-    played: Hand = _new(Hand)  # _made(Hand, values), inlined
-    _setattr(played, "__dict__", values)
-    values = state.__dict__.copy()  # _counted(state, played), inlined
-    values["hand"] = played
-    values["actions"] = state.actions + 1
-    counted: State = _new(State)
-    _setattr(counted, "__dict__", values)
-    return counted
+    to_act = None if len(seats) == len(hand.active) else _next_active(hand, seat)
+    played = copy_with(hand, hands=_set(hand.hands, seat, kept), trick_seats=seats,
+                       trick_cards=(*hand.trick_cards, card), to_act=to_act)
+    return _counted(state, played)
 
 
 def _trick_won(hand: Hand, event: TrickWon) -> Hand:
@@ -260,12 +212,8 @@ def _trick_won(hand: Hand, event: TrickWon) -> Hand:
         winner=event.winner,
         points=event.points,
     )
-    values = hand.__dict__.copy()  # copy_with(hand, ...), inlined
-    values["tricks"] = (*hand.tricks, combined(trick))
-    values["trick_seats"] = ()
-    values["trick_cards"] = ()
-    values["to_act"] = event.winner
-    return _made(Hand, values)
+    return copy_with(hand, tricks=(*hand.tricks, trick), trick_seats=(), trick_cards=(),
+                     to_act=event.winner)
 
 
 def _scored(state: State, hand: Hand, event: HandScored) -> State:

@@ -37,7 +37,7 @@ from domain.games.shithead.rules import (
     reverses,
     tier,
 )
-from domain.games.shithead.state import Cards, State, evolve_remembered, forget_folds
+from domain.games.shithead.state import FOLDS, Cards, State
 
 
 class Batch:
@@ -45,13 +45,13 @@ class Batch:
 
     The fold waits until a rule reads ``state``: the last event of an action (the turn passing)
     is then never folded here, only by whoever applies the events. Those apply the others from
-    what this fold remembered (``evolve_remembered``).
+    what this fold remembered (``FOLDS``).
     """
 
     __slots__ = ("_folded", "_state", "emit", "events")
 
     def __init__(self, state: State) -> None:
-        forget_folds()
+        FOLDS.forget()
         self._state = state
         self._folded = 0
         self.events: list[Event] = []
@@ -64,7 +64,7 @@ class Batch:
         if self._folded != len(events):
             state = self._state
             for event in events[self._folded :]:
-                state = evolve_remembered(state, event)
+                state = FOLDS.remembered(state, event)
             self._state, self._folded = state, len(events)
         return self._state
 
@@ -251,7 +251,8 @@ def _flip(state: State, seat: int, action: Any) -> Batch:
             reason="empty_slot")
     card = state.face_down[seat][slot]
     assert card is not None
-    legal = play_problem(state.r, state.pile, state.lead_count, rank(card), 1, True) is None
+    rules = state.info.rules
+    legal = play_problem(rules, state.pile, state.lead_count, rank(card), 1, True) is None
     batch = Batch(state)
     batch.emit(FaceDownFlipped(seat=seat, slot=slot, card=card, legal=legal))
     _resolve_revealed(batch, seat, card, legal, "flip")
@@ -266,7 +267,8 @@ def _play_stock(state: State, seat: int) -> Batch:
     if not state.stock:
         raise IllegalAction("the stock is empty", reason="empty_stock")
     card = state.stock[0]
-    legal = play_problem(state.r, state.pile, state.lead_count, rank(card), 1, True) is None
+    rules = state.info.rules
+    legal = play_problem(rules, state.pile, state.lead_count, rank(card), 1, True) is None
     batch = Batch(state)
     batch.emit(StockPlayed(seat=seat, card=card, legal=legal))
     _resolve_revealed(batch, seat, card, legal, "stock")

@@ -21,7 +21,7 @@ from domain.games.shithead.state import Cards, State
 
 def preplay_kinds(state: State, seat: int) -> tuple[str, ...]:
     """The pre-play action types open to a seat that is not ready yet."""
-    rules = state.r
+    rules = state.info.rules
     if rules.deal_6_choose_3 and not state.chosen[seat]:
         return ("choose_face_up",)
     if rules.stack_face_up:
@@ -65,15 +65,15 @@ def _ready(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _choices(state: State, seat: int) -> list[dict[str, Any]]:
-    if state.r.stack_face_up:
+    if state.info.rules.stack_face_up:
         return [
             {"type": "choose_face_up", "slots": [list(g) for g in groups]}
-            for groups in stack_choices(state.hands[seat], state.r.cards_per_row)
+            for groups in stack_choices(state.hands[seat], state.info.rules.cards_per_row)
         ]
     hand = sort_cards(state.hands[seat])
     return [
         {"type": "choose_face_up", "cards": list(cards)}
-        for cards in combinations(hand, state.r.cards_per_row)
+        for cards in combinations(hand, state.info.rules.cards_per_row)
     ]
 
 
@@ -116,7 +116,7 @@ def decide_preplay(state: State, seat: int, kind: str, action: Any) -> Batch:
 
 
 def _why_not(state: State, seat: int, kind: str) -> str:
-    rules = state.r
+    rules = state.info.rules
     if kind == "choose_face_up":
         if not rules.deal_6_choose_3:
             return "choose_face_up needs the deal_6_choose_3 option"
@@ -170,13 +170,13 @@ def _stack(batch: Batch, seat: int, action: Any) -> None:
 
 def _choose(batch: Batch, seat: int, action: Any) -> None:
     state = batch.state
-    if state.r.stack_face_up:
+    if state.info.rules.stack_face_up:
         slots = _checked_slots(state, seat, action.get("slots"))
         batch.emit(FaceUpChosen(seat=seat, slots=slots))
         draw(batch, seat)
         return
     cards = parse_cards(action.get("cards"))
-    rows = state.r.cards_per_row
+    rows = state.info.rules.cards_per_row
     _check_in_hand(state, seat, cards)
     if len(cards) != rows:
         raise IllegalAction(f"choose exactly {rows} face-up cards, not {len(cards)}",
@@ -193,7 +193,7 @@ def _check_in_hand(state: State, seat: int, cards: Cards) -> None:
 
 
 def _checked_slots(state: State, seat: int, raw: Any) -> tuple[Cards, ...]:
-    rows = state.r.cards_per_row
+    rows = state.info.rules.cards_per_row
     if not isinstance(raw, list | tuple) or len(raw) != rows:
         raise InvalidAction(f"slots must be a list of {rows} lists of card codes",
             reason="bad_slots")

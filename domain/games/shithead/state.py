@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, assert_never
+from typing import Any, assert_never
 
-from domain.events import Event
-from domain.frozen import Folds, combined, copy_with, remember_fold
+from domain.frozen import FoldMemo, copy_with
 from domain.games.shithead.events import (
     CardsDealt,
     CardsDrawn,
@@ -35,7 +33,6 @@ Cards = tuple[str, ...]
 Slots = tuple[Cards, ...]
 
 NEW, PREPLAY, PLAY, OVER = "new", "preplay", "play", "over"
-T = TypeVar("T")
 
 
 # Frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
@@ -47,7 +44,7 @@ class Info:
     dealer: int = 0
     seed: str = ""
     options: dict[str, Any] = field(default_factory=dict)
-    # None only before GameStarted, which no rule reads: typed as it is read (``state.r``).
+    # None only before GameStarted, which no rule reads: typed as it is read (``info.rules``).
     rules: Rules = None  # type: ignore[assignment]
     starter: tuple[int, str, str] | None = None
     flusher: int | None = None
@@ -77,15 +74,6 @@ class State:
     lead_count: int = 0
     last_revealed: str | None = None
     actions: int = 0
-
-    if TYPE_CHECKING:
-
-        @property
-        def r(self) -> Rules:
-            """The rules (only None before GameStarted)."""
-
-    else:  # read in C: the rules are consulted several times per action
-        r = property(attrgetter("info.rules"), doc="The rules (only None before GameStarted).")
 
     @property
     def rules(self) -> Rules | None:
@@ -138,21 +126,6 @@ class State:
         return self.info.end_reason
 
 
-# The hot events (every play, draw, pickup, burn, turn) fold through ``_made``: each changes a
-# copy of the state's ``__dict__``. This is what ``copy_with`` does, less its keyword packing
-# and field-name check (the rules tests and test_state_copies catch a misspelt field); the
-# rarer events use ``copy_with``.
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _made(values: dict[str, Any]) -> State:
-    """The state of these field values (a copy of another state's ``__dict__``, changed)."""
-    new: State = _new(State)
-    _set(new, "__dict__", values)
-    return new
-
-
 def put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """The tuple with one position replaced."""
     return (*items[:index], value, *items[index + 1 :])
@@ -171,32 +144,13 @@ def remove_face_up(slots: Slots, gone: Cards) -> Slots:
     return tuple(tuple(c for c in stack if c not in gone) for stack in slots)
 
 
-# decide folds an action's events but the last to resolve it (play.Batch); evolve answers the
-# same folds again from these (domain.frozen.Folds)
-_FOLDED: Folds[State] = {}
-forget_folds = _FOLDED.clear  # drop the remembered folds (a new action begins)
-
-
-def evolve_remembered(state: State, event: Event) -> State:
-    """``evolve``, remembering the result for the same fold again (decide's own folds)."""
-    return remember_fold(_FOLDED, evolve, state, event)
-
-
-def evolve(state: State, event: Event) -> State:
+def _fold(state: State, e: ShitheadEvent) -> State:
     """Fold one event onto the state."""
-    known = _FOLDED.get(id(state))
-    if known is not None and known[1] is event and known[0] is state:
-        return known[2]
-    e: ShitheadEvent = event  # type: ignore[assignment]  # cast() without the call
     match e:
         case CardsPlayed():
             return _played(state, e)
         case TurnPassed():
-            values = state.__dict__.copy()  # copy_with(state, to_act=e.seat), inlined
-            values["to_act"] = e.seat
-            turned: State = _new(State)  # _made(values), inlined: every action passes a turn
-            _set(turned, "__dict__", values)
-            return turned
+            return copy_with(state, to_act=e.seat)
         case CardsDrawn():
             return _drawn(state, e)
         case PilePickedUp():
@@ -243,6 +197,12 @@ def evolve(state: State, event: Event) -> State:
             assert_never(e)
 
 
+# decide folds an action's events but the last to resolve it (play.Batch); evolve answers the
+# same folds again (domain.frozen.FoldMemo)
+FOLDS = FoldMemo(_fold)
+evolve = FOLDS.evolve
+
+
 def _started(e: GameStarted) -> State:
     n = e.players
     info = Info(
@@ -253,8 +213,8 @@ def _started(e: GameStarted) -> State:
         rules=rules_for(e.options, n),
     )
     empty: tuple[tuple[Any, ...], ...] = ((),) * n  # every seat's zones exist before the deal
-    state = State(
-        info=combined(info),
+    return State(
+        info=info,
         phase=NEW,
         hands=empty,
         face_up=empty,
@@ -262,7 +222,6 @@ def _started(e: GameStarted) -> State:
         ready=(False,) * n,
         chosen=(False,) * n,
     )
-    return combined(state)
 
 
 def _dealt(state: State, e: CardsDealt) -> State:
@@ -281,28 +240,15 @@ def _dealt(state: State, e: CardsDealt) -> State:
 
 
 def _played(state: State, e: CardsPlayed) -> State:
-    seat, cards = e.seat, e.cards
-    pile = state.pile
-    values = state.__dict__.copy()
+    seat, cards, pile = e.seat, e.cards, state.pile
+    lead_count = len(cards) if not pile else state.lead_count
     if e.source == "hand":
-        hands = state.hands
-        held = hands[seat]
-        if len(cards) == 1 and cards[0] in held:  # without(), inlined for the usual single card
-            at = held.index(cards[0])
-            held = held[:at] + held[at + 1 :]
-        else:
-            held = without(held, cards)
-        held_by = [*hands]  # put(hands, seat, held), with one tuple built
-        held_by[seat] = held
-        values["hands"] = (*held_by,)
-    else:
-        values["face_up"] = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
-    values["pile"] = pile + cards
-    values["lead_count"] = len(cards) if not pile else state.lead_count
-    values["actions"] = state.actions + 1
-    played: State = _new(State)  # _made(values), inlined
-    _set(played, "__dict__", values)
-    return played
+        hands = put(state.hands, seat, without(state.hands[seat], cards))
+        return copy_with(state, hands=hands, pile=pile + cards, lead_count=lead_count,
+                         actions=state.actions + 1)
+    face_up = put(state.face_up, seat, remove_face_up(state.face_up[seat], cards))
+    return copy_with(state, face_up=face_up, pile=pile + cards, lead_count=lead_count,
+                     actions=state.actions + 1)
 
 
 def _flipped(state: State, e: FaceDownFlipped) -> State:
@@ -347,36 +293,25 @@ def _stock_played(state: State, e: StockPlayed) -> State:
 
 def _drawn(state: State, e: CardsDrawn) -> State:
     seat = e.seat
-    hands = state.hands
-    values = state.__dict__.copy()
-    values["hands"] = (*hands[:seat], hands[seat] + e.cards, *hands[seat + 1 :])  # put()
-    values["stock"] = state.stock[len(e.cards) :]
-    return _made(values)
+    hands = put(state.hands, seat, state.hands[seat] + e.cards)
+    return copy_with(state, hands=hands, stock=state.stock[len(e.cards) :])
 
 
 def _picked_up(state: State, e: PilePickedUp) -> State:
     seat = e.seat
-    values = state.__dict__.copy()
-    values["hands"] = put(state.hands, seat, state.hands[seat] + e.cards + e.face_up_cards)
+    hands = put(state.hands, seat, state.hands[seat] + e.cards + e.face_up_cards)
+    face_up = state.face_up
     if e.face_up_cards:
-        face_up = state.face_up
-        values["face_up"] = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
-    if e.cause == "pickup":
-        values["actions"] = state.actions + 1
-    values["pile"] = ()
-    values["lead_count"] = 0
-    return _made(values)
+        face_up = put(face_up, seat, remove_face_up(face_up[seat], e.face_up_cards))
+    actions = state.actions + 1 if e.cause == "pickup" else state.actions
+    return copy_with(state, hands=hands, face_up=face_up, pile=(), lead_count=0, actions=actions)
 
 
 def _burned(state: State, e: PileBurned) -> State:
-    values = state.__dict__.copy()
     info = state.info
-    if info.flusher is None and state.info.rules.track_flusher:
-        values["info"] = copy_with(info, flusher=e.seat)
-    values["burned"] = state.burned + state.pile
-    values["pile"] = ()
-    values["lead_count"] = 0
-    return _made(values)
+    if info.flusher is None and info.rules.track_flusher:
+        info = copy_with(info, flusher=e.seat)
+    return copy_with(state, info=info, burned=state.burned + state.pile, pile=(), lead_count=0)
 
 
 def _swapped(state: State, e: FaceUpSwapped) -> State:

@@ -110,7 +110,7 @@ class TrickWon(Event):
 # holds the two equal and these setters in the order of the fields.
 _new = object.__new__
 _SET_WINNER, _SET_CARDS, _SET_POINTS, _SET_TRICKS, _SET_CREDITED, _SET_BONUS = (
-    TrickWon.__dict__[name].__set__
+    getattr(TrickWon, name).__set__
     for name in ("winner", "cards", "points", "tricks", "marriage_credited", "last_trick_bonus")
 )
 

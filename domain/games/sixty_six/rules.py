@@ -173,7 +173,6 @@ def _strict_refusal(deal: Deal, seat: int, card: str) -> Refusal:
 def followable(deal: Deal, rules: Rules, seat: int) -> tuple[str, ...]:
     """The hand cards the follower may play once the stock is closed or exhausted: the led
     suit, heading the trick when it can (R7.2); void in it, a trump when it has one (R7.3)."""
-    # plain loops: a comprehension naming an outer variable costs a closure and cells per call
     led = deal.trick[0]
     suit = led[1]
     hand = deal.hands[seat]
@@ -318,8 +317,6 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return []
     phase = deal.phase
     hand = deal.hands[seat]
-    # plain loops, no comprehension naming deal, rules or seat: that made them cells and built
-    # a closure per call
     out: list[dict[str, Any]] = []
     marriages: list[str] = []
     if phase == "lead":

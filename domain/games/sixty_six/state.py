@@ -97,7 +97,6 @@ class Rules:
 
 
 # Deal and State are frozen without slots: copy_with (domain/frozen.py) copies their __dict__.
-_set = object.__setattr__
 @dataclass(frozen=True, kw_only=True)
 class Deal:
     """One deal. ``phase`` is lead, follow, draw, end_window or over; ``turn`` acts in it."""
@@ -145,10 +144,6 @@ class Deal:
         """A seat's points: tricks, credited marriages and the last-trick bonus (R11.1)."""
         return self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
 
-    def __setstate__(self, values: dict[str, Any]) -> None:
-        """Unpickling (snapshots): see ``State.__setstate__``."""
-        _set(self, "__dict__", dict(values))
-
 
 @dataclass(frozen=True, kw_only=True)
 class State:
@@ -156,8 +151,6 @@ class State:
 
     started: bool = False
     options: dict[str, Any] | None = None
-    # a factory, not a class attribute: CPython does not specialise reading an instance
-    # attribute that a class attribute of a mutable class shadows (every state.rules was slow)
     rules: Rules = field(default_factory=Rules)
     seed: str = ""
     first_dealer: int = 0
@@ -169,12 +162,6 @@ class State:
     last_result: dict[str, Any] | None = None
     ended: str | None = None
     winner: int | None = None
-
-    def __setstate__(self, values: dict[str, Any]) -> None:
-        """Unpickling (snapshots): the fields as a plain dict, as the fold makes them. Filled
-        one by one, the instance's dict would share its keys with the class, and CPython 3.11's
-        specialised attribute reads miss on such a dict (every later state copies it)."""
-        _set(self, "__dict__", dict(values))
 
 
 def with_seat(pair: Pair, seat: int, value: int) -> Pair:

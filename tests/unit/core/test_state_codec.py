@@ -54,7 +54,7 @@ def test_a_state_reads_back_into_the_domain_s_own_classes() -> None:
     state = _states("shithead", 3, {}, 0)[-1]
     back = from_data(to_data(state))
     assert type(back) is type(state) and type(back.inner.info) is type(state.inner.info)
-    assert back.inner.r == state.inner.r  # properties over the fields still read them
+    assert back.inner.rules == state.inner.rules  # properties over the fields still read them
 
 
 @pytest.mark.parametrize("name", [

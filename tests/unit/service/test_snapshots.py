@@ -96,7 +96,7 @@ def test_a_snapshot_the_stream_does_not_hold_is_ignored(store: CountingStore) ->
 
 def _exploit(directory: Path) -> bytes:
     """A pickle that makes ``directory`` when unpickled, through names the domain's modules
-    import (``domain.events`` imports ``typing``, which holds ``sys``; a state module imports
+    import (``domain.events`` imports ``typing``, which holds ``sys``; Sixty-Six's fold imports
     ``operator.attrgetter``): os = sys.modules.get("os"); attrgetter("mkdir")(os)(directory)."""
 
     def name(module: str, attr: str) -> bytes:  # SHORT_BINUNICODE x2, STACK_GLOBAL
@@ -107,7 +107,7 @@ def _exploit(directory: Path) -> bytes:
         return b"\x8c" + bytes([len(raw)]) + raw
 
     return (b"\x80\x04"
-            + name("domain.games.shithead.state", "attrgetter") + text("mkdir") + b"\x85R"
+            + name("domain.games.sixty_six.fold", "attrgetter") + text("mkdir") + b"\x85R"
             + name("domain.events", "typing.sys.modules.get") + text("os") + b"\x85R"
             + b"\x85R" + text(str(directory)) + b"\x85R.")  # fmt: skip
 

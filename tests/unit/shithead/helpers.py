@@ -117,7 +117,7 @@ def with_zones(
         state = copy_with(state, hands=put(state.hands, seat, tuple(cards(hand))))
     if up is not None:
         slots = tuple(() if c == "-" else (c,) for c in cards(up))
-        slots = slots or ((),) * state.r.cards_per_row
+        slots = slots or ((),) * state.info.rules.cards_per_row
         state = copy_with(state, face_up=put(state.face_up, seat, slots))
     if down is not None:
         row = tuple(None if c == "-" else c for c in cards(down))

@@ -113,7 +113,7 @@ def test_listing_and_deciding_share_one_set_check(monkeypatch: pytest.MonkeyPatc
     monkeypatch.undo()
     monkeypatch.setattr(shithead_rules, "count_problem", lambda *args: "wrong_count")
     assert not any(a["type"] == "play" for a in GAME.legal_actions(state, seat))
-    assert shithead_rules.play_problem(state.r, state.pile, state.lead_count, "A", 1) == (
+    assert shithead_rules.play_problem(state.info.rules, state.pile, state.lead_count, "A", 1) == (
         "wrong_count"
     )
 

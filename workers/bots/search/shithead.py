@@ -212,7 +212,7 @@ def fast_rules(rules: Rules) -> bool:
 def fast_play(state: State, seat: int, special: frozenset[str]) -> tuple[str, ...] | None:
     """The set the heuristic would play from the hand or face-up tier, by rank and count
     (suits do not matter), or None when it would pick up; only under ``fast_rules``."""
-    rules, pile = state.r, state.pile
+    rules, pile = state.info.rules, state.pile
     cards = state.hands[seat] or face_up_cards(state, seat)
     groups: dict[str, list[str]] = {}
     for card in cards:
@@ -264,7 +264,7 @@ def _apply_play(state: State, seat: int, cards: tuple[str, ...]) -> State:
 def rollout(world: State, seat: int, action: Action, rng: random.Random) -> float:
     """1 when the seat gets out, 0 when it is the shithead (cards left decide a long game)."""
     special = specials(world.options)
-    fast = fast_rules(world.r)
+    fast = fast_rules(world.info.rules)
     state = decide_play(world, seat, str(action["type"]), action).state
     for _ in range(ROLLOUT_ACTIONS):
         if seat in state.out:
