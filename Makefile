@@ -33,8 +33,9 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
+# the fast subset: no real Redis, no processes, nothing marked slow (`make test` runs them all)
 unit: $(STAMP)
-	$(BIN)/pytest -m "not integration and not e2e"
+	$(BIN)/pytest -m "not slow and not integration and not e2e"
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run_all

@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+TESTS = Path(__file__).resolve().parent
+# every test in these folders carries these marks, whether its module says so or not:
+# ``make unit`` leaves out what needs a real Redis or starts processes
+FOLDER_MARKS = {
+    "integration": ("integration",),
+    "e2e": ("e2e",),
+    "browser": ("e2e",),
+    "cluster": ("integration", "e2e"),
+}
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Refuse two tests with one node id: pytest-xdist runs only one of them, silently (a
-    generator that parametrizes without ids did that to the API fuzz test)."""
+    """Mark the tests of the integration and end-to-end folders as such, and refuse two tests
+    with one node id: pytest-xdist runs only one of them, silently (a generator that
+    parametrizes without ids did that to the API fuzz test)."""
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
+        for mark in FOLDER_MARKS.get(folder, ()):
+            item.add_marker(mark)
     counts = Counter(item.nodeid for item in items)
     duplicates = sorted(nodeid for nodeid, count in counts.items() if count > 1)
     if duplicates:

@@ -18,8 +18,10 @@ from tests.contract.scenarios import available
 SCENARIOS = available()
 SEEDS_PER_SETUP = 3
 
+# every setup's first seed runs in the fast subset (``make unit``), the others with ``make test``
 CASES = [
-    pytest.param(name, players, options, seed, id=f"{name}-{players}p-{i}-s{seed}")
+    pytest.param(name, players, options, seed, id=f"{name}-{players}p-{i}-s{seed}",
+                 marks=pytest.mark.slow if seed else ())
     for name, module in SCENARIOS.items()
     for i, (players, options) in enumerate(module.SETUPS)
     for seed in range(SEEDS_PER_SETUP)

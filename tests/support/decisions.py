@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from domain.events import canonical_json
@@ -31,15 +31,29 @@ def decisions(
     for the seat just yielded."""
     state = fold(game, events := game.start(Setup(players=players, seed=seed, options=options)))
     history = list(events)
+    seen: dict[int, list[Any]] = {}  # each seat's redacted history so far (it only grows)
     bot, rng = get_bot(bots, game.name), random.Random(seed)
     while game.outcome(state) is None:
         seat = game.awaited_seats(state)[0]
         view = as_json(game.view(state, seat))
-        view["history"] = [as_json(game.redact(e, seat)) for e in history]
+        redacted = seen.setdefault(seat, [])
+        redacted += [as_json(game.redact(e, seat)) for e in history[len(redacted) :]]
+        view["history"] = list(redacted)
         answer = (yield state, seat, view) if asked(state, view) else None
         new = game.decide(state, seat, bot.choose(view, rng) if answer is None else answer)
         state = fold(game, new, state)
         history += new
+
+
+def decision_at(found: Iterable[Any], index: int) -> Any:
+    """The ``index``-th of the decisions (the last when there are fewer; None when none): the
+    game is played no further than that decision."""
+    chosen = None
+    for i, decision in enumerate(found):
+        chosen = decision
+        if i == index:
+            break
+    return chosen
 
 
 def played_by(

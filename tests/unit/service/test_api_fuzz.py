@@ -81,6 +81,7 @@ def test_every_operation_is_fuzzed() -> None:
     assert sum(EXAMPLES for label in OPERATIONS if has_inputs(label)) >= 2000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", sorted(OPERATIONS))
 def test_no_request_makes_the_server_fail(label: str) -> None:
     sent: list[int] = []

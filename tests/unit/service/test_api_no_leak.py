@@ -19,8 +19,11 @@ from tests.support.visibility import may_see
 
 GAMES = {**all_games(), FAKE.name: FAKE}
 ACTION_LIMIT = 150
+# each game with its fewest players runs in the fast subset (``make unit``), the rest too in
+# ``make test``
 CASES = [
-    pytest.param(name, players, id=f"{name}-{players}p")
+    pytest.param(name, players, id=f"{name}-{players}p",
+                 marks=pytest.mark.slow if players > game.min_players else ())
     for name, game in sorted(GAMES.items())
     for players in sorted({game.min_players, game.max_players})
 ]

@@ -44,6 +44,7 @@ def option_values(name: str) -> st.SearchStrategy[dict[str, Any]]:
     return st.dictionaries(st.sampled_from(sorted(specs)), value, max_size=4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_creating_games_from_garbage_never_fails_the_server(name: str) -> None:
     @SETTINGS
@@ -68,6 +69,7 @@ def mutations(legal: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_mangled_actions_never_fail_the_server(name: str) -> None:
     players = all_games()[name].min_players

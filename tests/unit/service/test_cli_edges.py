@@ -57,6 +57,7 @@ def test_a_busy_port_says_which_and_how_to_choose_another() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # a process of its own
 def test_worker_import_finds_a_module_in_the_current_folder(tmp_path: Path) -> None:
     (tmp_path / "mybots_here.py").write_text(
         "from pathlib import Path\nPath('imported.txt').write_text('yes')\n"
@@ -71,6 +72,7 @@ def test_worker_import_finds_a_module_in_the_current_folder(tmp_path: Path) -> N
     assert (tmp_path / "imported.txt").read_text() == "yes"
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_closed_pipe_ends_the_cli_without_a_traceback() -> None:
     process = subprocess.Popen(
         [CARDROOM, "replay", "show", str(GOLDEN), "--step", "50", "--json"],
@@ -97,6 +99,7 @@ class FromHere:
 """
 
 
+@pytest.mark.slow  # a process of its own
 def test_bot_run_imports_the_bot_from_the_current_folder(tmp_path: Path) -> None:
     (tmp_path / "mybot_here.py").write_text(HERE_BOT)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -114,6 +117,7 @@ def test_bot_run_imports_the_bot_from_the_current_folder(tmp_path: Path) -> None
     assert f"game {created['id']} is over" in done.stderr
 
 
+@pytest.mark.slow  # a process of its own
 def test_arena_imports_the_bots_from_the_current_folder(tmp_path: Path) -> None:
     (tmp_path / "mybots_here.py").write_text(HERE_BOT)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

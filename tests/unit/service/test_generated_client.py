@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from flask.testing import FlaskClient
 
 PACKAGE = "cardroom_client"
@@ -51,6 +52,7 @@ def _import(where: Path) -> dict[str, Any]:
         sys.path.remove(str(where))
 
 
+@pytest.mark.slow  # generates the client with openapi-python-client
 def test_a_generated_client_plays_a_whole_sixty_six_match(
     client: FlaskClient, tmp_path: Path
 ) -> None:

@@ -24,8 +24,10 @@ from service.api.typed.union import load_member
 from tests.contract.scenarios import available
 
 SCENARIOS = available()
+# every game's first setup runs in the fast subset (``make unit``), the others with ``make test``
 CASES = [
-    pytest.param(name, players, options, id=f"{name}-{players}p-{i}")
+    pytest.param(name, players, options, id=f"{name}-{players}p-{i}",
+                 marks=pytest.mark.slow if i else ())
     for name, module in SCENARIOS.items()
     for i, (players, options) in enumerate(module.SETUPS)
 ]

@@ -196,6 +196,7 @@ def test_a_bots_rng_tells_nothing_about_the_deal() -> None:
     assert PeekingBot.recovered == []
 
 
+@pytest.mark.slow  # draws its chart with matplotlib
 def test_the_command_prints_a_table_and_writes_json_and_a_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

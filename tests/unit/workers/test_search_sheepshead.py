@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
 from domain.registry import get_game
 from tests.support.decisions import as_json as _json
-from tests.support.decisions import decisions, played_by
+from tests.support.decisions import decision_at, decisions, played_by
 from workers.bots.base import get_bot
 from workers.bots.search.sheepshead import (
     Knowledge,
@@ -86,7 +87,7 @@ OPTION_SETS = [
     players=st.integers(3, 7),
     options=st.sampled_from(OPTION_SETS),
     bots=st.sampled_from(["heuristic", "random"]),
-    pick=st.integers(0, 10_000),
+    pick=st.integers(0, 150),
     world_seed=st.integers(0, 2**32),
 )
 def test_a_sampled_world_never_gives_a_seat_a_card_it_cannot_have(
@@ -100,8 +101,7 @@ def test_a_sampled_world_never_gives_a_seat_a_card_it_cannot_have(
     """The seat's own cards, the tricks, the picker's blind and burial stay as they are; no
     unseen card goes to a seat void in its suit, the partner card never goes to the picker once
     the picker called it, and every hidden place keeps its size."""
-    decisions = list(_decisions(seed, players, {**options, "rounds": 2}, bots))
-    real, seat, view = decisions[pick % len(decisions)]
+    real, seat, view = decision_at(_decisions(seed, players, {**options, "rounds": 2}, bots), pick)
     world = sample_world(view, random.Random(world_seed))
     truth, sampled = _where(real), _where(world)
     assert sorted(sampled) == sorted(truth)  # the same cards, each once
@@ -126,7 +126,7 @@ def test_a_shown_blitz_queen_the_picker_buried_is_dealt_to_the_burial() -> None:
     """Seat 1 picked blitzing QC QS and buried QS; its AC on a trump lead shows it holds no
     trump, so the shown QS can only be in the burial."""
     options = {**OPTION_SETS[3], "rounds": 2}
-    real, seat, view = list(_decisions("fa", 3, options, "random"))[57]
+    real, seat, view = decision_at(_decisions("fa", 3, options, "random"), 57)
     assert (view["picker"], view["blitz"], seat) == (1, ["black"], 2)
     assert real.hand is not None and "QS" in real.hand.buried
     assert [(t["seat"], t["card"]) for t in view["trick"]] == [(0, "AD"), (1, "AC")]
@@ -150,6 +150,7 @@ def _knowledge_of_a_deal(draw: st.DrawFn) -> Knowledge:
     return k
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(k=_knowledge_of_a_deal(), world_seed=st.integers(0, 2**32))
 def test_the_sampler_finds_a_deal_whenever_one_fits(k: Knowledge, world_seed: int) -> None:
@@ -208,7 +209,7 @@ def test_the_search_bot_plays_a_legal_action_at_every_decision_of_a_whole_match(
 def test_the_bot_decides_from_the_view_alone() -> None:
     """The same view and history give the same choice whatever the hidden cards really are."""
     bot = SheepsheadSearch(iterations=3)
-    for real, seat, view in list(_decisions("v5", 5))[:30]:
+    for real, seat, view in islice(_decisions("v5", 5), 30):
         world = sample_world(view, random.Random(7))
         assert _where(world) != _where(real) or view["phase"] == "playing"
         other = _json(GAME.view(world, seat))
@@ -216,6 +217,7 @@ def test_the_bot_decides_from_the_view_alone() -> None:
         assert bot.choose(other, random.Random(2)) == bot.choose(view, random.Random(2))
 
 
+@pytest.mark.slow
 def test_the_called_card_never_goes_to_the_picker_and_a_called_jack_leaves_the_jd_with_it() -> None:
     rng = random.Random(11)
     checked = 0

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import islice
 from typing import Any
 
 from domain.events import canonical_json
-from domain.protocol import Setup, fold
 from domain.registry import get_game
+from tests.support.decisions import decisions
 from workers.bots.base import get_bot
 from workers.bots.search.sixty_six import SixtySixSearch, sample_world
 
@@ -21,17 +22,7 @@ def _json(data: Any) -> Any:
 
 def _decisions(seed: str) -> Any:
     """(real state, seat, the seat's view with its redacted history) at every bot decision."""
-    state = fold(GAME, events := GAME.start(Setup(players=2, seed=seed)))
-    history = list(events)
-    bot, rng = get_bot("heuristic", "sixty_six"), random.Random(seed)
-    while GAME.outcome(state) is None:
-        seat = GAME.awaited_seats(state)[0]
-        view = _json(GAME.view(state, seat))
-        view["history"] = [_json(GAME.redact(e, seat)) for e in history]
-        yield state, seat, view
-        new = GAME.decide(state, seat, bot.choose(view, rng))
-        state = fold(GAME, new, state)
-        history += new
+    return decisions(GAME, lambda state, view: True, seed, 2)
 
 
 def _normal(view: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +66,6 @@ def test_the_search_bot_answers_a_legal_action_within_its_budget_of_worlds() -> 
     bot = get_bot("search", "sixty_six")
     assert isinstance(bot, SixtySixSearch)
     bot.worlds = 4
-    for _, _, view in list(_decisions("w5"))[:20]:
+    for _, _, view in islice(_decisions("w5"), 20):
         action = bot.choose(view, random.Random(1))
         assert action in view["legal_actions"] or action == {"type": "wait"}

@@ -8,6 +8,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from domain.events import canonical_json
 from domain.games.sixty_six.state import TARGET, State
 from domain.protocol import Setup, fold
@@ -55,6 +57,7 @@ def _table(state: State) -> Table:
     return Table.of(state.rules, code(state.deal.trump_card) // 6)
 
 
+@pytest.mark.slow
 def test_the_heuristic_rollout_ends_each_deal_as_the_domain_does() -> None:
     checked = 0
     bot, rng = get_bot("heuristic", "sixty_six"), random.Random(0)
@@ -124,6 +127,7 @@ def test_the_match_value_is_a_chance_that_grows_with_the_points_won() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_endgame_solver_judges_a_closed_stock_as_the_domain_does() -> None:
     """Close before drawing late in a deal (five cards each), then solve: a failed close costs
     the closer, a made one scores, as the domain's own minimax says."""
