@@ -21,12 +21,17 @@ of its matches untimed (on this VM a process runs slower for a while after anoth
 after an idle spell). Each sample's ratio is anchor's time per action / ours: above 1 means
 ours is faster. Prints median and range, and the ratio of each side's fastest sample (noise on
 a shared machine only ever adds time).
+
+``--against DIR`` measures a change instead: the same self-play, run alternately by the
+checkout at DIR (the code before, e.g. a ``git worktree`` of main) and by this one, each in a
+process of its own; the ratio is this checkout's time per action / DIR's (below 1: faster).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -149,12 +154,55 @@ GAMES: tuple[tuple[str, Game[Any], int, tuple[int, int], Chooser, float], ...] =
 )
 
 
+CHECKOUT_SCRIPT = r"""
+import json, sys
+from benchmarks.bench_engines import GAMES, play_matches
+quick, sample = sys.argv[1] == "1", int(sys.argv[2])
+per_action = {}
+for name, game, players, (full, small), choose, _ in GAMES:
+    matches = small if quick else full
+    play_matches(game, players, max(1, matches // 5), 1000 + sample, choose)  # warm-up
+    actions, seconds = play_matches(game, players, matches, sample, choose)
+    per_action[name] = seconds / actions
+print(json.dumps(per_action))
+"""
+
+
+def checkout_sample(root: Path, quick: bool, sample: int) -> dict[str, float]:
+    """Seconds per action of each game's self-play, played by the code of the checkout at root."""
+    done = subprocess.run([sys.executable, "-c", CHECKOUT_SCRIPT, str(int(quick)), str(sample)],
+                          cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+                          capture_output=True, text=True, timeout=1800, check=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def against(before: Path, samples: int, quick: bool) -> None:
+    """Alternate the checkout ``before`` and this one; print each game's ratio this / before."""
+    here = Path(__file__).resolve().parent.parent
+    ratios: dict[str, list[float]] = {name: [] for name, *_ in GAMES}
+    for sample in range(samples):
+        order = (before, here) if sample % 2 == 0 else (here, before)
+        got = {root: checkout_sample(root, quick, sample) for root in order}
+        for name, values in ratios.items():
+            values.append(got[here][name] / got[before][name])
+    print(f"engines per action, random self-play, this checkout / {before}, {samples} "
+          f"alternating samples (below 1: this one is faster)")
+    for name, values in ratios.items():
+        print(f"  {name:<10} x{statistics.median(values):.3f} "
+              f"(range {min(values):.3f}-{max(values):.3f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Alternate anchor and ours; print each game's ratio (median and range over samples)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="smaller samples")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="compare with the checkout at DIR instead of the anchor")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        against(args.against.resolve(), args.samples, args.quick)
+        return 0
     python = anchor_python()
     anchor_matches = 50 if args.quick else 250
     anchor: list[float] = []

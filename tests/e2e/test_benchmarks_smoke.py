@@ -27,6 +27,16 @@ def test_the_fold_benchmark_prints_its_ratios() -> None:
     assert "cold view / warm view at version" in done.stdout
 
 
+def test_the_engines_benchmark_compares_two_checkouts() -> None:
+    command = [sys.executable, "-m", "benchmarks.bench_engines", "--against", str(ROOT),
+               "--samples", "1", "--quick"]  # this checkout against itself
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    for game in ("Sixty-Six", "Shithead", "Sheepshead"):
+        line = rf"^  {game} +x\d\.\d{{3}} \(range "
+        assert re.search(line, done.stdout, re.MULTILINE), done.stdout
+
+
 def test_the_memory_benchmark_prints_its_ratio() -> None:
     done = smoke("bench_memory")
     assert done.returncode == 0, done.stderr
