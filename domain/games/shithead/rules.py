@@ -7,7 +7,7 @@ from itertools import combinations, groupby
 
 from domain.cards import rank
 from domain.games.shithead.options import Rules
-from domain.games.shithead.ranks import ORDER, RANK, RANK_VALUE, SORT_KEY, is_transparent
+from domain.games.shithead.ranks import ORDER, RANK, RANK_VALUE, SORT_KEY
 from domain.games.shithead.state import Cards, State
 
 __all__ = ["RANK_VALUE"]  # with the functions below: the rules' vocabulary
@@ -70,7 +70,7 @@ def next_active(state: State, seat: int, direction: int) -> int:
 
 def transparent(rules: Rules, card: str) -> bool:
     """Cards the next set does not have to beat (§16.2)."""
-    return is_transparent(rules, card)
+    return card in rules.clear_cards
 
 
 def effective_top(rules: Rules, pile: Cards) -> str | None:

@@ -11,7 +11,7 @@ import pytest
 from domain.errors import DomainError, InvalidOptions
 from domain.frozen import copy_with
 from domain.games.shithead import events as shithead_events
-from domain.games.shithead import ranks as shithead_ranks
+from domain.games.shithead import options as shithead_options
 from domain.games.shithead import rules as shithead_rules
 from domain.games.shithead.events import CardsDealt, CardsPlayed, GameStarted, PilePickedUp
 from domain.games.shithead.options import rules_for
@@ -103,9 +103,9 @@ def test_listing_and_deciding_share_one_set_check(monkeypatch: pytest.MonkeyPatc
         and any(a["type"] == "play" for a in GAME.legal_actions(s, s.to_act))
     )
     seat = state.to_act
-    # The rank rule is written once (ranks.rank_problem_of); Rules tabulates it for both.
-    monkeypatch.setattr(shithead_ranks, "rank_problem_of", lambda *args: "too_low")
-    monkeypatch.setattr(shithead_ranks, "_BUILT", {})
+    # The rank rule is written once (options.rank_problem_of); Rules tabulates it for both.
+    monkeypatch.setattr(shithead_options, "rank_problem_of", lambda *args: "too_low")
+    monkeypatch.setattr(shithead_options, "_BUILT", {})
     rules = rules_for(state.options, state.players)
     refused = copy_with(state, info=copy_with(state.info, rules=rules))
     assert not any(a["type"] == "play" for a in GAME.legal_actions(refused, seat))
