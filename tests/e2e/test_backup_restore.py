@@ -24,7 +24,7 @@ from service.archive import FileArchive
 from service.games import GameService
 from service.retention import Retention
 from tests.support.api import Table, make_app
-from tests.support.processes import tool
+from tests.support.processes import tool, until
 from tests.support.redis_server import OwnRedis, unique_namespace
 
 pytestmark = pytest.mark.e2e
@@ -92,7 +92,10 @@ def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> Non
     shutil.copy(rdb, restored / "dump.rdb")
     fresh = OwnRedis(restored, "--appendonly", "no", "--dbfilename", "dump.rdb")
     try:
-        redis.Redis.from_url(fresh.url).config_set("appendonly", "yes")  # AOF from now on
+        store = redis.Redis.from_url(fresh.url)
+        store.config_set("appendonly", "yes")  # AOF from now on, written from the loaded data
+        until(lambda: store.info("persistence")["aof_rewrite_in_progress"] == 0,
+              "the first AOF written (Redis will not shut down before)", 20)
         with tarfile.open(archive) as tar:
             tar.extractall(restored, filter="data")
         client, service = club(fresh.url, namespace, restored / "archive")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import os
 import socket
+import subprocess
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -127,7 +128,10 @@ class OwnRedis:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(10)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:  # it refuses a shutdown while it writes an AOF
+                self.kill()
 
 
 def server_executable() -> str:
