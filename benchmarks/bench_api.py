@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--alternative", action="append", default=[], metavar="KEY=VALUE",
         help="also run a second action server with these settings added (repeatable), "
-        "on games of its own, in the same alternation: e.g. CARDROOM_APPEND_FEED=0",
+        "on games of its own, in the same alternation: e.g. CARDROOM_ACTION_SLOTS=0",
     )  # fmt: skip
     parser.add_argument(
         "--alternative-checkout", metavar="DIR",

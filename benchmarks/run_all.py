@@ -11,13 +11,9 @@ import sys
 
 # module, its full-size arguments, its smoke-size arguments
 SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    # the action server as configured by default, and without action slots, then with the
-    # append feed (docs/decisions.md)
+    # the action server as configured by default, and without action slots (docs/decisions.md)
     ("benchmarks.bench_api", ("--alternative", "CARDROOM_ACTION_SLOTS=0"),
      ("--alternative", "CARDROOM_ACTION_SLOTS=0", "--samples", "1", "--seconds", "1",
-      "--concurrency", "8", "--games", "300", "--max-rps", "3000")),
-    ("benchmarks.bench_api", ("--alternative", "CARDROOM_APPEND_FEED=1"),
-     ("--alternative", "CARDROOM_APPEND_FEED=1", "--samples", "1", "--seconds", "1",
       "--concurrency", "8", "--games", "300", "--max-rps", "3000")),
     ("benchmarks.bench_api", ("--route-by-game",),  # needs nginx (docs/operations.md)
      ("--route-by-game", "--samples", "1", "--seconds", "1", "--concurrency", "8", "--games",

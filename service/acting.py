@@ -1,16 +1,14 @@
 """The action path (a mixin of ``GameService``).
 
 Round trips per action: one conditional append when the game's seats are settled and this
-process's fold is at the caller's expected version (a conflict brings the newer events back), or
-gets there from the events other processes appended as this process heard them
-(``EventStore.heard``); otherwise one read of the newer events, or one ``fetch`` (meta + newer
-events + idempotency lookup), first: always the fetch while a seat may change hands. Plus one
+process's fold is at the caller's expected version (a conflict brings the newer events back);
+otherwise one read of the newer events, or one ``fetch`` (meta + newer events + idempotency
+lookup), first: always the fetch while a seat may change hands. Plus one
 index update on the action that ends the game.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -90,8 +88,8 @@ class Acting(ServiceBase):
 
     def _warm(self, game_id: str, seat: int, expected_version: int) -> Loaded | None:
         """The cached fold when its seats are settled (see ``_settled``) and it is at the
-        caller's expected version, or gets there by folding the events after it (as this process
-        heard them appended, or else one read of the stream); None otherwise."""
+        caller's expected version, or gets there by folding the events after it (one read of
+        the stream); None otherwise."""
         cached = self.cache.get(game_id)
         if cached is None or cached.version > expected_version:
             return None
@@ -106,16 +104,8 @@ class Acting(ServiceBase):
         loaded = Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
         if cached.version == expected_version:
             return loaded
-        newer = self.store.heard(game_id, cached.version, expected_version)
-        if newer is None:
-            newer = self.store.read(game_id, cached.version, expected_version)
-            metrics.catch_up("read").inc()
-        else:
-            metrics.catch_up("heard").inc()
-            # Give the event loop a turn, as the read this replaces did: without it the fold
-            # and the decision ran in one stretch, and the p99 of the other requests of the
-            # process rose 1.6-2.7x under load (docs/decisions.md, the append feed).
-            time.sleep(0)
+        newer = self.store.read(game_id, cached.version, expected_version)
+        metrics.catch_up("read").inc()
         missed = expected_version - cached.version
         if len(newer) != missed or any(is_leave(s.command) for s in newer):
             return None

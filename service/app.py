@@ -85,7 +85,6 @@ def create_app(
             app.config["REDIS_URL"],
             app.config["CARDROOM_NAMESPACE"],
             float(app.config["CARDROOM_IDEMPOTENCY_TTL"]),
-            feed=bool(int(app.config["CARDROOM_APPEND_FEED"])),
         )
     registry: BotRegistry = MemoryBotRegistry()
     if isinstance(store, RedisStore):

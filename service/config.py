@@ -12,7 +12,6 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_NAMESPACE": "cardroom",
     "CARDROOM_CACHE_SIZE": 4096,  # folded games kept per process (about 10 KB each)
     "CARDROOM_ACTION_SLOTS": 2,  # actions a web process plays at once, the rest queue (0: all)
-    "CARDROOM_APPEND_FEED": 0,  # 1: appends published, each process keeps the others' (feed.py)
     "CARDROOM_SSE_SECONDS": 25.0,  # one SSE connection's lifetime (clients reconnect)
     "CARDROOM_SSE_RETRY_MS": 1000,
     "CARDROOM_SSE_HEARTBEAT": 10.0,

@@ -54,8 +54,7 @@ ACTIONS_APPENDED = Counter(
 )
 CATCH_UPS = Counter(
     "cardroom_fold_catch_ups",
-    "Actions whose process's cached fold was behind: caught up from the append feed (heard, "
-    "no round trip) or by reading the stream (read)",
+    "Actions whose process's cached fold was behind, caught up by reading the stream (read)",
     ["source"],
 )
 
@@ -69,7 +68,7 @@ def appended(game: str) -> Any:
 
 @functools.cache
 def catch_up(source: str) -> Any:
-    """``CATCH_UPS`` from ``source`` (heard, read), labelled once."""
+    """``CATCH_UPS`` from ``source`` (read), labelled once."""
     return CATCH_UPS.labels(source)
 
 

@@ -63,12 +63,6 @@ def idempotency_ttl() -> float | None:
     return float(raw) if raw else None
 
 
-def append_feed() -> bool:
-    """Whether appends are published and this process keeps what the others append
-    (``CARDROOM_APPEND_FEED=1``; off by default: ``service.store.feed``, docs/decisions.md)."""
-    return os.environ.get("CARDROOM_APPEND_FEED", "0") not in ("", "0")
-
-
 def replay_dir() -> str | None:
     """Where exported replays are also written as files (``CARDROOM_REPLAY_DIR``), if anywhere."""
     return os.environ.get("CARDROOM_REPLAY_DIR") or None

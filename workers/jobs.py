@@ -42,9 +42,7 @@ def service() -> GameService:
     if _service is None:
         url, namespace = config.redis_url(), config.namespace()
         _service = GameService(
-            RedisEventStore.from_url(
-                url, namespace, config.idempotency_ttl(), feed=config.append_feed()
-            ),
+            RedisEventStore.from_url(url, namespace, config.idempotency_ttl()),
             RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url),
         )
     return _service

@@ -221,9 +221,6 @@ class InMemoryEventStore(records.CreateInSteps):
             game = self._games.get(game_id)
             return [] if game is None else self._slice(game, after, upto)
 
-    def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
-        return None  # one process: there are no other processes' appends to hear of
-
     def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
         with self._lock:
             game = self._games.get(game_id)

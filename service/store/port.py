@@ -348,11 +348,6 @@ class EventStore(Protocol):
         """Stored events with ``after < version <= upto``."""
         ...
 
-    def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
-        """The events ``after < version <= upto`` if this process already heard of them all
-        (no round trip: other processes' appends, as published), else None (``read`` them)."""
-        ...
-
     def entries(self, game_id: str) -> list[tuple[int, dict[str, str]]]:
         """Every stored entry as ``(version, fields)``, fields exactly as stored (strings)."""
         ...

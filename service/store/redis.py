@@ -12,9 +12,7 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live);
 - ``<ns>:game:{<id>}:idem:<n>``  the same for keys ending in the version they expect (a bot's),
   ``IDEM_BUCKET`` versions a bucket (``_idem_key``), expiring with ``idem``;
-- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it);
-- channel ``<ns>:appended``  each append's entries, published by its script when the store runs
-  with the append feed (``service.store.feed``).
+- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
@@ -42,7 +40,6 @@ import redis
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
-from service.store import feed as append_feed
 from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
 from service.store.connect import Client, ParkedCalls, client_from_url, socket_timeout
@@ -63,7 +60,6 @@ from service.store.port import (
     Quota,
     SeatNotHeld,
     SeatTaken,
-    StoredEvent,
     UnknownGameId,
 )
 from service.store.purge import RedisPurge
@@ -98,7 +94,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         client: Client,
         namespace: str = "cardroom",
         idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL,
-        feed: bool = False,
     ) -> None:
         self.client = client
         self.namespace = namespace
@@ -112,9 +107,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._parked = ParkedCalls(client)  # the append, the count, the fetch and the read
-        # ``feed``: every append publishes its entries, and this process keeps what the others
-        # append (``service.store.feed``; every process of a deployment has the same setting)
-        self._feed = append_feed.AppendFeed(client, namespace) if feed else None
 
     @classmethod
     def from_url(
@@ -122,7 +114,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         url: str,
         namespace: str = "cardroom",
         idempotency_ttl: float | None = None,
-        feed: bool = False,
     ) -> RedisEventStore:
         """A store on the Redis at ``url`` (responses decoded as text): one server, or a Redis
         Cluster for a ``redis+cluster://host:port[,host:port...]`` URL (``service.store.connect``).
@@ -136,7 +127,7 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         client = client_from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT
         )
-        store = cls(client, namespace, ttl, feed)
+        store = cls(client, namespace, ttl)
         try:
             store.adopt_legacy_index()
         except OUTAGES as err:  # a process may start before its Redis: the next start adopts
@@ -211,7 +202,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         if status == "over":  # every hash a record of this game may be kept in
             expire_from = len(keys) + 1
             keys += self._idem_keys(game_id, expected + len(entries))
-        publish = self._feed if entries else None  # the append feed's message, if any
         args: list[Any] = [
             expected,
             prev_hash,
@@ -224,8 +214,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
             snapshot,
             spec,
             expire_from,
-            publish.channel if publish else "",
-            publish.message(game_id, expected + 1, entries) if publish else "",
             *(seats or NO_SEATS).args(),
         ]
         for fields in entries:
@@ -236,13 +224,6 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
         if outcome == "holder" and seats is not None and seats.holder is not None:
             raise SeatNotHeld(game_id, seats.holder.seat, value == "left")
         return replies.appended(game_id, expected, outcome, value, idempotency, newer)
-
-    def heard(self, game_id: str, after: int, upto: int) -> list[StoredEvent] | None:
-        """From the append feed (``service.store.feed``), when the store runs with it."""
-        if self._feed is None:
-            return None
-        self._feed.start()  # on first use: in the process that serves (after a fork)
-        return self._feed.heard(game_id, after, upto)
 
     def count(self, game_id: str, quota: Quota) -> None:
         if quota.counted:

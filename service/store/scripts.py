@@ -38,18 +38,17 @@ APPEND_LUA = QUOTA_LUA + SEATS_LUA + """
 -- idempotency hash of the game, to expire.  ARGV: expected version, prev hash, idempotency
 -- key (or ''), idempotency record, status (or ''), meta JSON (create only, or ''), entry
 -- count, idempotency TTL in ms once over (0: none), snapshot (or ''), quota spec (or ''),
--- index in KEYS of the first hash to expire (0: none), the channel to publish the entries on
--- once stored (or ''), the message (``service.store.feed``), the seat the appending token
--- must hold (or ''), that token's hash, the seats the batch's people leave ('1,3' or ''),
--- then per entry: field count, field, value, ...
+-- index in KEYS of the first hash to expire (0: none), the seat the appending token must hold
+-- (or ''), that token's hash, the seats the batch's people leave ('1,3' or ''), then per
+-- entry: field count, field, value, ...
 local unpack = table.unpack or unpack
 if ARGV[10] ~= '' then
   local refused = over_quota(6, ARGV[10])
   if refused then return refused end
 end
-if ARGV[14] ~= '' and holder(KEYS[2], ARGV[14]) ~= ARGV[15] then
+if ARGV[12] ~= '' and holder(KEYS[2], ARGV[12]) ~= ARGV[13] then
   -- the token does not hold the seat now: 'left' when its holder left a seat of the game
-  return {'holder', redis.call('HEXISTS', KEYS[2], 'left:' .. ARGV[15]) == 1 and 'left' or ''}
+  return {'holder', redis.call('HEXISTS', KEYS[2], 'left:' .. ARGV[13]) == 1 and 'left' or ''}
 end
 local key = ARGV[3]
 if key ~= '' then
@@ -82,7 +81,7 @@ if current ~= tonumber(ARGV[1]) then
 end
 if head ~= ARGV[2] then return {'chain', head} end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'meta', ARGV[6], 'due', '1') end
-local i = 17
+local i = 15
 local n = tonumber(ARGV[7])
 for v = current + 1, current + n do
   local count = tonumber(ARGV[i])
@@ -91,7 +90,7 @@ for v = current + 1, current + n do
   i = i + count * 2 + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', v), unpack(args))
 end
-for seat in string.gmatch(ARGV[16], '%d+') do vacate(KEYS[2], seat) end
+for seat in string.gmatch(ARGV[14], '%d+') do vacate(KEYS[2], seat) end
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4]) end
 if ARGV[5] == 'over' then redis.call('DEL', KEYS[4])  -- a finished game keeps no snapshot
 elseif ARGV[9] ~= '' then redis.call('SET', KEYS[4], ARGV[9]) end
@@ -99,7 +98,6 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'status', ARGV[5]) end
 if ARGV[5] == 'over' and tonumber(ARGV[8]) > 0 and tonumber(ARGV[11]) > 0 then
   for k = tonumber(ARGV[11]), #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[8]) end
 end
-if ARGV[12] ~= '' then redis.call('PUBLISH', ARGV[12], ARGV[13]) end
 return {'ok', tostring(current + n)}
 """
 

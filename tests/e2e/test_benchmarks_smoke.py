@@ -44,22 +44,21 @@ def test_the_memory_benchmark_prints_its_ratio() -> None:
 
 
 def test_the_api_benchmark_prints_its_ratios_or_says_how_to_get_wrk() -> None:
-    done = smoke("bench_api")  # workers sharing a socket (the default against no action slots,
-    # then against the append feed), then routed by game id
+    done = smoke("bench_api")  # workers sharing a socket (the default against no action
+    # slots), then routed by game id
     if shutil.which("wrk") is None:
         assert done.returncode != 0 and "apt-get install -y wrk" in done.stderr
         return
     assert_answered(done.stdout)
     if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
         assert done.returncode != 0 and "apt-get install -y nginx" in done.stderr
-        assert done.stdout.count("action/bare throughput: median") == 2
+        assert done.stdout.count("action/bare throughput: median") == 1
         return
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("action/bare throughput: median") == 3
+    assert done.stdout.count("action/bare throughput: median") == 2
     assert "alternative server CARDROOM_ACTION_SLOTS=0" in done.stdout
-    assert "alternative server CARDROOM_APPEND_FEED=1" in done.stdout
-    assert done.stdout.count("alternative/bare throughput: median") == 2
-    assert done.stdout.count("action/alternative p99 latency: median") == 2
+    assert done.stdout.count("alternative/bare throughput: median") == 1
+    assert done.stdout.count("action/alternative p99 latency: median") == 1
     assert "behind nginx hashing on the game id" in done.stdout
 
 

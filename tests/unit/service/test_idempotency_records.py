@@ -40,7 +40,7 @@ def test_a_fingerprint_matches_only_a_request_agreeing_on_64_bits() -> None:
 def test_the_idempotency_ttl_setting_is_the_stores(monkeypatch: pytest.MonkeyPatch) -> None:
     client = fakeredis.FakeRedis(decode_responses=True)
     monkeypatch.setattr(RedisEventStore, "from_url", classmethod(
-        lambda cls, url, namespace, ttl=None, feed=False: cls(client, namespace, ttl)))
+        lambda cls, url, namespace, ttl=None: cls(client, namespace, ttl)))
     app = make_app(redis=True, CARDROOM_IDEMPOTENCY_TTL="2.5")
     store = app.extensions[EXTENSION].store
     assert store.idempotency_ttl == 2.5
