@@ -32,6 +32,7 @@ from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, 
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
+from domain.idle import SeatIdled, check_awaited
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
     EVENTS,
@@ -53,6 +54,7 @@ from domain.seating import (
     GameAborted,
     SeatLeft,
     SeatRetaken,
+    leave,
     seat_list,
 )
 from domain.table import (
@@ -227,6 +229,19 @@ class Lifecycle(Generic[S]):
         action = self.default_move(after, seat, keys, version) if move is None else move
         return [timed, *self.act(after, seat, action, keys, at)]
 
+    def idle(
+        self, state: Table[S], seat: int, keys: Keys, version: int, at: int | None = None
+    ) -> list[Event]:
+        """A seat the game awaited for its ``idle_seconds`` (``domain.idle``): SeatIdled, then
+        a person's leave (as ``on_leave`` says) or a bot's default move after ``version``."""
+        self._check_playing(state)
+        seat = check_awaited(seat, self.awaited_seats(state))
+        after = self.evolve(state, SeatIdled(seat=seat))
+        if state.is_person(seat):
+            return [SeatIdled(seat=seat), *leave(after, seat)]
+        move = self.default_move(after, seat, keys, version)
+        return [SeatIdled(seat=seat), *self.act(after, seat, move, keys, at)]
+
     def fall_back(
         self,
         state: Table[S],
@@ -383,6 +398,8 @@ class Lifecycle(Generic[S]):
             return {"seat": who, "type": "resign", "text": f"seat {who} resigned", "results": []}
         if recent and isinstance(recent[0], BotFellBack):
             return self._fell_back(recent[0], self._told(recent[1:], seat))
+        if recent and isinstance(recent[0], SeatIdled):
+            return self._idled(recent[0].seat, self._told(recent[1:], seat))
         return self._told(recent, seat)
 
     def _told(self, recent: Sequence[Event], seat: int | None) -> dict[str, Any] | None:
@@ -398,6 +415,14 @@ class Lifecycle(Generic[S]):
         said = f"seat {fell.seat} fell back ({fell.reason}) to the default move"
         told["text"] = f"{said}: {told['text']}" if told.get("text") else said
         told["fallback"] = fell.reason
+        return told
+
+    @staticmethod
+    def _idled(idler: int, move: dict[str, Any] | None) -> dict[str, Any]:
+        """The last action when a seat was idle: its default move, or its leave."""
+        told = dict(move or {"seat": idler, "type": "idle", "results": []})
+        said = f"seat {idler} was idle too long"
+        told["text"] = f"{said}: the default move: {told['text']}" if told.get("text") else said
         return told
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Their type names (``lifecycle.*``) and encodings are what stored streams hold: change neither.
 ``EVENTS`` also lists the seating events (``domain.seating``), the clock's (``domain.clock``) and
-a bot's fallback (``domain.fallback``).
+a bot's fallback (``domain.fallback``) and an idle seat's (``domain.idle``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from domain import clock as clocks
 from domain.events import Encoded, Event, EventCodec
 from domain.fallback import BotFellBack
+from domain.idle import SeatIdled
 from domain.seating import AbortAgreed, GameAborted, SeatLeft, SeatRetaken
 
 PREFIX = "lifecycle."
@@ -84,6 +85,7 @@ EVENTS: tuple[type[Event], ...] = (
     SeatLeft,
     SeatRetaken,
     BotFellBack,
+    SeatIdled,
     *clocks.EVENTS,
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from domain import idle
 from domain.errors import IllegalAction
 from domain.events import Event
 from domain.options import Option
@@ -64,6 +65,7 @@ TABLE_OPTIONS: tuple[Option, ...] = (
     Option(name="rights_grace_ms", kind="int", default=1500, minimum=0, maximum=10_000,
            doc="milliseconds a bot waits before its move while a person at the table may make "
                "an optional move out of turn (a Shithead ten out of turn); 0: no wait"),
+    idle.OPTION,
 )  # fmt: skip
 TABLE_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 

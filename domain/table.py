@@ -17,6 +17,7 @@ from domain.events import Event
 from domain.fairness import deal_seed
 from domain.fallback import BotFellBack
 from domain.frozen import copy_with
+from domain.idle import SeatIdled
 from domain.lifecycle_events import (
     EVENTS,
     GameCreated,
@@ -146,8 +147,9 @@ def fold_all(
 
 
 def role_after(recent: tuple[Event, ...], role: str) -> str:
-    """An event's narration role, where the action a fallback makes continues its story."""
-    if role == "act" and recent and isinstance(recent[-1], BotFellBack):
+    """An event's narration role, where the move a fallback or an idle seat gets continues
+    its story."""
+    if role == "act" and recent and isinstance(recent[-1], BotFellBack | SeatIdled):
         return "follow"
     return role
 
@@ -184,7 +186,7 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return left(state, event)
         case SeatRetaken(seat=seat):
             return copy_with(state, vacant=tuple(s for s in state.vacant if s != seat))
-        case BotFellBack():  # the default move that follows is told as part of it
+        case BotFellBack() | SeatIdled():  # what follows (a move, a leave) is told with it
             return copy_with(state, recent=(event,))
         case clocks.ClockSet() | clocks.TimedOut():
             if state.clock is None:

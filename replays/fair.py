@@ -171,6 +171,8 @@ def _produce(
         return rules.act(state, seat, action, keys, at, version)
     if kind == "timeout" and batch is not None:
         return _timeout(rules, state, command, keys, batch)
+    if kind == "idle" and batch is not None:
+        return _idle(rules, state, command, keys, batch)
     raise _Bad(None, f"unknown command kind {kind!r}")
 
 
@@ -189,6 +191,18 @@ def _timeout(
     if rule is not None:
         raise _Bad(None, f"a timeout command names default-move rule {rule!r}; known: {RULE}")
     return _legacy_timeout(rules, state, (seat, at, version), keys, batch)
+
+
+def _idle(
+    rules: Lifecycle[Any], state: Any, command: Mapping[str, Any], keys: Keys, batch: Batch
+) -> list[Event]:
+    """An idle seat's batch re-run (``domain.idle``): the seat was awaited; a person's leave
+    or a bot's default move of the rule the command names follows."""
+    rule = command.get("rule")
+    if rule != RULE:
+        raise _Bad(None, f"an idle command names default-move rule {rule!r}; known: {RULE}")
+    version = batch.events[0].version - 1
+    return rules.idle(state, command["seat"], keys, version, command.get("at"))
 
 
 def _legacy_timeout(

@@ -119,6 +119,8 @@ def _command_text(command: dict[str, Any]) -> str:
         return f"seat {command.get('seat')} {_value(action)}"
     if kind == "timeout":
         return f"seat {command.get('seat')} ran out of time (at {command.get('at')} ms)"
+    if kind == "idle":
+        return f"seat {command.get('seat')} was idle too long"
     if kind == "start":
         return f"start {_value(command.get('setup'))}"
     return f"{kind} {_value({k: v for k, v in command.items() if k != 'kind'})}"

@@ -15,7 +15,7 @@ from domain.chain import GENESIS
 from domain.lifecycle import lifecycle
 from domain.protocol import Game, fold
 from domain.registry import all_games, get_game
-from service import clocks, folding, shapes, snapshots
+from service import clocks, folding, idle, shapes, snapshots
 from service.archive import Archive
 from service.bots import BotDirectory
 from service.cache import Folded, StateCache
@@ -209,6 +209,10 @@ class ServiceBase:
     def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
         """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
         return clocks.enforce(self, game_id, expected_version=expected_version)
+
+    def move_on_idle(self, game_id: str, version: int) -> list[int]:
+        """Move on every seat a game idle at ``version`` awaits (``service.idle.move_on``)."""
+        return idle.move_on(self, game_id, version)
 
     def _notify(self, loaded: Loaded) -> bool:
         try:

@@ -14,7 +14,11 @@ Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers
    wait. Re-runs back off (``stall``, ``2 stall``, ... up to ``10 stall`` and at most a minute
    apart) and never give up.
 
-4. enforces the clocks whose time has come (the store's clock index: a sorted set read from
+4. moves on a game being played whose version has not moved for its ``idle_seconds``
+   (``service.idle``: each awaited seat's ``lifecycle.SeatIdled``, then a person's leave as
+   ``on_leave`` says or a bot's default move), so no game waits forever on a seat;
+
+5. enforces the clocks whose time has come (the store's clock index: a sorted set read from
    its earliest entry), so a lost or never-run clock job, or a dead worker, does not let a
    clock lapse: the timeout is appended under the version it was decided on, once.
 
@@ -39,6 +43,7 @@ from rq.job import Job, JobStatus
 
 from service.clocks import next_due, now_ms
 from service.games import GameService
+from service.idle import idle_seconds
 from service.store.port import GameMeta
 from workers import config
 from workers.scheduler import RQScheduler, bot_of, turn_job_id
@@ -109,12 +114,14 @@ class Sweeper:
         current: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
         resumed = 0
         ttl = waiting_ttl()
-        live = [meta.id for meta in self._live() if not self._expired(meta, now, ttl, seen)]
-        for game_id, version in store.versions(live).items():
+        live = {m.id: m for m in self._live() if not self._expired(m, now, ttl, seen)}
+        for game_id, version in store.versions(list(live)).items():
             before = seen.get(game_id, "").split(":")
             if len(before) == 2 and int(before[0]) == version:
                 since = float(before[1])
                 current[game_id] = seen[game_id]
+                if self._idle(live[game_id], version, now - since):
+                    continue
                 if now - since >= self.stall:
                     resumed += self.resume(game_id, version, now - since)
             else:
@@ -146,6 +153,17 @@ class Sweeper:
             if result.startswith("timed out"):
                 log.warning("sweeper: game %s: %s", game_id, result)
         return fired
+
+    def _idle(self, meta: GameMeta, version: int, still_for: float) -> bool:
+        """A game played on that has not moved for its ``idle_seconds`` moves on
+        (``service.idle``); True when it did."""
+        if meta.status != "playing" or still_for < idle_seconds(meta.options):
+            return False
+        try:
+            return bool(self.service.move_on_idle(meta.id, version))
+        except Exception:
+            log.exception("could not move on idle game %s", meta.id)
+            return False
 
     def _expired(self, meta: GameMeta, now: float, ttl: float, seen: dict[str, str]) -> bool:
         """A game still waiting for players past its time ends now (lifecycle.GameExpired):

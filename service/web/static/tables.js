@@ -249,6 +249,7 @@ export function eventText(item, seats) {
 /** "alice: play 7H 7S": the command behind an event item, when it carries one. */
 export function commandText(command, seats) {
   if (command && command.kind === "timeout") return `${seatName(seats, command.seat)}: ran out of time`;
+  if (command && command.kind === "idle") return `${seatName(seats, command.seat)}: idle too long`;
   if (!command || command.kind !== "action") return "";
   const action = command.action || {};
   const cards = actionCards(action);

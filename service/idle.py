@@ -1,0 +1,79 @@
+"""The service's side of inactivity (``domain.idle``): it judges the time, the domain the rest.
+
+The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
+the game's ``idle_seconds``, it calls ``move_on`` with the version it saw. Every seat the game
+awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave or a
+bot's default move), each appended under the version it was decided on: nothing is recorded if
+the game moved meanwhile, and nothing twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from domain.default_move import RULE
+from domain.idle import DEFAULT_IDLE_SECONDS, idle_command
+from domain.lifecycle import Lifecycle
+from domain.protocol import fold
+from service import clocks, dealing, shapes
+from service.folding import Loaded
+from service.store.port import VersionConflict
+from service.store.records import salt_of
+
+if TYPE_CHECKING:
+    from service.base import ServiceBase
+
+log = logging.getLogger(__name__)
+
+
+def idle_seconds(options: Mapping[str, Any]) -> float:
+    """A game's ``idle_seconds`` from its recorded options (the default when not recorded)."""
+    return float(options.get("idle_seconds") or DEFAULT_IDLE_SECONDS)
+
+
+def move_on(service: ServiceBase, game_id: str, version: int) -> list[int]:
+    """Record the idle batch of every seat the game awaits at ``version`` (the game has not
+    moved since the caller saw it idle long enough). Returns the seats moved on."""
+    loaded = service.load(game_id)
+    if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
+        return []
+    moved: list[int] = []
+    for seat in loaded.game.awaited_seats(loaded.state):
+        if loaded.over or seat not in loaded.game.awaited_seats(loaded.state):
+            continue
+        after = _append(service, loaded, seat)
+        if after is None:
+            break  # someone moved meanwhile: the game is not idle after all
+        loaded = after
+        moved.append(seat)
+    return moved
+
+
+def _append(service: ServiceBase, loaded: Loaded, seat: int) -> Loaded | None:
+    """One seat's idle batch appended under ``loaded``'s version (None: the game moved)."""
+    rules, keys = loaded.game, dealing.keys_of(loaded.meta)
+    assert isinstance(rules, Lifecycle)
+    if keys is None:
+        return None
+    at = clocks.now_ms(service.wall)
+    events = rules.idle(loaded.state, seat, keys, loaded.version, at)
+    state = fold(rules, events, loaded.state)
+    encoded = [rules.codec.encode(e) for e in events]
+    over = rules.outcome(state) is not None
+    waits = bool(state.vacant) and not loaded.state.vacant
+    salt = salt_of(loaded.meta)
+    clocks.hint(service.store, loaded.meta.id, state)
+    command = clocks.stamp(idle_command(seat, RULE), state, at)
+    try:
+        service.store.append(loaded.meta.id, loaded.version, encoded, command,
+                             prev_hash=loaded.head_hash, salt=salt,
+                             status="over" if over else ("waiting" if waits else None))  # fmt: skip
+    except VersionConflict:
+        return None
+    head = shapes.head(encoded, loaded.head_hash, salt)
+    after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
+    service.settle(after)
+    log.warning("game %s: seat %s was idle at version %s", loaded.meta.id, seat, loaded.version)
+    return after

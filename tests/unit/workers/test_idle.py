@@ -1,0 +1,104 @@
+"""No game hangs without a clock (fakeredis, the real scheduler and sweeper): a game being
+played whose version has not moved for its idle_seconds moves on: a person's seat as on_leave
+says, a bot's with the default move; recorded as events the replay audit re-runs."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from replays import loads
+from replays.verify import verify
+from tests.unit.workers.conftest import Stack
+from workers.sweeper import Sweeper
+
+RANDOM = {"type": "bot", "bot": "random"}
+
+
+def _create(stack: Stack, seats: list[dict[str, Any]], work: bool = True, **options: Any) -> str:
+    created = stack.service.create_game("sixty_six", seats, seed="idle", options=options)
+    game_id = str(created["id"])
+    for seat, kind in enumerate(seats):
+        if kind["type"] == "open":
+            stack.service.join_seat(game_id, seat, f"p{seat}")
+    if work:
+        stack.work()
+    return game_id
+
+
+def _sweep(stack: Stack, at: float) -> None:
+    Sweeper(stack.service, stack.scheduler, stall=3600, clock=lambda: at).tick()
+
+
+def _types(stack: Stack, game_id: str, after: int) -> list[str]:
+    return [str(e.event["type"]) for e in stack.store.read(game_id, after)]
+
+
+def _verified(stack: Stack, game_id: str) -> bool:
+    stack.work()  # the replay export
+    return verify(loads(stack.store.replay(game_id) or "")).ok
+
+
+def test_a_person_who_never_acts_is_taken_over_by_the_leave_bot(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "open"}, RANDOM], idle_seconds=60, on_leave="bot")
+    version, now = stack.service.load(game_id).version, time.time()
+    _sweep(stack, now)  # first sight of this version
+    _sweep(stack, now + 59)
+    assert stack.service.load(game_id).version == version  # not idle long enough yet
+    _sweep(stack, now + 60)
+    assert _types(stack, game_id, version)[:2] == ["lifecycle.SeatIdled", "lifecycle.SeatLeft"]
+    assert stack.service.summary(game_id)["seats"][0]["bot"] == "heuristic"
+    stack.work()  # the bot that took the seat over plays the game out
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert _verified(stack, game_id)
+
+
+def test_a_person_who_never_acts_leaves_the_seat_open_then_the_game_expires(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDROOM_WAITING_TTL", "30")
+    game_id = _create(stack, [{"type": "open"}, RANDOM], idle_seconds=60)
+    now = time.time() + 100  # the game is older than its waiting time
+    _sweep(stack, now)
+    _sweep(stack, now + 60)
+    summary = stack.service.summary(game_id)
+    assert summary["status"] == "waiting" and summary["seats"][0]["type"] == "open"
+    _sweep(stack, now + 61)  # first sight of the wait
+    _sweep(stack, now + 91)
+    summary = stack.service.summary(game_id)
+    assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
+    assert _verified(stack, game_id)
+
+
+def test_a_bot_that_never_answers_gets_the_default_move(stack: Stack) -> None:
+    game_id = _create(stack, [RANDOM, RANDOM], work=False, idle_seconds=60)
+    stack.queue("bots").empty()  # the bots' turns are never played (no worker serves them)
+    loaded = stack.service.load(game_id)
+    awaited = loaded.game.awaited_seats(loaded.state)
+    now = time.time()
+    _sweep(stack, now)
+    _sweep(stack, now + 60)
+    types = _types(stack, game_id, loaded.version)
+    assert types[0] == "lifecycle.SeatIdled" and types[1].startswith("sixty_six.")
+    batch = stack.store.batches(game_id)[-1]
+    assert batch.command == {"kind": "idle", "seat": awaited[0], "rule": 1}
+    stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert _verified(stack, game_id)
+
+
+def test_a_game_that_moves_is_never_idle(stack: Stack) -> None:
+    game_id = _create(stack, [{"type": "open"}, RANDOM], idle_seconds=60)
+    now = time.time()
+    _sweep(stack, now)
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.awaited_seats(loaded.state)[0]
+    move = loaded.game.legal_actions(loaded.state, seat)[0]
+    stack.service.submit_action(game_id, seat, move, loaded.version)
+    stack.work()
+    version = stack.service.load(game_id).version
+    _sweep(stack, now + 60)  # the version moved: a new wait starts
+    assert stack.service.load(game_id).version == version
+    assert "lifecycle.SeatIdled" not in _types(stack, game_id, 0)
