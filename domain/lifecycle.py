@@ -38,6 +38,7 @@ from domain.lifecycle_events import (
     EVENTS,
     GameCreated,
     GameExpired,
+    GameStopped,
     LifecycleCodec,
     SeatFilled,
     SeatResigned,
@@ -278,6 +279,14 @@ class Lifecycle(Generic[S]):
             raise IllegalAction("only a game still waiting for players can expire")
         return [GameExpired(open_seats=state.joinable), self.revelation(state, keys)]
 
+    def stop(self, state: Table[S], keys: Keys, reason: str) -> list[Event]:
+        """The operator ends a game not over yet (waiting or playing): GameStopped with its
+        reason, then the secret revealed. Nobody wins or loses."""
+        created_of(state)
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over: nothing to stop")
+        return [GameStopped(reason=reason), self.revelation(state, keys)]
+
     def revelation(self, state: Table[S], keys: Keys) -> SecretRevealed:
         """The event that reveals the secret, the seed and a prearranged deal."""
         deal = None if keys.deal is None else dict(keys.deal)
@@ -467,6 +476,7 @@ __all__ = [
     "GameAborted",
     "GameCreated",
     "GameExpired",
+    "GameStopped",
     "Keys",
     "Lifecycle",
     "LifecycleCodec",

@@ -74,6 +74,15 @@ class SeatResigned(Event):
     seat: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStopped(Event):
+    """The operator stopped the game (waiting or playing), for the reason it gave: nobody wins
+    or loses."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameStopped"
+    reason: str
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     SeatFilled,
@@ -86,6 +95,7 @@ EVENTS: tuple[type[Event], ...] = (
     SeatRetaken,
     BotFellBack,
     SeatIdled,
+    GameStopped,
     *clocks.EVENTS,
 )
 

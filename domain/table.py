@@ -22,6 +22,7 @@ from domain.lifecycle_events import (
     EVENTS,
     GameCreated,
     GameExpired,
+    GameStopped,
     SeatFilled,
     SeatResigned,
     SecretRevealed,
@@ -70,6 +71,7 @@ class Table(Generic[S]):
     resigned: SeatResigned | None = None
     agreed: tuple[int, ...] = ()  # seats whose abort agreement is pending (after the deal)
     aborted: GameAborted | None = None
+    stopped: GameStopped | None = None  # by the operator
     vacant: tuple[int, ...] = ()  # seats left open after the deal: the game waits on them
     taken_over: tuple[tuple[int, str], ...] = ()  # (seat, bot) for seats a bot took over
     left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
@@ -182,6 +184,8 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return copy_with(state, agreed=tuple(sorted({*state.agreed, seat})))
         case GameAborted():
             return copy_with(state, aborted=event)
+        case GameStopped():
+            return copy_with(state, stopped=event)
         case SeatLeft():
             return left(state, event)
         case SeatRetaken(seat=seat):
@@ -201,6 +205,8 @@ def table_outcome(state: Table[Any]) -> dict[str, Any] | None:
     None when it did not (the game's own outcome then decides)."""
     if state.resigned is not None:
         return _resigned_outcome(state)
+    if state.stopped is not None:
+        return {"reason": "stopped", "note": state.stopped.reason, "winners": [], "losers": []}
     if state.aborted is not None:
         agreed = list(state.aborted.agreed)
         return {"reason": "aborted", "agreed": agreed, "winners": [], "losers": []}

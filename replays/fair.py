@@ -162,6 +162,8 @@ def _produce(
         )
     if kind == "expire":
         return rules.expire(state, keys)
+    if kind == "stop":
+        return rules.stop(state, keys, str(command["reason"]))
     if kind == "action":
         seat = command.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):

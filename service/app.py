@@ -100,6 +100,8 @@ def create_app(
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme("adminAuth", {"type": "http", "scheme": "bearer",
+                                                      "description": "CARDROOM_ADMIN_TOKEN"})
     typed.register(api, games)  # the games' typed schemas, before the blueprints using them
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)

@@ -11,6 +11,7 @@ cardroom bot run module:Class --url URL --token TOKEN
 cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 cardroom archive [--dir D] [--after SECONDS] [--game ID ...]
                                          move finished games from Redis to the archive
+cardroom admin games|end|purge ...       the operator's endpoints (CARDROOM_ADMIN_TOKEN)
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from service import serve
+from service import admin_cli, serve
 from service.processes import log
 
 
@@ -51,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     _arena_parser(commands)
     _bot_parser(commands)
     _archive_parser(commands)
+    admin_cli.add_parser(commands)
     return parser
 
 

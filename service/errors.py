@@ -47,6 +47,12 @@ class GameArchived(ServiceError):
     code = "game_archived"
 
 
+class GameLive(ServiceError):
+    """The game is being played: an operator stops it before purging it."""
+
+    code = "game_playing"
+
+
 class GameNotOver(ServiceError):
     """A replay exists once the game is over."""
 

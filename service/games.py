@@ -16,6 +16,7 @@ from __future__ import annotations
 from service.acting import Acting
 from service.archived import ArchivedReads
 from service.folding import Loaded
+from service.operating import Operating
 from service.scheduling import NoScheduler, Scheduler
 from service.seating import Seating
 from service.shapes import fingerprint, token_hash
@@ -23,5 +24,5 @@ from service.shapes import fingerprint, token_hash
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 
-class GameService(Seating, Acting, ArchivedReads):
+class GameService(Seating, Acting, ArchivedReads, Operating):
     """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""

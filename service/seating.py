@@ -50,8 +50,10 @@ class Seating(Access):
         dealer: int | None = None,
         deal: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        creator: str = "",
     ) -> dict[str, Any]:
         """Start a game: validate, record the creation batch, return id/version/seats.
+        ``creator``: who asked (the client's address), kept for the operator's listing.
 
         With ``idempotency_key`` the game id is derived from the key, so a retried request
         finds the game its first attempt made and returns the first response unchanged.
@@ -85,6 +87,7 @@ class Seating(Access):
             secret=keys.secret,
             deal=shapes.json_ready(keys.deal),
             prearranged=keys.prearranged,
+            creator=creator,
         )
         head = shapes.head(encoded, None, salt_of(meta))
         response = shapes.json_ready(

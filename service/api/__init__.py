@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from service.api import actions, bots, events, games, replays, seats, verification, views
+from service.api import actions, admin, bots, events, games, replays, seats, verification, views
 
 BLUEPRINTS: list[Blueprint] = [
     games.blp,
@@ -20,6 +20,7 @@ BLUEPRINTS: list[Blueprint] = [
     replays.blp,
     verification.blp,
     bots.blp,
+    admin.blp,
 ]
 
 

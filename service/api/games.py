@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -48,6 +49,7 @@ class Games(MethodView):
             dealer=body.get("dealer"),
             deal=body.get("deal"),
             idempotency_key=headers.get("idempotency_key"),
+            creator=request.remote_addr or "",
         )
         return created, 201, {"Location": f"/games/{created['id']}"}
 

@@ -47,6 +47,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_your_turn": (409, "Not your turn"),
     "game_over": (409, "Game over"),
     "game_not_over": (409, "Game not over"),
+    "game_playing": (409, "Game being played"),
     "game_archived": (410, "Game archived"),
     "version_conflict": (409, "Version conflict"),
     "seat_taken": (409, "Seat taken"),

@@ -170,6 +170,7 @@ class GameMeta:
     deal: Encoded | None = None  # an explicit deal, kept secret until the end
     prearranged: bool = False
     left: tuple[str, ...] = ()  # token hashes of people who left their seat (no longer valid)
+    creator: str = ""  # the address that created it (the operator's listing); "": not recorded
 
     def with_status(self, status: str) -> GameMeta:
         """The same game with another status."""

@@ -164,6 +164,7 @@ def meta_to_json(meta: GameMeta) -> str:
             "commitment": meta.commitment,
             "seed": meta.seed,
             **_lifecycle_fields(meta),
+            **({"creator": meta.creator} if meta.creator else {}),
         }
     )
 
@@ -199,6 +200,7 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         deal=data.get("deal"),
         prearranged=bool(data.get("prearranged", False)),
         left=tuple(sorted(v for k, v in fields.items() if k.startswith(LEFT_PREFIX))),
+        creator=str(data.get("creator", "")),
     )
 
 

@@ -193,3 +193,15 @@ def test_a_resignation_carries_nothing_else_and_needs_a_dealt_game() -> None:
     undealt = fold(game, game.create(players=2, options={}, dealer=None, keys=keys))
     with pytest.raises(NotYourTurn):
         game.act(undealt, 0, {"type": "resign"}, keys)
+
+
+def test_the_operator_stops_a_game_for_its_reason_nobody_loses_the_secret_is_revealed() -> None:
+    game, state, keys = _dealt_sixty_six()
+    events = game.stop(state, keys, "a player reported a bug")
+    assert [type(e).__name__ for e in events] == ["GameStopped", "SecretRevealed"]
+    over = fold(game, events, state)
+    assert game.outcome(over) == {"reason": "stopped", "note": "a player reported a bug",
+                                  "winners": [], "losers": []}  # fmt: skip
+    assert game.legal_actions(over, 0) == [] and game.seats_to_act(over) == ()
+    with pytest.raises(GameOver):
+        game.stop(over, keys, "again")

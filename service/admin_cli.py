@@ -1,0 +1,149 @@
+"""``cardroom admin ...``: the operator's endpoints (``/admin/``) from a shell.
+
+It speaks HTTP only (standard library), to ``--url`` (``CARDROOM_URL``, default
+``http://127.0.0.1:8000``) with the token of ``CARDROOM_ADMIN_TOKEN`` (from the environment,
+never an argument: a command line is visible to every user of the machine). The service logs
+every act. Exit status: 0 done, 1 refused or failed (the problem's detail printed), 2 usage.
+
+cardroom admin games [--game G] [--status S] [--creator ADDRESS] [--limit N]
+cardroom admin end GAME --reason TEXT
+cardroom admin purge GAME ... | --creator ADDRESS [--status S] [--game G]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+Commands = argparse._SubParsersAction  # argparse's own type of a parser's subcommands
+
+
+class AdminError(Exception):
+    """A refused or failed request, said as its problem's detail."""
+
+
+def add_parser(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``cardroom admin`` and its subcommands."""
+    admin = commands.add_parser("admin", help="the operator's tools (CARDROOM_ADMIN_TOKEN)")
+    admin.add_argument("--url", default=os.environ.get("CARDROOM_URL") or DEFAULT_URL,
+                       help=f"the service's base URL (CARDROOM_URL, {DEFAULT_URL})")  # fmt: skip
+    sub = admin.add_subparsers(title="admin commands")
+    games = sub.add_parser("games", help="list games, newest first, with their creator")
+    _filters(games)
+    games.add_argument("--limit", type=int, default=100)
+    games.set_defaults(run=_run(list_games))
+    end = sub.add_parser("end", help="end a game not over (recorded with your reason)")
+    end.add_argument("game")
+    end.add_argument("--reason", required=True, help="why (recorded in the game's events)")
+    end.set_defaults(run=_run(end_game))
+    purge = sub.add_parser("purge", help="forget games nobody plays (waiting or over)")
+    purge.add_argument("games", nargs="*", help="game ids; or the filters below")
+    _filters(purge)
+    purge.set_defaults(run=_run(purge_games))
+
+
+def _filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", help="only this game (shithead, sixty_six, sheepshead)")
+    parser.add_argument("--status", choices=("waiting", "playing", "over"))
+    parser.add_argument("--creator", help="only games created from this client address")
+
+
+def _run(command: Any) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        token = os.environ.get("CARDROOM_ADMIN_TOKEN") or ""
+        if not token:
+            print("cardroom admin: set CARDROOM_ADMIN_TOKEN to the service's admin token",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        try:
+            return int(command(Admin(args.url, token), args))
+        except AdminError as err:
+            print(f"cardroom admin: {err}", file=sys.stderr)
+            return 1
+
+    return run
+
+
+class Admin:
+    """The admin endpoints of one service."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """One request; its JSON answer, or AdminError with the problem's detail."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            raise AdminError(f"{method} {path}: {err.code} {_detail(err)}") from None
+        except (urllib.error.URLError, OSError) as err:
+            raise AdminError(f"{self.url} does not answer: {err}") from None
+
+    def games(self, **filters: Any) -> list[dict[str, Any]]:
+        query = urllib.parse.urlencode({k: v for k, v in filters.items() if v is not None})
+        return list(self.call("GET", f"/admin/games?{query}")["games"])
+
+
+def list_games(admin: Admin, args: argparse.Namespace) -> int:
+    for game in admin.games(game=args.game, status=args.status, creator=args.creator,
+                            limit=args.limit):  # fmt: skip
+        print(_game_line(game))
+    return 0
+
+
+def end_game(admin: Admin, args: argparse.Namespace) -> int:
+    ended = admin.call("POST", f"/admin/games/{_quoted(args.game)}/end", {"reason": args.reason})
+    print(f"{ended['id']}: ended at version {ended['version']} ({args.reason})")
+    return 0
+
+
+def purge_games(admin: Admin, args: argparse.Namespace) -> int:
+    ids = list(args.games)
+    if not ids and args.creator is None and args.status is None and args.game is None:
+        raise AdminError("purge names games, or filters them (--creator, --status, --game)")
+    if not ids:
+        found = admin.games(game=args.game, status=args.status, creator=args.creator,
+                            limit=10_000)  # fmt: skip
+        ids = [g["id"] for g in found]
+    failed = 0
+    for game_id in ids:
+        try:
+            purged = admin.call("DELETE", f"/admin/games/{_quoted(game_id)}")
+            print(f"{game_id}: purged ({purged['status']})")
+        except AdminError as err:
+            failed += 1
+            print(f"{game_id}: {err}")
+    print(f"purged {len(ids) - failed} of {len(ids)} games")
+    return 1 if failed else 0
+
+
+def _game_line(game: dict[str, Any]) -> str:
+    seats = ",".join(s.get("name") or s.get("bot") or s["type"] for s in game["seats"])
+    return (f"{game['id']}  {game['status']:<7}  {game['game']:<10}  {game['created']:.0f}  "
+            f"{game['creator'] or '-'}  {seats}")  # fmt: skip
+
+
+def _quoted(game_id: str) -> str:
+    return urllib.parse.quote(game_id, safe="")
+
+
+def _detail(err: urllib.error.HTTPError) -> str:
+    try:
+        problem = json.loads(err.read())
+    except ValueError:
+        return str(err.reason)
+    return f"{problem.get('code', '')}: {problem.get('detail', '')}"

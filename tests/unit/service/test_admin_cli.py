@@ -1,0 +1,72 @@
+"""``cardroom admin`` against the app served over real HTTP: list, end and purge games with the
+operator's token from the environment."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from service.cli import main
+from service.store import InMemoryEventStore
+from tests.support.api import make_app
+from tests.support.live_app import serving
+
+TOKEN = "operator-secret-cli-4242"
+OPEN2 = [{"type": "open"}, {"type": "open"}]
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, InMemoryEventStore]]:
+    store = InMemoryEventStore()
+    app = make_app(store, CARDROOM_ADMIN_TOKEN=TOKEN)
+    monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", TOKEN)
+    with serving(app) as url:
+        yield url, store
+
+
+def _create(url: str, count: int) -> list[str]:
+    ids = []
+    for _ in range(count):
+        request = urllib.request.Request(
+            f"{url}/games", data=json.dumps({"game": "shithead", "seats": OPEN2}).encode(),
+            headers={"Content-Type": "application/json"}, method="POST",
+        )
+        with urllib.request.urlopen(request) as response:
+            ids.append(json.loads(response.read())["id"])
+    return ids
+
+
+def test_the_operator_lists_ends_and_purges_a_creator_s_junk_games(
+    served: tuple[str, InMemoryEventStore], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, store = served
+    junk = _create(url, 3)
+    assert main(["admin", "--url", url, "games", "--creator", "127.0.0.1"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sorted(line.split()[0] for line in listed) == sorted(junk)
+    assert all("waiting" in line and "127.0.0.1" in line for line in listed)
+    assert main(["admin", "--url", url, "end", junk[0], "--reason", "spam"]) == 0
+    assert "ended at version" in capsys.readouterr().out
+    assert main(["admin", "--url", url, "purge", "--creator", "127.0.0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "purged 3 of 3 games" in out
+    assert all(store.meta(game_id) is None for game_id in junk)
+
+
+def test_refusals_exit_1_with_the_problem_and_the_token_comes_from_the_environment(
+    served: tuple[str, InMemoryEventStore], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url, _ = served
+    assert main(["admin", "--url", url, "end", "nosuchgame", "--reason", "x"]) == 1
+    assert "404 not_found" in capsys.readouterr().err
+    assert main(["admin", "--url", url, "purge"]) == 1  # neither ids nor filters
+    monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", "not-the-token")
+    assert main(["admin", "--url", url, "games"]) == 1
+    assert "403 forbidden" in capsys.readouterr().err
+    monkeypatch.delenv("CARDROOM_ADMIN_TOKEN")
+    assert main(["admin", "--url", url, "games"]) == 2
+    assert "set CARDROOM_ADMIN_TOKEN" in capsys.readouterr().err
