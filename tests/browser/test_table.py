@@ -119,9 +119,9 @@ def test_a_person_resigns_through_the_page_and_the_outcome_says_so(
     watched = pages()
     take_seat(watched, created["id"])
     page = watched.page
-    resign = page.locator("#actions #resign")
+    resign = page.locator("#lifecycle #resign")
     resign.wait_for()
-    assert page.locator("#actions button.action #resign").count() == 0  # not a legal action
+    assert page.locator("#actions #resign").count() == 0  # not among the legal actions
     resign.click()
     assert "Click again" in resign.inner_text()  # asked twice: one stray click never resigns
     assert table_stack.http.get(f"{table_stack.base}/games/{created['id']}").json()["status"] \
@@ -131,7 +131,7 @@ def test_a_person_resigns_through_the_page_and_the_outcome_says_so(
     assert "resigned" in page.inner_text("#outcome")
     summary = table_stack.http.get(f"{table_stack.base}/games/{created['id']}").json()
     assert summary["outcome"]["losers"] == [0] and summary["outcome"]["reason"] == "resigned"
-    assert page.locator("#actions #resign").count() == 0  # nothing to resign once it is over
+    assert page.locator("#lifecycle #resign").count() == 0  # nothing to resign once it is over
 
 
 def test_a_refused_action_is_shown_in_words(

@@ -43,7 +43,8 @@ def test_the_page_and_its_modules_are_served(client: FlaskClient) -> None:
     assert page.status_code == 200 and page.mimetype == "text/html"
     assert '<script type="module" src="/table/app.js">' in page.text
     assert "http://" not in page.text and "https://" not in page.text
-    for name in ("app.js", "cards.js", "tables.js", "style.css", "favicon.svg"):
+    for name in ("app.js", "api.js", "lobby.js", "play.js", "replay.js", "cards.js", "tables.js",
+                 "style.css", "favicon.svg"):
         response = client.get(f"/table/{name}")
         assert response.status_code == 200, name
     assert client.get("/table/app.js").mimetype in ("text/javascript", "application/javascript")

@@ -1,0 +1,324 @@
+// Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
+import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
+import { cardEl } from "./cards.js";
+import { follow, POLL_MS } from "./stream.js";
+import {
+  actionCards, actionContent, commandText, el, eventText, outcomeText, seatName, tableEl,
+} from "./tables.js";
+
+export async function gamePage({ main, onLeave, announce }, id, watching) {
+  const path = `/games/${encodeURIComponent(id)}`;
+  let summary = (await api("GET", path));
+  if (!summary.ok) {
+    main.append(el("h1", {}, "Game not found"), el("p", {}, problemText(summary)), el("a", { href: "#/" }, "Back to the lobby"));
+    return;
+  }
+  summary = summary.data;
+  const mine = watching ? null : savedSeat(id);
+  let token = mine ? mine.token : null;
+  let me = mine ? mine.seat : null;
+  let view = null;
+  let version = summary.version;
+  let lastAction = "";
+  let busy = false;
+  let streamState = null;  // "live", "reconnecting" or "polling" (stream.js)
+  let unreachable = null;  // why the last read of the table got no answer, until one does
+  const selected = new Set();
+  document.title = `cardroom: ${summary.title} ${id}`;
+
+  const heading = el("h1", {}, `${summary.title} `, el("span", { class: "muted gid" }, id));
+  const status = el("dl", { class: "status", id: "status", "aria-live": "polite" });
+  const outcome = el("div", { id: "outcome", role: "status" });
+  const refusal = el("div", { class: "alert", id: "refusal", role: "alert" });
+  const connection = el("div", { class: "notice", id: "connection", role: "status" });
+  const joinBox = el("section", { class: "panel", id: "join" });
+  const table = el("div", { id: "table" });
+  const handBox = el("div", { id: "hand" });
+  const actionsBox = el("div", { class: "actions", id: "actions" });
+  const lifecycleBox = el("div", { class: "lifecycle", id: "lifecycle" });  // resign, abort
+  const mode = el("p", { class: "muted" });
+  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table,
+    el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
+      el("h2", {}, "Your hand"), handBox, el("h2", {}, "Your actions"),
+      el("div", { class: "actions-row" }, actionsBox, lifecycleBox)));
+
+  let joinDrawn = null;
+  function drawJoin() {
+    const open = summary.seats.filter((s) => s.type === "open");
+    const key = JSON.stringify([watching, token, summary.status === "over", open.map((s) => s.seat)]);
+    if (key === joinDrawn) return; // redraw only when the open seats change (keep what is typed)
+    joinDrawn = key;
+    const typed = document.getElementById("join-name")?.value;  // a redraw keeps what is typed
+    joinBox.replaceChildren();
+    if (watching || token) { joinBox.hidden = true; return; }
+    if (open.length === 0 || summary.status === "over") { joinBox.hidden = true; return; }
+    joinBox.hidden = false;
+    const name = el("input", { id: "join-name", value: typed || localStorage.getItem("cardroom.name") || "", autocomplete: "nickname", maxlength: 40 });
+    const error = el("div", { class: "error", id: "join-error", role: "alert" });
+    joinBox.append(el("h2", {}, "Take a seat"),
+      el("div", { class: "row" }, el("label", { for: "join-name" }, "Your name"), name,
+        open.map((s) => el("button", { class: "primary", type: "button", "data-join": s.seat, onclick: async () => {
+          if (!name.value.trim()) { error.textContent = "type your name first"; name.focus(); return; }
+          localStorage.setItem("cardroom.name", name.value.trim());
+          const joined = await api("POST", `${path}/seats/${s.seat}`, { body: { name: name.value.trim() } });
+          if (!joined.ok) { error.textContent = problemText(joined); return; }
+          localStorage.setItem(seatKey(id), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));
+          token = joined.data.token;
+          me = joined.data.seat;
+          announce(`You sit at seat ${me}`);
+          await refresh();
+          restartStream();
+        } }, `Join seat ${s.seat}`))),
+      error);
+  }
+
+  // the seats the game waits on (the summary's), not every seat that may make an optional move
+  const awaited = () => (view.outcome ? [] : summary.to_act || view.to_act || []);
+
+  // a clocked game: each seat's time left, from its deadline and bank (server ms); the view
+  // read from the server says its time ("now"), so the page's clock may be off
+  let clockSeen = null;
+  let clockOffset = 0;
+  function clockText() {
+    const c = view && !view.outcome ? view.clock : null;
+    if (!c) return null;
+    if (c.now && c !== clockSeen) { clockSeen = c; clockOffset = c.now - Date.now(); }
+    const now = Date.now() + clockOffset;
+    return c.deadlines.map((deadline, s) => {
+      const left = deadline === null ? c.banks[s] : Math.max(0, deadline + c.banks[s] - now);
+      const who = s === me ? "you" : seatName(summary.seats, s);
+      return `${who} ${Math.ceil(left / 1000)}s${deadline === null ? "" : " (running)"}`;
+    }).join(", ");
+  }
+  const clockTimer = setInterval(() => {
+    const shown = document.getElementById("clock");
+    const now = clockText();
+    if (shown && now) shown.textContent = now;
+  }, 500);
+  onLeave(() => clearInterval(clockTimer));
+
+  function drawStatus() {
+    const toAct = awaited();
+    const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
+    status.replaceChildren(...[
+      el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
+      el("div", {}, el("dt", {}, "To act"), el("dd", { id: "to-act" }, toAct.includes(me) ? `your turn (${turn})` : turn)),
+      el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" },
+        (view.last_action && view.last_action.text) || lastAction || "none yet")),
+      clockText() ? el("div", {}, el("dt", {}, "Clock"), el("dd", { id: "clock" }, clockText())) : null,
+      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version)))].filter(Boolean));
+    outcome.replaceChildren();
+    if (view.outcome) {
+      outcome.append(el("div", { class: "outcome" }, outcomeText(view.outcome, summary.seats), " ",
+        el("a", { href: `#/replay/${id}` }, "Replay and audit this game")));
+    }
+  }
+
+  function drawHand() {
+    // keep the keyboard focus on the same card or action across redraws
+    const focused = document.activeElement;
+    const again = focused && (focused.dataset?.card || focused.dataset?.action)
+      ? [focused.dataset.card ? "data-card" : "data-action", focused.dataset.card || focused.dataset.action] : null;
+    fillHand();
+    drawLifecycle();
+    if (again) {
+      const match = [...main.querySelectorAll(`#play-panel [${again[0]}]`)].find((n) => n.getAttribute(again[0]) === again[1]);
+      if (match) match.focus();
+    }
+  }
+
+  // the hand and the actions are rebuilt only when what they show changed: a button replaced
+  // between the press and the release of a click never gets the click
+  let handDrawn = null;
+  function fillHand() {
+    const key = JSON.stringify([me, view.hand, view.legal_actions, view.may_send, view.outcome, [...selected]]);
+    if (key === handDrawn) return;
+    handDrawn = key;
+    handBox.replaceChildren();
+    actionsBox.replaceChildren();
+    const panel = document.getElementById("play-panel");
+    panel.hidden = me === null;
+    if (me === null) return;
+    const hand = view.hand || [];
+    for (const code of [...selected]) if (!hand.includes(code)) selected.delete(code);
+    const toggle = (code) => {
+      if (selected.has(code)) selected.delete(code); else selected.add(code);
+      drawHand();
+    };
+    const row = el("div", { class: "cards", role: "group", "aria-label": "Your hand: select cards to narrow the actions" });
+    for (const code of hand) row.append(cardEl(code, { onToggle: toggle, pressed: selected.has(code) }));
+    if (hand.length === 0) row.append(el("span", { class: "muted" }, "no cards in hand"));
+    handBox.append(row);
+    const legal = view.legal_actions || [];
+    const shown = legal.filter((action) => {
+      const cards = actionCards(action);
+      return [...selected].every((c) => cards.includes(c));
+    });
+    if (legal.length === 0) {
+      actionsBox.append(el("span", { class: "muted" }, view.outcome ? "the game is over" : "waiting for the others"));
+      return;
+    }
+    if (selected.size) {
+      actionsBox.append(el("button", { type: "button", onclick: () => { selected.clear(); drawHand(); } }, "Clear selection"));
+    }
+    for (const action of shown) {
+      actionsBox.append(el("button", { type: "button", class: "action", "data-action": JSON.stringify(action), onclick: () => play(action) },
+        ...actionContent(action)));
+    }
+    if (shown.length === 0) actionsBox.append(el("span", { class: "muted" }, "no legal action uses all the selected cards"));
+    else if (legal.length > 12 && selected.size === 0) {
+      actionsBox.append(el("span", { class: "muted" }, "Select cards in your hand to narrow the choices."));
+    }
+  }
+
+  // beside the actions, at the right (abort, when the view offers it, beside resign); the
+  // buttons stay in the page while offered: a click's target removed between its press and its
+  // release (even to be put back) never gets the click
+  const LIFECYCLE = [["abort", "Abort", "Really abort? Click again"], ["resign", "Resign", "Really resign? Click again"]];
+  function drawLifecycle() {
+    const offered = me === null ? [] : view.may_send || [];
+    const wanted = LIFECYCLE.filter(([kind]) => offered.includes(kind));
+    const shown = [...lifecycleBox.children].map((b) => b.id);
+    if (JSON.stringify(shown) === JSON.stringify(wanted.map(([kind]) => kind))) return;
+    lifecycleBox.replaceChildren(...wanted.map((args) => askTwiceButton(...args)));
+  }
+
+  // resigning and aborting are never among the legal actions (a bot picking from them never
+  // resigns by chance): the view's may_send offers them, and the page asks twice before sending
+  // the same button across redraws: the table may redraw between the two clicks, or between
+  // the press and the release of one
+  const armed = new Set();
+  const askTwice = new Map();
+  function askTwiceButton(kind, text, question) {
+    const label = () => (armed.has(kind) ? question : text);
+    if (askTwice.has(kind)) return askTwice.get(kind);
+    const button = el("button", { type: "button", class: kind, id: kind }, label());
+    askTwice.set(kind, button);
+    button.onclick = () => {
+      if (!armed.has(kind)) {
+        armed.add(kind);
+        button.textContent = label();
+        return;
+      }
+      armed.delete(kind);
+      button.textContent = label();
+      play({ type: kind });
+    };
+    return button;
+  }
+
+  // an action is sent with a fresh Idempotency-Key; its Retry sends the same request again, so
+  // an action the server took before its answer was lost is answered again, not played twice
+  async function play(action) {
+    await send({ ...action, expected_version: version }, freshKey());
+  }
+
+  async function send(body, key) {
+    if (busy) return;
+    busy = true;
+    refusal.replaceChildren();
+    let result;
+    try {
+      result = await api("POST", `${path}/actions`, { token, key, body });
+    } finally {
+      busy = false;
+    }
+    if (result.status === 0) {
+      refusal.replaceChildren(`Your action got ${result.failure}. `,
+        el("button", { type: "button", id: "retry", onclick: () => send(body, key) }, "Retry"));
+      await refresh();
+      return;
+    }
+    if (!result.ok) {
+      const data = result.data || {};
+      const why = data.code === "version_conflict"
+        ? `the table moved on before your action arrived (${problemText(result)}); it is up to date now`
+        : problemText(result);
+      const reason = data.reason && !String(data.detail).includes(data.reason) ? ` (${data.reason.replaceAll("_", " ")})` : "";
+      refusal.textContent = `Refused: ${why}${reason}`;
+      await refresh();
+      return;
+    }
+    selected.clear();
+    const { expected_version: _, ...action } = body;
+    lastAction = commandText({ kind: "action", seat: me, action }, summary.seats).replace(/^[^:]*:/, "you:");
+    if (result.data.version >= version) {  // a retry's answer may be older than the table
+      version = result.data.version;
+      view = result.data.view;
+    }
+    draw();
+  }
+
+  function drawConnection() {
+    let shown = "";
+    if (unreachable) shown = `The server gave ${unreachable}: trying again every ${POLL_MS / 1000} s.`;
+    else if (streamState === "reconnecting") shown = "reconnecting\u2026";
+    else if (streamState === "polling") shown = `reconnecting\u2026 (meanwhile the table is read every ${POLL_MS / 1000} s)`;
+    if (connection.textContent !== shown) connection.textContent = shown;
+  }
+
+  function draw() {
+    mode.textContent = (me === null ? "Watching as a spectator: live." : `Playing seat ${me} as ${seatName(summary.seats, me)}.`)
+      + (summary.prearranged ? " Prearranged: the seed or the deal was chosen by the creator." : "");
+    drawJoin();
+    if (!view) return;
+    drawStatus();
+    table.replaceChildren(tableEl({ ...view, handBelow: true, to_act: awaited() }, summary.seats, me));
+    drawHand();
+  }
+
+  // one refresh at a time; a call during one runs another after it (the token may have changed)
+  let pending = null;
+  let again = false;
+  async function refresh() {
+    if (pending) { again = true; return pending; }
+    pending = (async () => {
+      do { again = false; await fetchAndDraw(); } while (again);
+    })();
+    try { await pending; } finally { pending = null; }
+  }
+
+  let retryRead = null;
+  onLeave(() => clearTimeout(retryRead));
+  async function fetchAndDraw() {
+    const [fresh, seen] = await Promise.all([api("GET", path), api("GET", `${path}/view`, { token })]);
+    const failed = [fresh, seen].find((r) => r.status === 0);
+    unreachable = failed ? failed.failure : null;
+    clearTimeout(retryRead);
+    if (failed) retryRead = setTimeout(refresh, POLL_MS);  // after any error, read the view again
+    drawConnection();
+    if (fresh.ok) summary = fresh.data;
+    if (seen.ok && (view === null || seen.data.version >= version)) {  // never back in time
+      view = seen.data.view;
+      version = seen.data.version; // actions name the version of the view they were chosen on
+    } else if (seen.status === 401 && token) {
+      localStorage.removeItem(seatKey(id));
+      token = null; me = null;
+      refusal.textContent = "Your seat token is no longer valid here: watching instead.";
+    }
+    draw();
+  }
+
+  let timer = null;
+  const soon = () => { clearTimeout(timer); timer = setTimeout(refresh, 60); };
+  onLeave(() => clearTimeout(timer));
+  let feed = null;
+  onLeave(() => feed && feed.stop());
+  function restartStream() {
+    if (summary.status === "over") return;
+    if (feed) { feed.restart(); return; }
+    feed = follow(id, {
+      token: () => token,
+      after: () => version,
+      onEvent: (item) => {
+        lastAction = commandText(item.command, summary.seats) || eventText(item, summary.seats);
+        soon();
+      },
+      onOver: () => refresh(),
+      onState: (state) => { streamState = state; drawConnection(); },
+      resync: () => refresh(),
+    });
+  }
+  await refresh();
+  restartStream();
+}

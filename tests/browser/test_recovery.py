@@ -1,0 +1,113 @@
+"""The table never freezes and never goes stale: a lost request, a cut stream and a redraw in
+the middle of a click, each recovered by the page itself, in a real Chromium against real
+processes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import Watched, wait_for_a_play
+from tests.browser.test_table import OPEN, take_seat
+from tests.e2e.conftest import BOT, Stack
+
+pytestmark = pytest.mark.e2e
+NETWORK = ("ERR_FAILED", "ERR_INTERNET_DISCONNECTED")  # what Chromium logs for a cut request
+
+
+def version(page: Any) -> int:
+    return int(page.inner_text("#version"))
+
+
+def wait_for_turn(stack: Stack, game_id: str, seat: int, seconds: float = 15) -> int:
+    """The game's version once it awaits ``seat`` (or is over)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        summary = stack.summary(game_id)
+        if summary["status"] == "over" or summary["to_act"] == [seat]:
+            return int(summary["version"])
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} never awaited seat {seat}")
+
+
+def is_stream(url: str) -> bool:
+    return url.endswith("/stream") or "/stream?" in url
+
+
+def test_a_lost_action_request_is_said_and_retried_and_the_page_stays_usable(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-lost-request")
+    watched = pages()
+    page = watched.page
+    take_seat(watched, created["id"])
+    wait_for_a_play(page)
+    before = version(page)
+    # the network loses the first action request (a blip): nothing reaches the server
+    page.route("**/actions", lambda route: route.abort(), times=1)
+    page.locator("#actions button.action").first.click()
+    retry = page.locator("#refusal #retry")
+    retry.wait_for()
+    assert "no answer" in page.inner_text("#refusal")
+    assert table_stack.summary(created["id"])["version"] == before
+    retry.click()  # the page is not stuck: the same action goes out again
+    page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v",
+                           arg=before)
+    assert page.inner_text("#refusal") == ""
+    assert table_stack.summary(created["id"])["version"] > before
+    watched.assert_clean(*NETWORK)
+
+
+def test_a_cut_stream_says_reconnecting_follows_by_polling_and_comes_back(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-cut-stream")
+    game_id = created["id"]
+    watched = pages()
+    page = watched.page
+    take_seat(watched, game_id)
+    wait_for_a_play(page)
+    # the stream is cut mid-game: the open connection dies and every reconnection fails
+    page.route(is_stream, lambda route: route.abort())
+    page.context.set_offline(True)
+    page.wait_for_selector("#connection >> text=reconnecting")
+    page.context.set_offline(False)
+    page.wait_for_selector("#connection >> text=meanwhile the table is read")
+    # the person plays; the bot's answer comes to the page by polling, with no stream
+    wait_for_a_play(page)
+    page.locator("#actions button.action").first.click()
+    answered = wait_for_turn(table_stack, game_id, seat=0)  # the bot has moved
+    page.wait_for_function(
+        "v => Number(document.querySelector('#version').textContent) >= v", arg=answered
+    )
+    page.unroute(is_stream)
+    page.wait_for_function("() => document.querySelector('#connection').textContent === ''")
+    watched.assert_clean(*NETWORK)
+
+
+def test_a_click_counts_when_the_table_redraws_between_press_and_release(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-redraw-click")
+    watched = pages()
+    page = watched.page
+    take_seat(watched, created["id"])
+    wait_for_a_play(page)
+    resign = page.locator("#lifecycle #resign")
+    box = resign.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # the hand redraws (as when an event arrives) while the button is held
+    page.focus("#hand button.card")
+    page.keyboard.press("Space")
+    page.wait_for_selector('#hand button.card[aria-pressed="true"]')
+    moved = resign.bounding_box()  # the row changed: the button may have moved; follow it
+    assert moved is not None
+    page.mouse.move(moved["x"] + moved["width"] / 2, moved["y"] + moved["height"] / 2)
+    page.mouse.up()
+    assert "Click again" in resign.inner_text()
+    watched.assert_clean()
