@@ -6,7 +6,9 @@ domain has no clock); the domain says what follows, as its own batch after ``Sea
 
 - a seat a person holds is handled as ``on_leave`` says, as if the person had left
   (``domain.seating.leave``: the seat opens and the game waits, or ``leave_bot`` takes over);
-- a bot's seat gets the default move (``domain.default_move``), as a timeout would.
+- a bot's seat gets the default move (``domain.default_move``), as a timeout would; when the
+  service finds that bot gone (no live worker or connected client serves it), ``leave_bot``
+  takes the seat over instead (``SeatLeft`` naming it), so the game plays on at a bot's pace.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ class SeatIdled(Event):
     seat: int
 
 
-def idle_command(seat: int, rule: int) -> dict[str, object]:
-    """The stored command of an idle batch (``rule``: the default move's, for a bot's seat)."""
-    return {"kind": "idle", "seat": seat, "rule": rule}
+def idle_command(seat: int, rule: int, gone: bool = False) -> dict[str, object]:
+    """The stored command of an idle batch (``rule``: the default move's, for a bot's seat;
+    ``gone``: the seat's bot was gone, so ``leave_bot`` took it over)."""
+    command: dict[str, object] = {"kind": "idle", "seat": seat, "rule": rule}
+    return {**command, "gone": True} if gone else command
 
 
 def check_awaited(seat: object, awaited: tuple[int, ...]) -> int:

@@ -231,15 +231,24 @@ class Lifecycle(Generic[S]):
         return [timed, *self.act(after, seat, action, keys, at)]
 
     def idle(
-        self, state: Table[S], seat: int, keys: Keys, version: int, at: int | None = None
+        self,
+        state: Table[S],
+        seat: int,
+        keys: Keys,
+        version: int,
+        at: int | None = None,
+        gone: bool = False,
     ) -> list[Event]:
         """A seat the game awaited for its ``idle_seconds`` (``domain.idle``): SeatIdled, then
-        a person's leave (as ``on_leave`` says) or a bot's default move after ``version``."""
+        a person's leave (as ``on_leave`` says), ``leave_bot`` taking over the seat of a bot
+        that is ``gone``, or a bot's default move after ``version``."""
         self._check_playing(state)
         seat = check_awaited(seat, self.awaited_seats(state))
         after = self.evolve(state, SeatIdled(seat=seat))
         if state.is_person(seat):
             return [SeatIdled(seat=seat), *leave(after, seat)]
+        if gone:
+            return [SeatIdled(seat=seat), SeatLeft(seat=seat, bot=state.table_option("leave_bot"))]
         move = self.default_move(after, seat, keys, version)
         return [SeatIdled(seat=seat), *self.act(after, seat, move, keys, at)]
 

@@ -38,7 +38,8 @@ class GameAborted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatLeft(Event):
-    """A person left a seat: it is open again (``bot`` None) or that bot took it over."""
+    """A person left a seat (or the service found a seat's bot gone, ``domain.idle``): it is
+    open again (``bot`` None) or that bot took it over."""
 
     TYPE: ClassVar[str] = "lifecycle.SeatLeft"
     seat: int

@@ -198,13 +198,16 @@ def _timeout(
 def _idle(
     rules: Lifecycle[Any], state: Any, command: Mapping[str, Any], keys: Keys, batch: Batch
 ) -> list[Event]:
-    """An idle seat's batch re-run (``domain.idle``): the seat was awaited; a person's leave
-    or a bot's default move of the rule the command names follows."""
+    """An idle seat's batch re-run (``domain.idle``): the seat was awaited; a person's leave,
+    a gone bot's seat taken over, or a bot's default move of the rule the command names."""
     rule = command.get("rule")
     if rule != RULE:
         raise _Bad(None, f"an idle command names default-move rule {rule!r}; known: {RULE}")
     version = batch.events[0].version - 1
-    return rules.idle(state, command["seat"], keys, version, command.get("at"))
+    gone = command.get("gone", False)
+    if not isinstance(gone, bool):
+        raise _Bad(None, f"an idle command's gone is true or false, not {gone!r}")
+    return rules.idle(state, command["seat"], keys, version, command.get("at"), gone)
 
 
 def _legacy_timeout(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from domain.chain import GENESIS
@@ -210,9 +210,9 @@ class ServiceBase:
         """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
         return clocks.enforce(self, game_id, expected_version=expected_version)
 
-    def move_on_idle(self, game_id: str, version: int) -> list[int]:
+    def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]:
         """Move on every seat a game idle at ``version`` awaits (``service.idle.move_on``)."""
-        return idle.move_on(self, game_id, version)
+        return idle.move_on(self, game_id, version, gone)
 
     def _notify(self, loaded: Loaded) -> bool:
         try:

@@ -2,15 +2,16 @@
 
 The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
 the game's ``idle_seconds``, it calls ``move_on`` with the version it saw. Every seat the game
-awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave or a
-bot's default move), each appended under the version it was decided on: nothing is recorded if
-the game moved meanwhile, and nothing twice.
+awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave, a
+bot's default move, or ``leave_bot`` taking over the seat of a bot that is gone), each appended
+under the version it was decided on: nothing is recorded if the game moved meanwhile, and
+nothing twice.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.default_move import RULE
@@ -33,9 +34,12 @@ def idle_seconds(options: Mapping[str, Any]) -> float:
     return float(options.get("idle_seconds") or DEFAULT_IDLE_SECONDS)
 
 
-def move_on(service: ServiceBase, game_id: str, version: int) -> list[int]:
+def move_on(
+    service: ServiceBase, game_id: str, version: int, gone: Collection[int] = ()
+) -> list[int]:
     """Record the idle batch of every seat the game awaits at ``version`` (the game has not
-    moved since the caller saw it idle long enough). Returns the seats moved on."""
+    moved since the caller saw it idle long enough; ``gone``: bot seats whose bot is gone, to
+    be taken over). Returns the seats moved on."""
     loaded = service.load(game_id)
     if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
         return []
@@ -43,7 +47,7 @@ def move_on(service: ServiceBase, game_id: str, version: int) -> list[int]:
     for seat in loaded.game.awaited_seats(loaded.state):
         if loaded.over or seat not in loaded.game.awaited_seats(loaded.state):
             continue
-        after = _append(service, loaded, seat)
+        after = _append(service, loaded, seat, seat in gone)
         if after is None:
             break  # someone moved meanwhile: the game is not idle after all
         loaded = after
@@ -51,21 +55,21 @@ def move_on(service: ServiceBase, game_id: str, version: int) -> list[int]:
     return moved
 
 
-def _append(service: ServiceBase, loaded: Loaded, seat: int) -> Loaded | None:
+def _append(service: ServiceBase, loaded: Loaded, seat: int, gone: bool) -> Loaded | None:
     """One seat's idle batch appended under ``loaded``'s version (None: the game moved)."""
     rules, keys = loaded.game, dealing.keys_of(loaded.meta)
     assert isinstance(rules, Lifecycle)
     if keys is None:
         return None
     at = clocks.now_ms(service.wall)
-    events = rules.idle(loaded.state, seat, keys, loaded.version, at)
+    events = rules.idle(loaded.state, seat, keys, loaded.version, at, gone)
     state = fold(rules, events, loaded.state)
     encoded = [rules.codec.encode(e) for e in events]
     over = rules.outcome(state) is not None
     waits = bool(state.vacant) and not loaded.state.vacant
     salt = salt_of(loaded.meta)
     clocks.hint(service.store, loaded.meta.id, state)
-    command = clocks.stamp(idle_command(seat, RULE), state, at)
+    command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
     try:
         service.store.append(loaded.meta.id, loaded.version, encoded, command,
                              prev_hash=loaded.head_hash, salt=salt,

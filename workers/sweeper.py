@@ -16,7 +16,8 @@ Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers
 
 4. moves on a game being played whose version has not moved for its ``idle_seconds``
    (``service.idle``: each awaited seat's ``lifecycle.SeatIdled``, then a person's leave as
-   ``on_leave`` says or a bot's default move), so no game waits forever on a seat;
+   ``on_leave`` says, a bot's default move, or ``leave_bot`` taking over the seat of a bot no
+   live worker or connected client serves), so no game waits forever on a seat;
 
 5. enforces the clocks whose time has come (the store's clock index: a sorted set read from
    its earliest entry), so a lost or never-run clock job, or a dead worker, does not let a
@@ -160,7 +161,8 @@ class Sweeper:
         if meta.status != "playing" or still_for < idle_seconds(meta.options):
             return False
         try:
-            return bool(self.service.move_on_idle(meta.id, version))
+            gone = {int(m["seat"]) for m in self.service.bots_missing(meta)}
+            return bool(self.service.move_on_idle(meta.id, version, gone))
         except Exception:
             log.exception("could not move on idle game %s", meta.id)
             return False

@@ -11,6 +11,7 @@ import pytest
 
 from replays import loads
 from replays.verify import verify
+from service.bots import BotDirectory, MemoryBotRegistry
 from tests.unit.workers.conftest import Stack
 from workers.sweeper import Sweeper
 
@@ -102,3 +103,24 @@ def test_a_game_that_moves_is_never_idle(stack: Stack) -> None:
     _sweep(stack, now + 60)  # the version moved: a new wait starts
     assert stack.service.load(game_id).version == version
     assert "lifecycle.SeatIdled" not in _types(stack, game_id, 0)
+
+
+def test_a_user_bot_that_is_gone_is_taken_over_by_the_leave_bot(stack: Stack) -> None:
+    registry = MemoryBotRegistry()
+    stack.service.bots = BotDirectory(registry)
+    registry.heartbeat("lowball", [], time.time() - 3600)  # its worker died long ago
+    game_id = _create(stack, [{"type": "bot", "bot": "lowball"}, RANDOM], work=False,
+                      idle_seconds=60, leave_bot="random")  # fmt: skip
+    stack.work()  # the random bot plays until the game waits on lowball
+    loaded = stack.service.load(game_id)
+    lowball = loaded.game.awaited_seats(loaded.state)
+    assert lowball == (0,)
+    now = time.time()
+    _sweep(stack, now)
+    _sweep(stack, now + 60)
+    assert _types(stack, game_id, loaded.version) == ["lifecycle.SeatIdled", "lifecycle.SeatLeft"]
+    assert stack.store.batches(game_id)[-1].command["gone"] is True
+    assert stack.service.summary(game_id)["seats"][0]["bot"] == "random"
+    stack.work()  # the built-in bot plays the seat on
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert _verified(stack, game_id)
