@@ -29,6 +29,7 @@ test: $(STAMP) lint types
 
 lint: $(STAMP)
 	$(BIN)/ruff check domain service workers replays tests benchmarks
+	$(BIN)/lint-imports  # the layers and no import cycle (pyproject.toml, [tool.importlinter])
 
 types: $(STAMP)
 	$(BIN)/mypy

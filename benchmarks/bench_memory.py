@@ -64,13 +64,13 @@ def main(argv: list[str] | None = None) -> None:
 
     from service.games import GameService
     from service.store.redis import RedisEventStore
-    from workers import jobs
+    from workers import jobs, process
 
     print(f"bench_memory: {load_note()}; {args.games} games of {args.game}, MEMORY USAGE")
     with own_redis() as url:
         store = RedisEventStore.from_url(url, f"bench-{uuid.uuid4().hex[:8]}")
         service = GameService(store)
-        jobs.use_service(service)
+        process.use_service(service)
         try:
             totals: dict[str, int] = {}
             events = 0
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
                 events += store.version(game_id)
                 ratios.append(sum(sizes.values()) / sizes["events"])
         finally:
-            jobs.use_service(None)
+            process.use_service(None)
     per = 1000 / events
     print(f"  {events} events in {args.games} games "
           f"(a game holds {events // args.games} on average); bytes per 1,000 events:")

@@ -55,7 +55,6 @@ from domain.seating import (
     GameAborted,
     SeatLeft,
     SeatRetaken,
-    leave,
     seat_list,
 )
 from domain.table import (
@@ -67,6 +66,7 @@ from domain.table import (
     fold_all,
     fold_fact,
     game_seed,
+    leave,
     moved_on,
     role_after,
     seat_action,

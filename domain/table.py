@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
-from domain.errors import GameOver, InvalidAction, InvalidSetup, NotYourTurn
+from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Event
 from domain.fairness import deal_seed
 from domain.fallback import BotFellBack
@@ -35,9 +35,6 @@ from domain.seating import (
     GameAborted,
     SeatLeft,
     SeatRetaken,
-    abort,
-    leave,
-    left,
 )
 
 S = TypeVar("S")
@@ -299,3 +296,49 @@ def seat_action(
     if state.inner is None:
         raise NotYourTurn("the game starts when every seat is filled", reason="not_started")
     return [SeatResigned(seat=seat)]
+
+
+def abort(state: Table[Any], seat: int) -> list[Event]:
+    """Before the deal one seated person aborts; after it every person must agree (bots are
+    never asked). An agreement stands until the game ends (docs/decisions.md, "Abort")."""
+    if seat not in state.people:
+        raise IllegalAction(f"seat {seat} is not held by a person: only people abort",
+                            reason="abort_not_a_person")  # fmt: skip
+    if state.inner is None:
+        return [GameAborted(agreed=(seat,))]
+    if seat in state.agreed:
+        raise IllegalAction(f"seat {seat} has already agreed to abort",
+                            reason="abort_already_agreed")  # fmt: skip
+    agreed = tuple(sorted({*state.agreed, seat}))
+    events: list[Event] = [AbortAgreed(seat=seat)]
+    if set(state.people) <= set(agreed):
+        events.append(GameAborted(agreed=agreed))
+    return events
+
+
+def leave(state: Table[Any], seat: int) -> list[Event]:
+    """A person leaves: before the deal the seat opens (its entropy withdrawn); after it the seat
+    opens (the game waits) or ``leave_bot`` takes it over, as ``on_leave`` says. If every person
+    left at the table had agreed to abort, the game is aborted now."""
+    if seat not in state.people:
+        raise IllegalAction(f"seat {seat} is not held by a person: nobody to leave it",
+                            reason="leave_not_a_person")  # fmt: skip
+    by_bot = state.inner is not None and state.table_option("on_leave") == "bot"
+    events: list[Event] = [SeatLeft(seat=seat, bot=state.table_option("leave_bot") if by_bot
+                                    else None)]  # fmt: skip
+    rest = set(state.people) - {seat}
+    if state.inner is not None and rest and rest <= set(state.agreed):
+        events.append(GameAborted(agreed=tuple(sorted(rest))))
+    return events
+
+
+def left(state: Table[Any], event: SeatLeft) -> Table[Any]:
+    seat = event.seat
+    agreed = tuple(s for s in state.agreed if s != seat)
+    state = copy_with(state, left=(*state.left, seat))
+    if state.inner is None:
+        entropy = tuple(None if i == seat else e for i, e in enumerate(state.entropy))
+        return copy_with(state, entropy=entropy, agreed=agreed)
+    if event.bot is None:
+        return copy_with(state, vacant=tuple(sorted({*state.vacant, seat})), agreed=agreed)
+    return copy_with(state, taken_over=(*state.taken_over, (seat, event.bot)), agreed=agreed)

@@ -20,28 +20,30 @@ from domain.events import Event, canonical_json
 from domain.fairness import chain_salt, commitment, deal_seed, is_hex32
 from domain.lifecycle import GameCreated, Keys, Lifecycle, SecretRevealed, lifecycle
 from domain.protocol import Game, fold
+from replays.checks import (
+    Discrepancy,
+    check_chain,
+    check_head,
+    check_header,
+    check_outcome,
+    compare,
+    normal,
+)
 from replays.format import Batch, Replay, ReplayFormatError
-from replays.verify import _Bad, _check_head, _compare, _normal, check_chain
 
 
 def check_lifecycle(game: Game[Any], replay: Replay) -> None:
-    """Raise _Bad at the first thing in a format 2 replay that is not what it should be."""
+    """Raise Discrepancy at the first thing in a format 2 replay that is not what it should be."""
     rules = lifecycle(game)
     secret = _secret(replay)
     check_chain(replay.events, chain_salt(secret))
-    _check_head(replay)
+    check_head(replay)
     keys = _keys(replay, secret)
     _check_header(rules, replay)
     state = rules.initial_state()
     for batch in replay.batches:
         state = _rerun(rules, state, batch, keys)
-    produced = rules.outcome(state)
-    if canonical_json(produced) != canonical_json(replay.outcome):
-        raise _Bad(
-            replay.header.head_version,
-            f"the recorded outcome {canonical_json(replay.outcome)} is not the outcome of the "
-            f"events {canonical_json(produced)}",
-        )
+    check_outcome(replay, rules.outcome(state))
 
 
 def dealing(replay: Replay) -> str:
@@ -62,12 +64,12 @@ def _secret(replay: Replay) -> str:
     events = replay.events
     first = events[0].event if events else {}
     if first.get("type") != GameCreated.TYPE:
-        raise _Bad(1, "a format 2 replay starts with lifecycle.GameCreated")
+        raise Discrepancy(1, "a format 2 replay starts with lifecycle.GameCreated")
     secret = replay.header.secret
     if secret is None or not is_hex32(secret):
-        raise _Bad(None, "the server's secret was never revealed (the game is not over)")
+        raise Discrepancy(None, "the server's secret was never revealed (the game is not over)")
     if commitment(secret) != first.get("commitment"):
-        raise _Bad(
+        raise Discrepancy(
             1, "the revealed secret does not match the commitment published at creation (event 1)"
         )
     return secret
@@ -77,10 +79,10 @@ def _keys(replay: Replay, secret: str) -> Keys:
     """The server's keys as revealed: a chosen seed is one that is not the derived seed."""
     revealed = [e for e in replay.events if e.event.get("type") == SecretRevealed.TYPE]
     if not revealed:
-        raise _Bad(replay.header.head_version, "no lifecycle.SecretRevealed event")
+        raise Discrepancy(replay.header.head_version, "no lifecycle.SecretRevealed event")
     event = revealed[-1].event
     if event.get("secret") != secret:
-        raise _Bad(revealed[-1].version, "the header's secret is not the revealed one")
+        raise Discrepancy(revealed[-1].version, "the header's secret is not the revealed one")
     entropy = _entropy(replay)
     derived = deal_seed(secret, entropy) if len(entropy) == replay.header.players else None
     seed = event.get("seed")
@@ -99,21 +101,9 @@ def _entropy(replay: Replay) -> list[str]:
 
 
 def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
-    header = replay.header
     created = replay.events[0].event
-    pairs = {
-        "players": created.get("players"),
-        "options": created.get("options"),
-        "dealer": created.get("dealer"),
-        "commitment": created.get("commitment"),
-        "prearranged": created.get("prearranged"),
-    }
-    data = header.to_dict()
-    for name, value in pairs.items():
-        if canonical_json(data[name]) != canonical_json(value):
-            raise _Bad(1, f"the header's {name} differs from the one recorded in event 1")
-    if header.game != rules.name:
-        raise _Bad(1, f"the header names game {header.game!r}, the events are {rules.name}")
+    facts = ("players", "options", "dealer", "commitment", "prearranged")
+    check_header(replay, rules.name, {name: created.get(name) for name in facts})
 
 
 def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
@@ -121,14 +111,14 @@ def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
     first = batch.events[0].version
     try:
         events = _produce(rules, state, command, keys, batch)
-    except _Bad as bad:
-        raise _Bad(first, bad.reason) from None
+    except Discrepancy as bad:
+        raise Discrepancy(first, bad.reason) from None
     except DomainError as err:
         reason = f"the rules refuse this {command.get('kind')} command: {err.message}"
-        raise _Bad(first, reason) from None
+        raise Discrepancy(first, reason) from None
     except (KeyError, TypeError, ValueError) as err:
-        raise _Bad(first, f"malformed {command.get('kind')} command: {err!r}") from None
-    _compare(rules, batch, events)
+        raise Discrepancy(first, f"malformed {command.get('kind')} command: {err!r}") from None
+    compare(rules, batch, events)
     return fold(rules, events, state)
 
 
@@ -143,7 +133,7 @@ def _produce(
     at = command.get("at")  # the service's stamp on a clocked game's commands
     if kind == "create":
         if state.created is not None:
-            raise _Bad(None, "a second create command")
+            raise Discrepancy(None, "a second create command")
         filled = [(int(s), str(e)) for s, e in command.get("filled", [])]
         return rules.create(
             players=command["players"],
@@ -155,11 +145,9 @@ def _produce(
             at=at,
         )
     if state.created is None:
-        raise _Bad(None, "the first batch is not a create command")
+        raise Discrepancy(None, "the first batch is not a create command")
     if kind == "join":
-        return rules.join(
-            state, command["seat"], command["entropy"], keys, command["source"], at
-        )
+        return rules.join(state, command["seat"], command["entropy"], keys, command["source"], at)
     if kind == "expire":
         return rules.expire(state, keys)
     if kind == "stop":
@@ -167,7 +155,7 @@ def _produce(
     if kind == "action":
         seat = command.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise _Bad(None, f"the command's seat {seat!r} is not a seat number")
+            raise Discrepancy(None, f"the command's seat {seat!r} is not a seat number")
         action = rules.upcast_action(command["action"])  # an old stored shape, read as today's
         version = batch.events[0].version - 1 if batch is not None else None  # a fallback's seed
         return rules.act(state, seat, action, keys, at, version)
@@ -175,7 +163,7 @@ def _produce(
         return _timeout(rules, state, command, keys, batch)
     if kind == "idle" and batch is not None:
         return _idle(rules, state, command, keys, batch)
-    raise _Bad(None, f"unknown command kind {kind!r}")
+    raise Discrepancy(None, f"unknown command kind {kind!r}")
 
 
 def _timeout(
@@ -186,12 +174,14 @@ def _timeout(
     recorded before the rule existed (no ``rule``), whichever legal move the batch records."""
     seat, at, rule = command.get("seat"), command.get("at"), command.get("rule")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(at, int):
-        raise _Bad(None, f"a timeout command names seat {seat!r} at {at!r}")
+        raise Discrepancy(None, f"a timeout command names seat {seat!r} at {at!r}")
     version = batch.events[0].version - 1
     if rule == RULE:
         return rules.timeout(state, seat, at, keys, version)
     if rule is not None:
-        raise _Bad(None, f"a timeout command names default-move rule {rule!r}; known: {RULE}")
+        raise Discrepancy(
+            None, f"a timeout command names default-move rule {rule!r}; known: {RULE}"
+        )
     return _legacy_timeout(rules, state, (seat, at, version), keys, batch)
 
 
@@ -202,11 +192,11 @@ def _idle(
     a gone bot's seat taken over, or a bot's default move of the rule the command names."""
     rule = command.get("rule")
     if rule != RULE:
-        raise _Bad(None, f"an idle command names default-move rule {rule!r}; known: {RULE}")
+        raise Discrepancy(None, f"an idle command names default-move rule {rule!r}; known: {RULE}")
     version = batch.events[0].version - 1
     gone = command.get("gone", False)
     if not isinstance(gone, bool):
-        raise _Bad(None, f"an idle command's gone is true or false, not {gone!r}")
+        raise Discrepancy(None, f"an idle command's gone is true or false, not {gone!r}")
     return rules.idle(state, command["seat"], keys, version, command.get("at"), gone)
 
 
@@ -216,7 +206,7 @@ def _legacy_timeout(
     """The timeout re-run with the legal move whose events are the recorded ones (the first
     in the legal list; a forfeit has none): the heuristic bot's choice is not re-derived."""
     seat, at, version = where
-    recorded = [canonical_json(_normal(rules, e)) for e in batch.events]
+    recorded = [canonical_json(normal(rules, e)) for e in batch.events]
     events = rules.timeout(state, seat, at, keys, version)
     after = rules.evolve(state, events[0])
     for move in rules.legal_actions(after, seat):  # none after a forfeit

@@ -19,22 +19,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.chain import walk
 from domain.errors import DomainError
-from domain.events import Encoded, Event, canonical_json
+from domain.events import Event, canonical_json
 from domain.lifecycle import Lifecycle
 from domain.protocol import Game, Setup, fold
 from domain.registry import get_game
-from replays.format import Batch, RecordedEvent, Replay
+from replays import fair
+from replays.checks import (
+    Discrepancy,
+    check_chain,
+    check_head,
+    check_header,
+    check_outcome,
+    compare,
+)
+from replays.format import Batch, Replay
 
 _HEADER_FIELDS = ("seed", "commitment", "players", "options", "dealer", "explicit_deal")
-
-
-class _Bad(Exception):
-    def __init__(self, version: int | None, reason: str) -> None:
-        super().__init__(reason)
-        self.version = version
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,20 +119,16 @@ def check(
     try:
         rules = game if game is not None else _game(header.game)
         if header.version >= 2:
-            from replays import fair
-
             fair.check_lifecycle(rules, replay)
         else:
             rules = rules.game if isinstance(rules, Lifecycle) else rules  # a format 1 stream
             check_chain(replay.events)
-            _check_head(replay)
+            check_head(replay)
             _check_rules(rules, replay)
         check_receipts(replay, receipts, expect_head)
-    except _Bad as bad:
+    except Discrepancy as bad:
         return Report(ok=False, bad_version=bad.version, reason=bad.reason, **base)
     if header.version >= 2:
-        from replays import fair
-
         legacy = fair.timeouts_before_the_rule(replay)
         return Report(ok=True, dealing=fair.dealing(replay), legacy_timeouts=legacy, **base)
     return Report(ok=True, **base)
@@ -141,14 +138,7 @@ def _game(name: str) -> Game[Any]:
     try:
         return get_game(name)
     except DomainError as err:
-        raise _Bad(None, err.message) from None
-
-
-def check_chain(events: Sequence[RecordedEvent], salt: str = "") -> None:
-    """Versions run 1, 2, ... and every hash links to its predecessor (salted when given)."""
-    walked = walk(((r.version, r.prev_hash, r.hash, r.event) for r in events), salt=salt)
-    if not walked.ok:
-        raise _Bad(walked.broken_at, walked.problem)
+        raise Discrepancy(None, err.message) from None
 
 
 def check_receipts(replay: Replay, receipts: Sequence[Receipt], expect_head: str | None) -> None:
@@ -156,36 +146,21 @@ def check_receipts(replay: Replay, receipts: Sequence[Receipt], expect_head: str
     events = replay.events
     for version, head in receipts:
         if not 1 <= version <= len(events):
-            raise _Bad(version, f"a receipt names version {version}, the history has {len(events)}")
+            raise Discrepancy(
+                version, f"a receipt names version {version}, the history has {len(events)}"
+            )
         if events[version - 1].hash != head:
-            raise _Bad(
+            raise Discrepancy(
                 version,
                 f"the history differs from a receipt: at version {version} the receipt holds "
                 f"{head[:16]}..., the replay {events[version - 1].hash[:16]}...",
             )
     if expect_head is not None and replay.header.head_hash != expect_head:
-        raise _Bad(
+        raise Discrepancy(
             replay.header.head_version,
             f"the head hash {replay.header.head_hash[:16]}... is not the expected "
             f"{expect_head[:16]}...",
         )
-
-
-def _check_head(replay: Replay) -> None:
-    events = replay.events
-    header = replay.header
-    last = events[-1] if events else None
-    last_version = last.version if last else 0
-    if header.head_version != last_version:
-        raise _Bad(
-            min(header.head_version, last_version) + 1,
-            f"the header names head version {header.head_version} "
-            f"but the events end at version {last_version}",
-        )
-    if last is None or header.head_hash != last.hash:
-        raise _Bad(last_version, "the header's head hash is not the last event's hash")
-    if any(not b.events for b in replay.batches):
-        raise _Bad(None, "a batch holds no events")
 
 
 def _check_rules(game: Game[Any], replay: Replay) -> None:
@@ -193,20 +168,14 @@ def _check_rules(game: Game[Any], replay: Replay) -> None:
     state = _check_start(game, replay)
     for batch in batches[1:]:
         state = _check_action(game, state, batch)
-    produced = game.outcome(state)
-    if canonical_json(produced) != canonical_json(replay.outcome):
-        raise _Bad(
-            replay.header.head_version,
-            f"the recorded outcome {canonical_json(replay.outcome)} is not the outcome of the "
-            f"events {canonical_json(produced)}",
-        )
+    check_outcome(replay, game.outcome(state))
 
 
 def _check_start(game: Game[Any], replay: Replay) -> Any:
     batch = replay.batches[0]
     command = batch.command
     if command.get("kind") != "start" or not isinstance(command.get("setup"), Mapping):
-        raise _Bad(1, "the first batch is not a start command with a setup")
+        raise Discrepancy(1, "the first batch is not a start command with a setup")
     raw = command["setup"]
     try:
         setup = Setup(
@@ -218,10 +187,11 @@ def _check_start(game: Game[Any], replay: Replay) -> Any:
         )
         events = game.start(setup)
     except (DomainError, KeyError, TypeError) as err:
-        raise _Bad(1, f"the rules refuse the start command: {err}") from None
+        raise Discrepancy(1, f"the rules refuse the start command: {err}") from None
     _check_commitment(game, events, batch)
-    _compare(game, batch, events)
-    _check_header(game, replay)
+    compare(game, batch, events)
+    started = replay.batches[0].events[0].event
+    check_header(replay, game.name, {n: started.get(n) for n in _HEADER_FIELDS})
     return fold(game, events)
 
 
@@ -229,76 +199,27 @@ def _check_commitment(game: Game[Any], events: list[Event], batch: Batch) -> Non
     derived = game.codec.encode(events[0]).get("commitment")
     recorded = batch.events[0].event.get("commitment")
     if derived != recorded:
-        raise _Bad(
+        raise Discrepancy(
             batch.events[0].version,
             f"deck commitment {recorded} is not the one re-derived from the seed ({derived})",
         )
-
-
-def _check_header(game: Game[Any], replay: Replay) -> None:
-    started = replay.batches[0].events[0].event
-    header = replay.header.to_dict()
-    for name in _HEADER_FIELDS:
-        if canonical_json(header[name]) != canonical_json(started.get(name)):
-            raise _Bad(1, f"the header's {name} differs from the one recorded in event 1")
-    if header["game"] != game.name:
-        raise _Bad(1, f"the header names game {header['game']!r}, the events are {game.name}")
 
 
 def _check_action(game: Game[Any], state: Any, batch: Batch) -> Any:
     command = batch.command
     first = batch.events[0].version
     if command.get("kind") != "action" or not isinstance(command.get("action"), Mapping):
-        raise _Bad(first, "the batch's command is not an action")
+        raise Discrepancy(first, "the batch's command is not an action")
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise _Bad(first, f"the command's seat {seat!r} is not a seat number")
+        raise Discrepancy(first, f"the command's seat {seat!r} is not a seat number")
     # a game that changed an action's shape reads the old one through ``upcast_action``
     action = getattr(game, "upcast_action", lambda a: a)(command["action"])
     try:
         events = game.decide(state, seat, action)
     except DomainError as err:
-        raise _Bad(first, f"the rules refuse seat {seat}'s command here: {err.message}") from None
-    _compare(game, batch, events)
+        raise Discrepancy(
+            first, f"the rules refuse seat {seat}'s command here: {err.message}"
+        ) from None
+    compare(game, batch, events)
     return fold(game, events, state)
-
-
-def _compare(game: Game[Any], batch: Batch, produced: list[Event]) -> None:
-    expected = [game.codec.encode(e) for e in produced]
-    for recorded, wanted in zip(batch.events, expected, strict=False):
-        if canonical_json(_normal(game, recorded)) != canonical_json(wanted):
-            raise _Bad(recorded.version, _difference(wanted, _normal(game, recorded)))
-    if len(batch.events) != len(expected):
-        where = batch.events[0].version + min(len(batch.events), len(expected))
-        raise _Bad(
-            where,
-            f"the rules produce {len(expected)} event(s) for this command, "
-            f"the batch holds {len(batch.events)}",
-        )
-
-
-def _normal(game: Game[Any], recorded: RecordedEvent) -> Encoded:
-    """The recorded event in its current schema (old shapes go through the upcasters)."""
-    try:
-        return game.codec.encode(game.codec.decode(recorded.event))
-    except (KeyError, TypeError, ValueError) as err:
-        raise _Bad(recorded.version, f"unreadable event: {err!r}") from None
-
-
-def _difference(wanted: Encoded, recorded: Encoded) -> str:
-    if wanted.get("type") != recorded.get("type"):
-        return f"the rules produce a {wanted.get('type')} here, the replay records a " + str(
-            recorded.get("type")
-        )
-    keys = sorted(set(wanted) | set(recorded))
-    diffs = [
-        f"{k}: rules {_short(wanted.get(k))}, replay {_short(recorded.get(k))}"
-        for k in keys
-        if canonical_json(wanted.get(k)) != canonical_json(recorded.get(k))
-    ]
-    return f"the rules produce a different {wanted.get('type')} here ({'; '.join(diffs)})"
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = canonical_json(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,4 +1,4 @@
-"""The action path (a mixin of ``GameService``).
+"""The action path (a mixin of ``GameService``): actions, expiry and a clock's timeout.
 
 Round trips per action: one conditional append when the game's seats are settled and this
 process's fold is at the caller's expected version (a conflict brings the newer events back);
@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.errors import DomainError, InvalidAction
+from domain.lifecycle import Lifecycle, timeout_command
 from domain.protocol import action_command, fold
 from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
 from service.access import check_holds, not_held
@@ -252,6 +253,39 @@ class Acting(ServiceBase):
         self._notify(after)
         log.info("game %s expired with seats %s never filled", game_id, state.joinable)
         return True
+
+    def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
+        """Record the timeout of the first seat out of time, if one is (at most once: the
+        append names the version the timeout was decided on). Says what it did."""
+        loaded = self.load(game_id)
+        if expected_version is not None and loaded.version != expected_version:
+            return f"moved on: the game is at version {loaded.version}"
+        due = clocks.next_due(loaded.state)
+        at = clocks.now_ms(self.wall)
+        if loaded.over or due is None:
+            return "no clock runs"
+        if at < due[0]:
+            return f"not due: {due[0] - at} ms left"
+        rules, keys = loaded.game, dealing.keys_of(loaded.meta)
+        if not isinstance(rules, Lifecycle) or keys is None:
+            return "no clock runs"
+        seat = due[1]
+        events = rules.timeout(loaded.state, seat, at, keys, loaded.version)
+        state = fold(rules, events, loaded.state)
+        encoded = [rules.codec.encode(e) for e in events]
+        over = rules.outcome(state) is not None
+        salt = salt_of(loaded.meta)
+        clocks.hint(self.store, game_id, state)
+        try:
+            self.store.append(game_id, loaded.version, encoded, timeout_command(seat, at),
+                              prev_hash=loaded.head_hash, status="over" if over else None,
+                              salt=salt)  # fmt: skip
+        except VersionConflict:
+            return "moved on while deciding"
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        self.settle(Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head))
+        log.info("game %s: seat %s timed out (%s late)", game_id, seat, at - due[0])
+        return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)"
 
 
 def is_leave(command: Any) -> bool:

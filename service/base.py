@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.chain import GENESIS
 from domain.lifecycle import lifecycle
 from domain.protocol import Game, fold
 from domain.registry import all_games, get_game
-from service import clocks, folding, idle, shapes, snapshots
+from service import clocks, folding, shapes, snapshots
 from service.archive import Archive
 from service.bots import BotDirectory
 from service.cache import Folded, StateCache
@@ -201,22 +201,13 @@ class ServiceBase:
         )
 
     def settle(self, loaded: Loaded) -> None:
-        """After an append made outside the use cases above (a clock's timeout): remember the
-        new state and tell the scheduler."""
+        """After an append: remember the new state and tell the clocks and the scheduler."""
         self._remember(loaded)
         self._notify(loaded)
 
-    def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
-        """Record the timeout of a seat out of time, if one is (``service.clocks.enforce``)."""
-        return clocks.enforce(self, game_id, expected_version=expected_version)
-
-    def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]:
-        """Move on every seat a game idle at ``version`` awaits (``service.idle.move_on``)."""
-        return idle.move_on(self, game_id, version, gone)
-
     def _notify(self, loaded: Loaded) -> bool:
         try:
-            clocks.after_append(self, loaded)
+            clocks.after_append(self.store, self.scheduler, loaded)
         except Exception:  # the append happened; the sweeper finds the clock in the index
             log.exception("clock scheduling failed after game %s v%s", loaded.meta.id,
                           loaded.version)  # fmt: skip

@@ -7,8 +7,9 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
                           idempotency_key="bot:...")
 
 The use cases live in mixins by concern: ``service.seating`` (create, join),
-``service.access`` (tokens, tickets, bot accounts), ``service.acting`` (actions, expiry) and
-``service.reading`` (views, events, summaries), on ``service.base`` (construction, loading).
+``service.access`` (tokens, tickets, bot accounts), ``service.acting`` (actions, expiry, a
+clock's timeout), ``service.idle`` (moving on an idle game) and ``service.reading`` (views,
+events, summaries), on ``service.base`` (construction, loading).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from service.acting import Acting
 from service.archived import ArchivedReads
 from service.folding import Loaded
+from service.idle import Idling
 from service.operating import Operating
 from service.scheduling import NoScheduler, Scheduler
 from service.seating import Seating
@@ -24,5 +26,5 @@ from service.shapes import fingerprint, token_hash
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 
-class GameService(Seating, Acting, ArchivedReads, Operating):
+class GameService(Seating, Acting, Idling, ArchivedReads, Operating):
     """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""

@@ -1,7 +1,8 @@
 """The service's side of inactivity (``domain.idle``): it judges the time, the domain the rest.
 
 The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
-the game's ``idle_seconds``, it calls ``move_on`` with the version it saw. Every seat the game
+the game's ``idle_seconds``, it calls ``move_on_idle`` (a use case of ``GameService``) with the
+version it saw. Every seat the game
 awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave, a
 bot's default move, or ``leave_bot`` taking over the seat of a bot that is gone), each appended
 under the version it was decided on: nothing is recorded if the game moved meanwhile, and
@@ -12,19 +13,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.default_move import RULE
 from domain.idle import DEFAULT_IDLE_SECONDS, idle_command
 from domain.lifecycle import Lifecycle
 from domain.protocol import fold
 from service import clocks, dealing, shapes
+from service.base import ServiceBase
 from service.folding import Loaded
 from service.store.port import VersionConflict
 from service.store.records import salt_of
-
-if TYPE_CHECKING:
-    from service.base import ServiceBase
 
 log = logging.getLogger(__name__)
 
@@ -34,50 +33,51 @@ def idle_seconds(options: Mapping[str, Any]) -> float:
     return float(options.get("idle_seconds") or DEFAULT_IDLE_SECONDS)
 
 
-def move_on(
-    service: ServiceBase, game_id: str, version: int, gone: Collection[int] = ()
-) -> list[int]:
-    """Record the idle batch of every seat the game awaits at ``version`` (the game has not
-    moved since the caller saw it idle long enough; ``gone``: bot seats whose bot is gone, to
-    be taken over). Returns the seats moved on."""
-    loaded = service.load(game_id)
-    if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
-        return []
-    moved: list[int] = []
-    for seat in loaded.game.awaited_seats(loaded.state):
-        if loaded.over or seat not in loaded.game.awaited_seats(loaded.state):
-            continue
-        after = _append(service, loaded, seat, seat in gone)
-        if after is None:
-            break  # someone moved meanwhile: the game is not idle after all
-        loaded = after
-        moved.append(seat)
-    return moved
+class Idling(ServiceBase):
+    """Moving on a game nobody moved for its ``idle_seconds`` (a mixin of ``GameService``)."""
 
+    def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]:
+        """Record the idle batch of every seat the game awaits at ``version`` (the game has not
+        moved since the caller saw it idle long enough; ``gone``: bot seats whose bot is gone, to
+        be taken over). Returns the seats moved on."""
+        loaded = self.load(game_id)
+        if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
+            return []
+        moved: list[int] = []
+        for seat in loaded.game.awaited_seats(loaded.state):
+            if loaded.over or seat not in loaded.game.awaited_seats(loaded.state):
+                continue
+            after = self._idle_batch(loaded, seat, seat in gone)
+            if after is None:
+                break  # someone moved meanwhile: the game is not idle after all
+            loaded = after
+            moved.append(seat)
+        return moved
 
-def _append(service: ServiceBase, loaded: Loaded, seat: int, gone: bool) -> Loaded | None:
-    """One seat's idle batch appended under ``loaded``'s version (None: the game moved)."""
-    rules, keys = loaded.game, dealing.keys_of(loaded.meta)
-    assert isinstance(rules, Lifecycle)
-    if keys is None:
-        return None
-    at = clocks.now_ms(service.wall)
-    events = rules.idle(loaded.state, seat, keys, loaded.version, at, gone)
-    state = fold(rules, events, loaded.state)
-    encoded = [rules.codec.encode(e) for e in events]
-    over = rules.outcome(state) is not None
-    waits = bool(state.vacant) and not loaded.state.vacant
-    salt = salt_of(loaded.meta)
-    clocks.hint(service.store, loaded.meta.id, state)
-    command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
-    try:
-        service.store.append(loaded.meta.id, loaded.version, encoded, command,
-                             prev_hash=loaded.head_hash, salt=salt,
-                             status="over" if over else ("waiting" if waits else None))  # fmt: skip
-    except VersionConflict:
-        return None
-    head = shapes.head(encoded, loaded.head_hash, salt)
-    after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-    service.settle(after)
-    log.warning("game %s: seat %s was idle at version %s", loaded.meta.id, seat, loaded.version)
-    return after
+    def _idle_batch(self, loaded: Loaded, seat: int, gone: bool) -> Loaded | None:
+        """One seat's idle batch appended under ``loaded``'s version (None: the game moved)."""
+        rules, keys = loaded.game, dealing.keys_of(loaded.meta)
+        assert isinstance(rules, Lifecycle)
+        if keys is None:
+            return None
+        at = clocks.now_ms(self.wall)
+        events = rules.idle(loaded.state, seat, keys, loaded.version, at, gone)
+        state = fold(rules, events, loaded.state)
+        encoded = [rules.codec.encode(e) for e in events]
+        over = rules.outcome(state) is not None
+        waits = bool(state.vacant) and not loaded.state.vacant
+        salt = salt_of(loaded.meta)
+        status = "over" if over else ("waiting" if waits else None)
+        clocks.hint(self.store, loaded.meta.id, state)
+        command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
+        try:
+            self.store.append(loaded.meta.id, loaded.version, encoded, command,
+                              prev_hash=loaded.head_hash, salt=salt, status=status)  # fmt: skip
+        except VersionConflict:
+            return None
+        head = shapes.head(encoded, loaded.head_hash, salt)
+        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
+        self.settle(after)
+        game_id = loaded.meta.id
+        log.warning("game %s: seat %s was idle at version %s", game_id, seat, loaded.version)
+        return after

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 
 from service.clocks import next_due, now_ms
+from workers.process import service
 
 log = logging.getLogger("cardroom.clocks")
 
@@ -25,8 +26,6 @@ EARLY_LIMIT = 5.0  # a job started earlier than this before its time leaves it t
 
 def enforce_clock(game_id: str, version: int) -> str:
     """The RQ job: record the timeout due at ``version``, if it is still due."""
-    from workers.jobs import service
-
     svc = service()
     loaded = svc.load(game_id)
     if loaded.version != version:
@@ -44,8 +43,6 @@ def enforce_clock(game_id: str, version: int) -> str:
 
 
 def _enforce_quietly(game_id: str, version: int) -> None:
-    from workers.jobs import service
-
     try:
         result = service().enforce_clock(game_id, expected_version=version)
         log.info("game %s: %s", game_id, result)

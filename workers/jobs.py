@@ -23,36 +23,15 @@ from replays.verify import VerificationFailed, check
 from service import metrics
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
-from service.store.redis import RedisEventStore
 from workers import config
 from workers.bots.base import get_bot, is_wait
 from workers.deadline import TooSlow, over, time_limit
+from workers.process import service
 from workers.scheduler import RQScheduler
 
 log = logging.getLogger("cardroom.jobs")
 
 RAISED, TIMEOUT, ILLEGAL = "raised", "timeout", "illegal"  # a fallback's reasons
-
-_service: GameService | None = None
-
-
-def service() -> GameService:
-    """This process's service layer (one per process: it holds the fold cache)."""
-    global _service
-    if _service is None:
-        url, namespace = config.redis_url(), config.namespace()
-        _service = GameService(
-            RedisEventStore.from_url(url, namespace, config.idempotency_ttl()),
-            RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url),
-        )
-    return _service
-
-
-def use_service(svc: GameService | None) -> None:
-    """Run the jobs of this process against another service (tests); None resets."""
-    global _service
-    _service = svc
-
 
 @metrics.timed_bot_turn
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:

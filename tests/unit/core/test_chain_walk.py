@@ -13,9 +13,9 @@ import pytest
 from domain.chain import GENESIS, link_hash, link_hash_text, walk
 from domain.events import canonical_json
 from domain.registry import get_game
+from replays.checks import Discrepancy
+from replays.checks import check_chain as replay_check_chain
 from replays.format import RecordedEvent
-from replays.verify import _Bad
-from replays.verify import check_chain as replay_check_chain
 from service.folding import Loaded, fold_stored
 from service.store.port import ChainBroken, StoredEvent
 from service.store.records import check_chain as store_check_chain
@@ -78,7 +78,7 @@ def _from_replay(links: list[Link]) -> tuple[int | None, str]:
                       prev_hash=link["prev_hash"], hash=link["hash"])
         for link in links
     ]
-    with pytest.raises(_Bad) as err:
+    with pytest.raises(Discrepancy) as err:
         replay_check_chain(recorded)
     return err.value.version, err.value.reason
 

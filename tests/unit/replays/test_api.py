@@ -14,7 +14,7 @@ from service.app import create_app
 from service.store import InMemoryEventStore
 from service.store.redis import RedisEventStore
 from tests.unit.workers.conftest import Stack
-from workers import jobs
+from workers import process
 
 BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
 
@@ -23,9 +23,9 @@ BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
 def stack(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("CARDROOM_NAMESPACE", "unit")
     built = Stack()
-    jobs.use_service(built.service)
+    process.use_service(built.service)
     yield built
-    jobs.use_service(None)
+    process.use_service(None)
 
 
 def _client(store: Any) -> FlaskClient:

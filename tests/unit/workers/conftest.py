@@ -10,7 +10,7 @@ from rq import Queue, SimpleWorker
 
 from service.games import GameService
 from service.store.redis import RedisEventStore
-from workers import config, jobs
+from workers import config, process
 from workers.scheduler import RQScheduler
 
 NAMESPACE = "unit"
@@ -42,6 +42,6 @@ def stack(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
     monkeypatch.delenv("CARDROOM_REPLAY_DIR", raising=False)
     monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "0")  # one turn per job unless a test chains
     built = Stack()
-    jobs.use_service(built.service)
+    process.use_service(built.service)
     yield built
-    jobs.use_service(None)
+    process.use_service(None)

@@ -17,7 +17,7 @@ from replays.verify import VerificationFailed, verify
 from service.games import GameService
 from service.store.records import salt_of
 from tests.unit.workers.conftest import NAMESPACE, Stack
-from workers import config, jobs
+from workers import config, process
 from workers.bots.base import WAIT, RandomBot, register_bot
 from workers.jobs import export_replay, play_bot_turn
 from workers.sweeper import Sweeper
@@ -391,7 +391,7 @@ def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
         stack.client.xadd(key, {**fields, "event": text, "prev_hash": prev, "hash": digest},
                           id=entry_id)
         prev = digest
-    jobs.use_service(GameService(stack.store, stack.scheduler))  # no cached fold
+    process.use_service(GameService(stack.store, stack.scheduler))  # no cached fold
     with pytest.raises(VerificationFailed):
         export_replay(game_id)
     assert stack.store.replay(game_id) is None
