@@ -12,6 +12,7 @@ from service import shapes, tickets
 from service.base import ServiceBase
 from service.bots import BUILTIN_BOTS
 from service.errors import (
+    BotAccountsFull,
     BotExists,
     Forbidden,
     InvalidRequest,
@@ -64,12 +65,12 @@ class Access(ServiceBase):
         if self.bots is None:
             return
         names = {str(r.bot) for r in records if r.type == "bot"}
-        known = self.bots.known(game) if names else []
-        unknown = sorted(names - set(known))
+        unknown = self.bots.unknown(game, names) if names else []
         if unknown:
+            known = self.bots.known(game)
             raise UnknownBot(
-                f"no bot named {', '.join(map(repr, unknown))} plays {game}; "
-                f"known: {', '.join(known)}",
+                f"no bot named {', '.join(map(repr, unknown))} plays {game}; the service's "
+                f"own bots: {', '.join(known)} (or a bot account's name)",
                 known=known,
             )
 
@@ -160,10 +161,14 @@ class Access(ServiceBase):
             raise NotFound("this service keeps no bot accounts")
         if not shapes.BOT_NAME.match(name):
             raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
-        if name in BUILTIN_BOTS or name in self.bots.registry.registered():
+        registry, most = self.bots.registry, self.bots.accounts_max
+        if name in BUILTIN_BOTS:
             raise BotExists(f"the bot name {name!r} is taken")
+        if most and registry.account_count() >= most:
+            raise BotAccountsFull(f"this service holds its most bot accounts ({most}): ask its "
+                                  "operator")  # fmt: skip
         token = secrets.token_urlsafe(32)
-        if not self.bots.registry.create_account(name, token_hash(token)):
+        if not registry.create_account(name, token_hash(token)):
             raise BotExists(f"the bot name {name!r} is taken")
         self.bots.registry.heartbeat(name, (), self._clock())
         return {"name": name, "token": token}

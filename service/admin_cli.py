@@ -8,6 +8,7 @@ every act. Exit status: 0 done, 1 refused or failed (the problem's detail printe
 cardroom admin games [--game G] [--status S] [--creator ADDRESS] [--limit N]
 cardroom admin end GAME --reason TEXT
 cardroom admin purge GAME ... | --creator ADDRESS [--status S] [--game G]
+cardroom admin bots [list | add NAME | revoke NAME]    (also: cardroom bot add|revoke NAME)
 """
 
 from __future__ import annotations
@@ -47,6 +48,25 @@ def add_parser(commands: Commands[argparse.ArgumentParser]) -> None:
     purge.add_argument("games", nargs="*", help="game ids; or the filters below")
     _filters(purge)
     purge.set_defaults(run=_run(purge_games))
+    bots = sub.add_parser("bots", help="bot names: list, add (the operator's), revoke")
+    bots.set_defaults(run=_run(list_bots))
+    add_bot_commands(bots.add_subparsers(title="bots commands"), with_list=True)
+
+
+def add_bot_commands(sub: Commands[argparse.ArgumentParser], with_list: bool = False) -> None:
+    """``add NAME`` and ``revoke NAME`` (under ``cardroom admin bots`` and ``cardroom bot``)."""
+    if with_list:
+        sub.add_parser("list", help="every bot name held").set_defaults(run=_run(list_bots))
+    add = sub.add_parser("add", help="hold a name for your own bot (no account may take it)")
+    add.add_argument("name")
+    add.set_defaults(run=_run(add_bot))
+    revoke = sub.add_parser("revoke", help="revoke a bot name (an account's token stops)")
+    revoke.add_argument("name")
+    revoke.set_defaults(run=_run(revoke_bot))
+    # under ``cardroom admin`` the admin's --url stands unless given again here
+    url = argparse.SUPPRESS if with_list else os.environ.get("CARDROOM_URL") or DEFAULT_URL
+    for parser in (add, revoke):
+        parser.add_argument("--url", default=url, help="the service's base URL (CARDROOM_URL)")
 
 
 def _filters(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +149,26 @@ def purge_games(admin: Admin, args: argparse.Namespace) -> int:
             print(f"{game_id}: {err}")
     print(f"purged {len(ids) - failed} of {len(ids)} games")
     return 1 if failed else 0
+
+
+def list_bots(admin: Admin, args: argparse.Namespace) -> int:
+    for bot in admin.call("GET", "/admin/bots")["bots"]:
+        seen = "-" if bot["last_seen"] is None else f"{bot['last_seen']:.0f}"
+        print(f"{bot['name']}  {bot['kind']:<8}  last seen {seen}")
+    return 0
+
+
+def add_bot(admin: Admin, args: argparse.Namespace) -> int:
+    admin.call("PUT", f"/admin/bots/{_quoted(args.name)}")
+    print(f"{args.name}: held for your bot (cardroom worker --bot {args.name} serves it)")
+    return 0
+
+
+def revoke_bot(admin: Admin, args: argparse.Namespace) -> int:
+    revoked = admin.call("DELETE", f"/admin/bots/{_quoted(args.name)}")
+    games = ", ".join(revoked["live_games"]) or "none"
+    print(f"{args.name}: revoked (was {revoked['was']}); live games seating it: {games}")
+    return 0
 
 
 def _game_line(game: dict[str, Any]) -> str:

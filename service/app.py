@@ -94,7 +94,7 @@ def create_app(
         scheduler or _load_scheduler(app.config),
         games=games,
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
-        bots=BotDirectory(registry),
+        bots=BotDirectory(registry, accounts_max=int(app.config["CARDROOM_BOT_ACCOUNTS_MAX"])),
         check_action=typed.check_action,
         archive=archive or archive_of(app.config),
     )

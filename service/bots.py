@@ -35,6 +35,9 @@ LIVE_SECONDS = 15.0
 FINISHED_KEPT = 100  # finished games a bot can resume from, per bot
 CLAIM_MS = 10_000  # a finishing game's claim (``RedisBotRegistry.finish_game``)
 CURSOR = re.compile(r"\d{1,20}-\d{1,20}")
+# what holds a name besides an HTTP account's token hash (64 hex digits: never one of these)
+OPERATOR, REVOKED = "@operator", "@revoked"
+ACCOUNTS_MAX = 1000  # names held at most (CARDROOM_BOT_ACCOUNTS_MAX)
 
 
 def heartbeat_seconds() -> float:
@@ -79,7 +82,37 @@ class BotRegistry(Protocol):
         ...
 
     def is_account(self, name: str) -> bool:
-        """True for an HTTP bot account's name."""
+        """True for an HTTP bot account's name (a revoked one's too: nobody plays its seats)."""
+        ...
+
+    def holders(self) -> dict[str, str]:
+        """Every name held, with what holds it: ``OPERATOR``, ``REVOKED`` or an account's
+        token hash (the operator's listing)."""
+        ...
+
+    def account_count(self) -> int:
+        """How many names are held (accounts, the operator's, revoked ones)."""
+        ...
+
+    def claim_operator(self, name: str) -> bool:
+        """Hold the name for the operator's bot (False when an HTTP account holds it)."""
+        ...
+
+    def operators(self) -> set[str]:
+        """The names the operator holds."""
+        ...
+
+    def revoke(self, name: str) -> str | None:
+        """Nobody holds the name any more (an account's token stops working, a worker's bot
+        is no longer seatable) and nobody may take it but the operator; what held it."""
+        ...
+
+    def registrations(self, names: Iterable[str]) -> dict[str, RegisteredBot]:
+        """The registrations of those names (the ones registered)."""
+        ...
+
+    def held(self, names: Iterable[str]) -> dict[str, str]:
+        """What holds each of those names (the ones held), as ``holders``."""
         ...
 
     def add_game(self, name: str, game_id: str) -> None:
@@ -110,13 +143,15 @@ class MemoryBotRegistry:
     def __init__(self) -> None:
         self._bots: dict[str, RegisteredBot] = {}
         self._accounts: dict[str, str] = {}  # token hash -> name
+        self._held: dict[str, str] = {}  # name -> token hash, OPERATOR or REVOKED
         self._active: dict[str, dict[str, None]] = {}  # name -> games in creation order
         self._finished: dict[str, deque[tuple[int, str]]] = {}
         self._sequence = 0
 
     def create_account(self, name: str, token_hash: str) -> bool:
-        if name in self._accounts.values():
+        if name in self._held:
             return False
+        self._held[name] = token_hash
         self._accounts[token_hash] = name
         return True
 
@@ -124,7 +159,36 @@ class MemoryBotRegistry:
         return self._accounts.get(token_hash)
 
     def is_account(self, name: str) -> bool:
-        return name in self._accounts.values()
+        return self._held.get(name, OPERATOR) != OPERATOR
+
+    def holders(self) -> dict[str, str]:
+        return dict(self._held)
+
+    def account_count(self) -> int:
+        return len(self._held)
+
+    def claim_operator(self, name: str) -> bool:
+        if self._held.get(name, REVOKED) not in (OPERATOR, REVOKED):
+            return False
+        self._held[name] = OPERATOR
+        return True
+
+    def operators(self) -> set[str]:
+        return {n for n, h in self._held.items() if h == OPERATOR}
+
+    def revoke(self, name: str) -> str | None:
+        held = self._held.get(name)
+        if held is not None:
+            self._held[name] = REVOKED
+            self._accounts.pop(held, None)
+            self._bots.pop(name, None)
+        return held
+
+    def registrations(self, names: Iterable[str]) -> dict[str, RegisteredBot]:
+        return {n: self._bots[n] for n in names if n in self._bots}
+
+    def held(self, names: Iterable[str]) -> dict[str, str]:
+        return {n: self._held[n] for n in names if n in self._held}
 
     def add_game(self, name: str, game_id: str) -> None:
         self._active.setdefault(name, {})[game_id] = None
@@ -164,8 +228,10 @@ class RedisBotRegistry:
         self.namespace = namespace
         self.claim_ms = claim_ms  # how long a dead process's claim on a finishing game holds
         self.key = f"{namespace}:bots"
-        self.accounts_key = f"{namespace}:bot-accounts"  # name -> token hash
+        # name -> token hash, OPERATOR or REVOKED: who holds a name (one HSETNX decides)
+        self.accounts_key = f"{namespace}:bot-accounts"
         self.tokens_key = f"{namespace}:bot-tokens"  # token hash -> name
+        self.operators_key = f"{namespace}:bot-operators"  # the operator's names (a set)
 
     def create_account(self, name: str, token_hash: str) -> bool:
         if not self.client.hsetnx(self.accounts_key, name, token_hash):
@@ -178,7 +244,50 @@ class RedisBotRegistry:
         return name.decode() if isinstance(name, bytes) else name
 
     def is_account(self, name: str) -> bool:
-        return bool(self.client.hexists(self.accounts_key, name))
+        held = self.client.hget(self.accounts_key, name)
+        return held is not None and _text(held) != OPERATOR
+
+    def holders(self) -> dict[str, str]:
+        return {_text(k): _text(v) for k, v in self.client.hgetall(self.accounts_key).items()}
+
+    def account_count(self) -> int:
+        return int(self.client.hlen(self.accounts_key))
+
+    def claim_operator(self, name: str) -> bool:
+        if not self.client.hsetnx(self.accounts_key, name, OPERATOR):
+            held = _text(self.client.hget(self.accounts_key, name) or REVOKED)
+            if held not in (OPERATOR, REVOKED):
+                return False  # an HTTP account's: the operator revokes it first
+            self.client.hset(self.accounts_key, name, OPERATOR)
+        self.client.sadd(self.operators_key, name)
+        return True
+
+    def operators(self) -> set[str]:
+        return {_text(n) for n in self.client.smembers(self.operators_key)}
+
+    def revoke(self, name: str) -> str | None:
+        raw = self.client.hget(self.accounts_key, name)
+        if raw is None:
+            return None
+        self.client.hset(self.accounts_key, name, REVOKED)
+        self.client.hdel(self.tokens_key, _text(raw))
+        self.client.srem(self.operators_key, name)
+        self.client.hdel(self.key, name)
+        return _text(raw)
+
+    def registrations(self, names: Iterable[str]) -> dict[str, RegisteredBot]:
+        wanted = sorted(set(names))
+        if not wanted:
+            return {}
+        found = zip(wanted, self.client.hmget(self.key, wanted), strict=True)
+        return {n: bot for n, raw in found if (bot := _registration(n, raw)) is not None}
+
+    def held(self, names: Iterable[str]) -> dict[str, str]:
+        wanted = sorted(set(names))
+        if not wanted:
+            return {}
+        found = zip(wanted, self.client.hmget(self.accounts_key, wanted), strict=True)
+        return {n: _text(raw) for n, raw in found if raw is not None}
 
     def _active_key(self, name: str) -> str:
         return f"{self.namespace}:bot-active:{name}"
@@ -232,29 +341,56 @@ class RedisBotRegistry:
         self.client.hset(self.key, name, json.dumps({"games": sorted(games), "seen": now}))
 
     def registered(self) -> dict[str, RegisteredBot]:
-        out: dict[str, RegisteredBot] = {}
-        for raw_name, raw in self.client.hgetall(self.key).items():
-            name = raw_name.decode() if isinstance(raw_name, bytes) else str(raw_name)
-            try:
-                data = json.loads(raw)
-                out[name] = RegisteredBot(
-                    name, tuple(str(g) for g in data.get("games", ())), float(data["seen"])
-                )
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue  # a malformed entry is no registration
-        return out
+        found = ((_text(n), raw) for n, raw in self.client.hgetall(self.key).items())
+        return {n: bot for n, raw in found if (bot := _registration(n, raw)) is not None}
+
+
+def _registration(name: str, raw: Any) -> RegisteredBot | None:
+    """A stored registration (None when absent or malformed: no registration)."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return RegisteredBot(name, tuple(str(g) for g in data.get("games", ())),
+                             float(data["seen"]))  # fmt: skip
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 class BotDirectory:
     """What the service asks: which names a game may seat, which seats lack a live worker."""
 
-    def __init__(self, registry: BotRegistry, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        registry: BotRegistry,
+        clock: Callable[[], float] = time.time,
+        accounts_max: int = ACCOUNTS_MAX,
+    ) -> None:
         self.registry = registry
         self.clock = clock
+        self.accounts_max = accounts_max  # names held at most (0: no bound)
+
+    def unknown(self, game: str, names: Iterable[str]) -> list[str]:
+        """Those of ``names`` no seat of that game may name: a built-in bot that plays it, or
+        a name not revoked whose registration (a worker's or an account's) plays it
+        (two reads, whatever the number of accounts)."""
+        users = [n for n in set(names) if n not in BUILTIN_BOTS]
+        held = self.registry.held(users) if users else {}
+        live = [n for n in users if held.get(n) != REVOKED]
+        found = self.registry.registrations(live)
+        return sorted(n for n in set(names) if not self._plays(n, game, found))
+
+    @staticmethod
+    def _plays(name: str, game: str, found: dict[str, RegisteredBot]) -> bool:
+        if name in BUILTIN_BOTS:
+            return game in BUILTIN_GAMES.get(name, (game,))
+        return name in found and found[name].plays(game)
 
     def known(self, game: str) -> list[str]:
-        """Bot names a seat of that game may name."""
-        users = {n for n, b in self.registry.registered().items() if b.plays(game)}
+        """The built-in and operator's bot names a seat of that game may name (never the
+        HTTP accounts: the list stays as short as the operator's own)."""
+        operators = self.registry.registrations(self.registry.operators())
+        users = {n for n, b in operators.items() if b.plays(game)}
         builtin = {b for b in BUILTIN_BOTS if game in BUILTIN_GAMES.get(b, (game,))}
         return sorted(builtin | users)
 
@@ -263,7 +399,7 @@ class BotDirectory:
         pairs = [(s, b) for s, b in seats if b not in BUILTIN_BOTS]
         if not pairs:
             return []
-        bots, now = self.registry.registered(), self.clock()
+        bots, now = self.registry.registrations(b for _, b in pairs), self.clock()
         return [
             {"seat": s, "bot": b, "last_seen": bots[b].seen if b in bots else None}
             for s, b in pairs

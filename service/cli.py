@@ -8,6 +8,7 @@ cardroom replay verify FILE [--receipts R] [--expect-head H]
                                          exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
 cardroom bot run module:Class --url URL --token TOKEN
+cardroom bot add|revoke NAME             hold a name for your own bot / revoke one (admin)
 cardroom arena --game G --bots A,B[,...] --games N [--workers K] [--json FILE] [--import M]
 cardroom archive [--dir D] [--after SECONDS] [--game ID ...]
                                          move finished games from Redis to the archive
@@ -105,6 +106,7 @@ def _bot_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="a decision taking longer is abandoned and the fallback sent (10; 0: no limit)",
     )  # fmt: skip
     run.set_defaults(run=_run_bot)
+    admin_cli.add_bot_commands(sub)  # add / revoke a bot name (the operator's token)
 
 
 def _run_bot(args: argparse.Namespace) -> int:

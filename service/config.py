@@ -27,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     # proxies in front of the app whose X-Forwarded-For / -Proto it believes (0: none; 1: one
     # nginx; see docs/operations.md): the rate limits then count the real client
     "CARDROOM_TRUSTED_PROXIES": 0,
+    "CARDROOM_LIMIT_BOTS": "10 per hour",  # POST /bots (new bot accounts) per client address
+    "CARDROOM_BOT_ACCOUNTS_MAX": 1000,  # bot names held at most (accounts, operator's, revoked)
     "CARDROOM_ADMIN_TOKEN": "",  # the operator's token of /admin/ (no default: admin off)
     "CARDROOM_ARCHIVE_DIR": "",  # finished games' archive (service.archive); "": none
     "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records

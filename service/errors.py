@@ -84,9 +84,15 @@ class SeatNotOpen(ServiceError):
 
 
 class UnknownBot(ServiceError):
-    """A bot seat names a bot no worker has registered (``known`` lists the names that exist)."""
+    """A bot seat names a bot nobody registered (``known``: the built-in and operator's ones)."""
 
     code = "unknown_bot"
+
+
+class BotAccountsFull(ServiceError):
+    """The service holds as many bot names as it may (CARDROOM_BOT_ACCOUNTS_MAX)."""
+
+    code = "bot_accounts_full"
 
 
 class BotExists(ServiceError):

@@ -6,6 +6,11 @@ Stopping a game is an append like any other: ``lifecycle.GameStopped`` with the 
 reason, then the secret revealed (the stored command is ``{"kind": "stop", "reason": ...}``,
 which the replay audit re-runs). Purging forgets a game in the store (``EventStore.purge``):
 only a game nobody plays, waiting for players or over (stop a playing one first).
+
+Bot names: the operator holds the names of its own bots (``add_operator_bot``; a worker
+serving ``--bot NAME`` claims its names itself), so no HTTP account can take them; revoking a
+name (an account's or the operator's) leaves it held by nobody and takeable by the operator
+only: the seats naming it in live games stay unplayed (end those games, or let the idle rule).
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from domain.protocol import fold
 from service import dealing, shapes
 from service.access import Access
 from service.base import log
-from service.errors import GameLive, NotFound
+from service.bots import BUILTIN_BOTS, OPERATOR, REVOKED, BotRegistry
+from service.errors import BotExists, GameLive, InvalidRequest, NotFound
 from service.folding import Loaded
 from service.store.port import GameMeta, VersionConflict
 from service.store.records import salt_of
@@ -87,6 +93,52 @@ class Operating(Access):
         self.cache.discard(game_id)
         log.warning("game %s (%s, %s) purged by the operator", game_id, meta.game, meta.status)
         return {"id": game_id, "status": meta.status, "purged": True}
+
+
+    def bot_names(self) -> list[dict[str, Any]]:
+        """Every bot name held, by name: its kind (``operator``, ``account``, ``revoked``)
+        and its last heartbeat (a worker's, an open stream's), if any."""
+        registry = self._registry()
+        holders = registry.holders()
+        seen = registry.registrations(holders)
+        return [{"name": name, "kind": _kind(held),
+                 "last_seen": seen[name].seen if name in seen else None}
+                for name, held in sorted(holders.items())]  # fmt: skip
+
+    def add_operator_bot(self, name: str) -> dict[str, Any]:
+        """Hold a name for the operator's own bot (before its worker first starts); BotExists
+        when an HTTP account holds it (revoke that first)."""
+        registry = self._registry()
+        if not shapes.BOT_NAME.match(name) or name in BUILTIN_BOTS:
+            raise InvalidRequest(f"{name!r} is no name for a bot of yours (a simple name, not "
+                                 f"one of the built-in {', '.join(BUILTIN_BOTS)})")  # fmt: skip
+        if not registry.claim_operator(name):
+            raise BotExists(f"the bot name {name!r} is an HTTP bot account's: revoke it "
+                            "first (its live games' seats then wait for you)")  # fmt: skip
+        log.warning("bot name %s held for the operator", name)
+        return {"name": name, "kind": "operator"}
+
+    def revoke_bot(self, name: str) -> dict[str, Any]:
+        """Revoke a bot name: an account's token stops working and its stream ends, an
+        operator's name is no longer seatable; nobody but the operator may take it again.
+        Answers the live games that seat it (their bot seats now wait)."""
+        registry = self._registry()
+        active = registry.active(name)
+        held = registry.revoke(name)
+        if held is None:
+            raise NotFound(f"no bot name {name!r} is held")
+        log.warning("bot name %s (%s) revoked; it sits in %d live games", name, _kind(held),
+                    len(active))  # fmt: skip
+        return {"name": name, "was": _kind(held), "live_games": active}
+
+    def _registry(self) -> BotRegistry:
+        if self.bots is None:
+            raise NotFound("this service keeps no bot registry")
+        return self.bots.registry
+
+
+def _kind(held: str) -> str:
+    return {OPERATOR: "operator", REVOKED: "revoked"}.get(held, "account")
 
 
 def _listed(meta: GameMeta) -> dict[str, Any]:

@@ -90,6 +90,11 @@ def run_worker(
     ).start()
     if bots:
         registry = RedisBotRegistry(client_from_url(config.redis_url()), config.namespace())
+        taken = claim_names(registry, bots)
+        if taken:
+            log.error("bot name(s) %s belong to HTTP bot accounts: revoke them first "
+                      "(cardroom admin bots revoke NAME), or serve other names", taken)
+            return 2
         beat = threading.Thread(target=heartbeat, args=(registry, bots, stop), daemon=True)
         _beat_once(registry, bots)
         beat.start()
@@ -144,6 +149,12 @@ def _wait_for(connection: redis.Redis, longest: float = 5.0) -> None:
         except OUTAGES:
             time.sleep(pause)
             pause = min(pause * 2, longest)
+
+
+def claim_names(registry: BotRegistry, bots: Sequence[str]) -> list[str]:
+    """Hold the bots' names for the operator (nobody can then make an HTTP account of them);
+    the names an HTTP account holds already, which this worker must not serve."""
+    return [name for name in bots if not registry.claim_operator(name)]
 
 
 def heartbeat(registry: BotRegistry, bots: Sequence[str], stop: threading.Event) -> None:

@@ -24,6 +24,7 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
+from service.bots import OPERATOR
 from service.store.connect import Client, client_from_url
 from workers import config
 
@@ -162,13 +163,16 @@ class RQScheduler:
         )
 
     def is_http_bot(self, bot: str) -> bool:
-        """True for an HTTP bot account (never a queue's); remembered, as names never change
-        kind: an account's name cannot be a worker's bot, and seats name only known bots."""
+        """True for an HTTP bot account, or one the operator revoked (never a queue's);
+        remembered, as an account's name cannot become a worker's bot unless the operator
+        revokes the account and claims its name (workers started after that see it so)."""
         if bot in config.BUILTIN_BOTS:
             return False
         if bot not in self._http_bots:
             key = f"{self.namespace}:bot-accounts"
-            self._http_bots[bot] = bool(self.accounts.hexists(key, bot))
+            held = self.accounts.hget(key, bot)
+            operator = held is None or held in (OPERATOR, OPERATOR.encode())
+            self._http_bots[bot] = not operator
         return self._http_bots[bot]
 
     def schedule_clock(self, game_id: str, version: int, due: float) -> bool:

@@ -125,3 +125,53 @@ class AdminEnd(MethodView):
         """End a game that is not over, recorded as ``lifecycle.GameStopped`` with the reason:
         nobody wins or loses, the secret is revealed, the replay verifies."""
         return get_service().stop_game(game_id, body["reason"])
+
+
+class BotNameSchema(Schema):
+    name = fields.String()
+    kind = fields.String(metadata={"description": "operator, account or revoked"})
+    last_seen = fields.Float(allow_none=True, metadata={"description": "last heartbeat"})
+
+
+class BotNamesSchema(Schema):
+    bots = fields.List(fields.Nested(BotNameSchema))
+
+
+class BotAddedSchema(Schema):
+    name = fields.String()
+    kind = fields.String()
+
+
+class BotRevokedSchema(Schema):
+    name = fields.String()
+    was = fields.String(metadata={"description": "operator, account or revoked"})
+    live_games = fields.List(fields.String(), metadata={"description": "games seating it"})
+
+
+@blp.route("/bots")
+class AdminBots(MethodView):
+    @blp.doc(security=SECURITY)
+    @problems(blp, 401, 403)
+    @blp.response(200, BotNamesSchema())
+    def get(self) -> dict[str, Any]:
+        """Every bot name held: the operator's, the HTTP accounts', the revoked ones."""
+        return {"bots": get_service().bot_names()}
+
+
+@blp.route("/bots/<name>")
+class AdminBot(MethodView):
+    @blp.doc(security=SECURITY)
+    @problems(blp, 400, 401, 403, 409)
+    @blp.response(200, BotAddedSchema())
+    def put(self, name: str) -> dict[str, Any]:
+        """Hold a name for the operator's own bot (``cardroom worker --bot NAME`` does it
+        too when it starts): no HTTP account can take it. 409 when an account holds it."""
+        return get_service().add_operator_bot(name)
+
+    @blp.doc(security=SECURITY)
+    @problems(blp, 401, 403, 404)
+    @blp.response(200, BotRevokedSchema())
+    def delete(self, name: str) -> dict[str, Any]:
+        """Revoke a bot name (an account's token stops working); only the operator may hold
+        it again. Answers the live games that seat it."""
+        return get_service().revoke_bot(name)

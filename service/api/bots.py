@@ -15,6 +15,7 @@ finished game only after the cursor the bot resumes from: every ``gameFinish`` c
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -34,6 +35,9 @@ from service.store.port import UnknownGameId
 blp = Blueprint("bots", __name__, url_prefix="/bots", description="Bot accounts over HTTP")
 
 POLL_SECONDS = 0.1
+# how often an open stream checks its account still holds the name (it ends once revoked)
+# and refreshes the bot's heartbeat
+REVOKED_CHECK_SECONDS = 1.0
 
 
 class BotAccountSchema(Schema):
@@ -67,9 +71,10 @@ class BotStream(MethodView):
         only the games that finish from now on."""
         service = get_service()
         token = bearer_token()
-        name = None
+        name = digest = None
         if token is not None and service.bots is not None:
-            name = service.bots.registry.account_of(token_hash(token))
+            digest = token_hash(token)
+            name = service.bots.registry.account_of(digest)
         if name is None:
             raise Unauthorized("this request needs a bot token: Authorization: Bearer <token>")
         since = request.args.get("since") or request.headers.get("Last-Event-ID") or None
@@ -78,7 +83,7 @@ class BotStream(MethodView):
         config = current_app.config
         stream = bot_events(
             service, name, config["CARDROOM_SSE_SECONDS"], config["CARDROOM_SSE_HEARTBEAT"],
-            since,
+            since, digest,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
@@ -90,19 +95,24 @@ def _message(kind: str, data: dict[str, Any], event_id: str | None = None) -> st
 
 
 def bot_events(service: GameService, name: str, seconds: float, heartbeat: float,
-               since: str | None = None) -> Iterator[str]:
+               since: str | None = None, digest: str | None = None) -> Iterator[str]:
     """Poll the bot's active games and its finished ones after the cursor, and tell what
-    changed (one process's view; cheap at bot scale)."""
+    changed (one process's view; cheap at bot scale). With the token's ``digest``, the
+    stream ends within a second of the account's revocation."""
     assert service.bots is not None
     registry = service.bots.registry
     deadline = time.monotonic() + seconds
     cursor = since if since is not None else registry.finished_cursor(name)
     started: set[str] = set()
     told: set[tuple[str, int, int]] = set()
-    quiet_since = time.monotonic()
+    quiet_since, checked = time.monotonic(), -math.inf
     yield "retry: 1000\n\n"
     while time.monotonic() < deadline:
-        registry.heartbeat(name, (), time.time())  # an open stream is a live bot
+        if time.monotonic() - checked >= REVOKED_CHECK_SECONDS:
+            checked = time.monotonic()
+            if digest is not None and registry.account_of(digest) != name:
+                return  # revoked: the token holds nothing, the name is no live bot's
+            registry.heartbeat(name, (), time.time())  # an open stream is a live bot
         sent = False
         for game_id in registry.active(name):
             try:

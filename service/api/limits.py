@@ -1,7 +1,8 @@
 """Rate limits (Flask-Limiter) on the same Redis as the store: creates per client, actions per seat.
 
 Settings (app config or environment): ``CARDROOM_RATE_LIMITS`` (1 on, 0 off),
-``CARDROOM_LIMIT_CREATE`` (``POST /games`` per client address, kept in
+``CARDROOM_LIMIT_CREATE`` (``POST /games`` per client address) and ``CARDROOM_LIMIT_BOTS``
+(``POST /bots``, new bot accounts, per client address), kept in
 ``RATELIMIT_STORAGE_URI``: default ``REDIS_URL``, a Redis Cluster's ``redis+cluster://`` URL
 included; ``memory://`` for one process), ``CARDROOM_LIMIT_ACTIONS`` (``POST
 /games/{id}/actions`` per seat token, else per address, on each game: counted by the event
@@ -31,6 +32,7 @@ from service.store.connect import is_cluster_url
 log = logging.getLogger(__name__)
 
 CREATE_ENDPOINT = "games.Games"
+BOTS_ENDPOINT = "bots.Bots"  # new bot accounts
 ACTIONS_ENDPOINT = "actions.Actions"
 
 
@@ -78,6 +80,10 @@ def install(app: Flask, store: EventStore) -> Limiter:
     views[CREATE_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
         lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
     )(views[CREATE_ENDPOINT])
+    if BOTS_ENDPOINT in views:
+        views[BOTS_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
+            lambda: str(config["CARDROOM_LIMIT_BOTS"]), methods=["POST"], key_func=client_key
+        )(views[BOTS_ENDPOINT])
     actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), store)
     app.extensions[ACTION_LIMIT] = actions
 

@@ -63,6 +63,7 @@ CODES: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "Idempotency key reused"),
     "unknown_bot": (422, "Unknown bot"),
     "bot_exists": (409, "Bot name taken"),
+    "bot_accounts_full": (409, "No more bot accounts"),
     "rate_limited": (429, "Too many requests"),
     "uri_too_long": (414, "URI too long"),
     "expectation_failed": (417, "Expectation failed"),

@@ -70,3 +70,21 @@ def test_refusals_exit_1_with_the_problem_and_the_token_comes_from_the_environme
     monkeypatch.delenv("CARDROOM_ADMIN_TOKEN")
     assert main(["admin", "--url", url, "games"]) == 2
     assert "set CARDROOM_ADMIN_TOKEN" in capsys.readouterr().err
+
+
+def test_the_operator_holds_lists_and_revokes_bot_names(
+    served: tuple[str, InMemoryEventStore], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, _ = served
+    assert main(["bot", "add", "lowball", "--url", url]) == 0
+    assert main(["admin", "--url", url, "bots", "add", "helper"]) == 0
+    assert main(["admin", "--url", url, "bots", "add", "heuristic"]) == 1  # a built-in name
+    capsys.readouterr()
+    assert main(["admin", "--url", url, "bots"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in listed] == [["helper", "operator"],
+                                                     ["lowball", "operator"]]  # fmt: skip
+    assert main(["bot", "revoke", "lowball", "--url", url]) == 0
+    assert "lowball: revoked (was operator)" in capsys.readouterr().out
+    assert main(["admin", "--url", url, "bots", "list"]) == 0
+    assert "lowball  revoked" in capsys.readouterr().out

@@ -54,6 +54,7 @@ def test_every_built_in_bot_is_known(client: FlaskClient) -> None:
 
 def test_a_registered_user_bot_may_be_seated_only_in_the_games_it_plays(app: Flask) -> None:
     client = app.test_client()
+    _registry(app).claim_operator("lowball")  # as its worker does when it starts
     _registry(app).heartbeat("lowball", ["shithead"], 1e12)
     assert _create(client, "lowball", "sixty_six").status_code == 422
     assert "lowball" in _create(client, "nobot", "shithead").json["known"]
