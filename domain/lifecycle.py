@@ -379,14 +379,6 @@ class Lifecycle(Generic[S]):
             return ()
         return tuple(self.game.awaited_seats(state.inner))
 
-    def holds_optional_right(self, state: Table[S], seat: int) -> bool:
-        """True when the seat may make an optional move while another is awaited (the game's
-        ``holds_optional_right``: a Shithead ten out of turn); bots then wait their grace."""
-        found = getattr(self.game, "holds_optional_right", None)
-        if found is None or state.inner is None or state.vacant or self.outcome(state) is not None:
-            return False
-        return bool(found(state.inner, seat))
-
     def upcast_action(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         """An old stored action shape read through the game's own upcaster, if it has one."""
         upcast = getattr(self.game, "upcast_action", None)

@@ -58,9 +58,13 @@ TABLE_OPTIONS: tuple[Option, ...] = (
                "waits for someone to take it) or 'bot' (leave_bot takes the seat over)"),
     Option(name="leave_bot", kind="choice", default="heuristic", choices=LEAVE_BOTS,
            doc="the built-in bot that takes over a seat a person leaves (on_leave 'bot')"),
+    Option(name="bot_pace_ms", kind="int", default=0, minimum=0, maximum=10_000,
+           doc="milliseconds every bot turn waits for the game to move before the bot moves, "
+               "while a person holds a seat (a game of bots only never waits); the wait is the "
+               "same whatever the cards, and a person's ten out of turn in it comes first"),
     Option(name="rights_grace_ms", kind="int", default=1500, minimum=0, maximum=10_000,
-           doc="milliseconds a bot waits before its move while a person at the table may make "
-               "an optional move out of turn (a Shithead ten out of turn); 0: no wait"),
+           doc="the older name of bot_pace_ms (games created before it): the pace when "
+               "bot_pace_ms is not given"),
     idle.OPTION,
 )  # fmt: skip
 TABLE_NAMES = frozenset(o.name for o in TABLE_OPTIONS)

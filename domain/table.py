@@ -110,6 +110,15 @@ class Table(Generic[S]):
         """Seats a person may take: open before the deal, or left open after it."""
         return tuple(sorted({*self.open_seats, *self.vacant}))
 
+    def bot_pace_ms(self) -> int:
+        """Milliseconds a bot's turn waits before the bot moves: the game's pace while a person
+        holds a seat, 0 in a game of bots only. Public facts only (the seats, the options),
+        never a card: a pause that depended on one would tell it (docs/fairness.md, "Timing")."""
+        if not self.people:
+            return 0
+        recorded = self.created.options if self.created is not None else {}
+        return int(recorded.get("bot_pace_ms", recorded.get("rights_grace_ms", 0)))
+
     def table_option(self, name: str) -> Any:
         """A lifecycle option of this game (its default when not recorded)."""
         recorded = self.created.options if self.created is not None else {}

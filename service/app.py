@@ -96,6 +96,7 @@ def create_app(
         cache=StateCache(int(app.config["CARDROOM_CACHE_SIZE"])),
         bots=BotDirectory(registry, accounts_max=int(app.config["CARDROOM_BOT_ACCOUNTS_MAX"])),
         check_action=typed.check_action,
+        bot_pace_ms=int(app.config["CARDROOM_BOT_PACE_MS"]),
         archive=archive or archive_of(app.config),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)

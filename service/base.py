@@ -44,8 +44,11 @@ class ServiceBase:
         bots: BotDirectory | None = None,
         check_action: Callable[[str, Any], None] | None = None,
         archive: Archive | None = None,
+        bot_pace_ms: int = 0,
     ) -> None:
         self.store = store
+        # the pace of bots in the games with people it creates, unless their creator sets one
+        self.bot_pace_ms = bot_pace_ms
         self.archive = archive  # where finished games go (service.retention); None: nowhere
         # the action's shape, by the game's schemas (service.api.typed.check_action), before
         # the game decides it; None: the games' own checks only

@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_BOT_ACCOUNTS_MAX": 1000,  # bot names held at most (accounts, operator's, revoked)
     "CARDROOM_ADMIN_TOKEN": "",  # the operator's token of /admin/ (no default: admin off)
     "CARDROOM_ARCHIVE_DIR": "",  # finished games' archive (service.archive); "": none
+    # a bot's pace in a game with people whose creator sets no bot_pace_ms (written into the
+    # game's options: public, the same whatever the cards; docs/fairness.md, "Timing")
+    "CARDROOM_BOT_PACE_MS": 1500,
     "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
     # outlive its end (0: forever)
 }

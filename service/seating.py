@@ -66,7 +66,7 @@ class Seating(Access):
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
             "players": len(records),
-            "options": dict(options or {}),
+            "options": self._paced(options, records),
             "dealer": dealer,
             "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
@@ -118,6 +118,15 @@ class Seating(Access):
         if self._notify(loaded):
             self.store.settle_create(meta.id)
         return dict(response)
+
+    def _paced(self, options: Mapping[str, Any] | None, records: Sequence[Any]) -> dict[str, Any]:
+        """The creator's options, with the service's bot pace when a person will sit and the
+        creator set none (recorded: the pace is public, and the same whatever the cards)."""
+        given = dict(options or {})
+        unpaced = not {"bot_pace_ms", "rights_grace_ms"} & set(given)
+        if unpaced and self.bot_pace_ms and any(r.type != "bot" for r in records):
+            given["bot_pace_ms"] = self.bot_pace_ms
+        return given
 
     def complete_create(self, game_id: str) -> bool:
         """Finish a creation that stopped after the game was written (a crash, a store error):

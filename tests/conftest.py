@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
+
+# The suite's games with people do not wait for their bots (a served pace of 0, inherited by the
+# processes tests start); the pace itself is tested where a test sets it (test_bot_pace.py).
+os.environ.setdefault("CARDROOM_BOT_PACE_MS", "0")
 
 TESTS = Path(__file__).resolve().parent
 # every test in these folders carries these marks, whether its module says so or not:

@@ -83,9 +83,9 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     skip = _why_not_to_play(loaded, seat, expected_version)
     if skip:
         return skip
-    grace = rights_grace(loaded)
-    if grace > 0 and svc.wait(game_id, expected_version, grace):
-        return "stale: a person used an optional right first"
+    pace = loaded.state.bot_pace_ms() / 1000.0
+    if pace > 0 and svc.wait(game_id, expected_version, pace):
+        return "stale: the game moved first (a person's move out of turn)"
     bot = str(loaded.meta.seats[seat].bot)
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
@@ -119,19 +119,6 @@ def _fall_back(
     except VersionConflict:
         return "stale: someone else moved first"
     return f"fell back ({reason}): the default move was played for {bot}"
-
-
-def rights_grace(loaded: Loaded) -> float:
-    """Seconds the bot waits for the game to move first: the game's ``rights_grace_ms`` while
-    a person at the table may make an optional move out of turn (docs/rules, "Optional
-    rights"), else 0. The wait ends as soon as anyone moves."""
-    holds = getattr(loaded.game, "holds_optional_right", None)
-    if holds is None:
-        return 0.0
-    people = [i for i, s in enumerate(loaded.meta.seats) if s.type == "human"]
-    if not any(holds(loaded.state, s) for s in people):
-        return 0.0
-    return float(loaded.state.table_option("rights_grace_ms")) / 1000.0
 
 
 def _why_not_to_play(loaded: Loaded, seat: int, expected_version: int) -> str:

@@ -147,7 +147,7 @@ class Sweeper:
             except Exception:
                 log.exception("could not enforce the clock of game %s", game_id)
                 continue
-            fired += result.count("timed out")
+            fired += result.startswith("timed out")
             loaded = self.service.load(game_id)
             due = None if loaded.over else next_due(loaded.state)
             store.reset_clock(game_id, seen, None if due is None else due[0])

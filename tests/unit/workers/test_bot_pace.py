@@ -1,0 +1,161 @@
+"""A bot's pace: in a game with people every bot turn first waits ``bot_pace_ms`` for the game to
+move, whatever the cards; a person's ten out of turn (Shithead's ten_out_of_turn) in that time
+makes the bot's turn stale. The wait is the store's (it ends as soon as the game moves), so the
+tests hand the bot a wait of their own and note how long it was asked to wait."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+from domain.games.shithead import Shithead
+from tests.unit.workers.conftest import Stack
+from workers.jobs import play_bot_turn
+
+RANDOM = {"type": "bot", "bot": "random"}
+
+
+@pytest.fixture
+def asked(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """How long each bot turn was asked to wait (nobody moves meanwhile), in games created with
+    the served default pace (CARDROOM_BOT_PACE_MS)."""
+    stack.service.bot_pace_ms = 1500
+    waits: list[float] = []
+    monkeypatch.setattr(stack.service, "wait", lambda _g, _a, t: waits.append(t) or False)
+    return waits
+
+
+def _game(stack: Stack, person_hand: list[str], **options: Any) -> str:
+    deal = {"seats": [{"hand": person_hand, "face_up": ["9C", "9D", "9H"],
+                       "face_down": ["JC", "JD", "JH"]},
+                      {"hand": ["4C", "6D", "7S"], "face_up": ["8C", "8D", "8H"],
+                       "face_down": ["QC", "QD", "QH"]}]}  # fmt: skip
+    created = stack.service.create_game("shithead", [{"type": "open"}, RANDOM], deal=deal,
+                                        options={"ten_out_of_turn": True, **options})  # fmt: skip
+    game_id = str(created["id"])
+    stack.service.join_seat(game_id, 0, "ann")
+    stack.work()
+    loaded = stack.service.load(game_id)
+    for action in ({"type": "ready"}, {"type": "play", "cards": ["3C"]}):
+        if action in loaded.game.legal_actions(loaded.state, 0):
+            stack.service.submit_action(game_id, 0, action, loaded.version)
+            loaded = stack.service.load(game_id)
+    stack.queue("bots").empty()  # the bot's turn is played by hand below
+    return game_id
+
+
+def test_a_persons_ten_out_of_turn_during_the_bots_pace_makes_its_turn_stale(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, asked: list[float]
+) -> None:
+    game_id = _game(stack, ["3C", "TH", "5D"])
+    loaded = stack.service.load(game_id)
+    assert loaded.game.awaited_seats(loaded.state) == (1,)
+    ten = {"type": "play", "cards": ["TH"]}
+    assert ten in loaded.game.legal_actions(loaded.state, 0)
+    waited: list[float] = []
+
+    def person_plays_meanwhile(game: str, after: int, timeout: float) -> bool:
+        waited.append(timeout)
+        stack.service.submit_action(game, 0, ten, after)
+        return True
+
+    monkeypatch.setattr(stack.service, "wait", person_plays_meanwhile)
+    result = play_bot_turn(game_id, 1, loaded.version)
+    assert waited == [1.5] and result.startswith("stale")
+    events = stack.service.events_after(game_id, loaded.version, 0)["events"]
+    assert events[0]["event"]["type"] == "shithead.CardsPlayed"
+    assert events[0]["event"]["seat"] == 0
+
+
+@pytest.mark.parametrize("hand", [["3C", "TH", "5D"], ["3C", "KH", "5D"]])
+def test_a_bot_waits_its_pace_whether_or_not_the_person_holds_a_ten(
+    stack: Stack, asked: list[float], hand: list[str]
+) -> None:
+    game_id = _game(stack, hand, bot_pace_ms=800)
+    loaded = stack.service.load(game_id)
+    asked.clear()
+    assert play_bot_turn(game_id, 1, loaded.version) == "played"
+    assert asked == [0.8]
+
+
+def test_a_game_created_with_the_older_rights_grace_ms_keeps_it_as_its_pace(
+    stack: Stack, asked: list[float]
+) -> None:
+    game_id = _game(stack, ["3C", "KH", "5D"], rights_grace_ms=700)
+    loaded = stack.service.load(game_id)
+    asked.clear()
+    assert play_bot_turn(game_id, 1, loaded.version) == "played"
+    assert asked == [0.7]
+
+
+def test_bots_among_themselves_never_wait(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    stack.service.bot_pace_ms = 1500
+    monkeypatch.setattr(stack.service, "wait", lambda *a: pytest.fail("a bot waited"))
+    created = stack.service.create_game("shithead", [RANDOM, RANDOM], seed="bots",
+                                        options={"ten_out_of_turn": True, "bot_pace_ms": 900})
+    game_id = str(created["id"])
+    for _ in range(10):
+        loaded = stack.service.load(game_id)
+        seat = loaded.game.awaited_seats(loaded.state)[0]
+        assert play_bot_turn(game_id, seat, loaded.version) == "played"
+
+
+def test_the_served_pace_is_written_into_the_options_of_games_with_people(
+    stack: Stack, asked: list[float]
+) -> None:
+    with_people = stack.service.create_game("shithead", [{"type": "open"}, RANDOM])
+    bots_only = stack.service.create_game("shithead", [RANDOM, RANDOM])
+    chosen = stack.service.create_game("shithead", [{"type": "open"}, RANDOM],
+                                       options={"bot_pace_ms": 0})  # fmt: skip
+    options = [stack.service.summary(str(g["id"]))["options"]
+               for g in (with_people, bots_only, chosen)]  # fmt: skip
+    assert [o.get("bot_pace_ms") for o in options] == [1500, None, None]
+
+
+def _bot_delays(stack: Stack, asked: list[float], moves: int) -> list[tuple[bool, float]]:
+    """(the person held a ten to play out of turn, the bot's pause) for each bot move, over
+    games of a person playing at random (keeping its tens) against a random bot."""
+    rng, seen, number = random.Random(7), [], 0
+    while len(seen) < moves:  # at most 40 bot moves of each game: many deals, not one long one
+        number, start = number + 1, len(seen)
+        created = stack.service.create_game("shithead", [{"type": "open"}, RANDOM],
+                                            seed=f"pace-{number}",
+                                            idempotency_key=f"pace-game-{number}",  # its id
+                                            options={"ten_out_of_turn": True})  # fmt: skip
+        game_id = str(created["id"])
+        stack.service.join_seat(game_id, 0, "ann")
+        loaded = stack.service.load(game_id)
+        while not loaded.over and len(seen) < min(moves, start + 40):
+            stack.queue("bots").empty()
+            awaited = loaded.game.awaited_seats(loaded.state)
+            if 0 in awaited:
+                legal = loaded.game.legal_actions(loaded.state, 0)
+                keeping = [a for a in legal if not any(c[0] == "T" for c in a.get("cards", []))]
+                action = rng.choice(keeping or legal)  # the person keeps tens when it can
+                stack.service.submit_action(game_id, 0, action, loaded.version)
+            else:
+                held = Shithead().holds_optional_right(loaded.state.inner, 0)
+                asked.clear()
+                assert play_bot_turn(game_id, 1, loaded.version) == "played"
+                seen.append((held, sum(asked)))
+            loaded = stack.service.load(game_id)
+    return seen
+
+
+def test_a_spectator_timing_the_bots_does_no_better_than_chance_at_telling_a_hidden_ten(
+    stack: Stack, asked: list[float]
+) -> None:
+    seen = _bot_delays(stack, asked, moves=200)
+    n, held = len(seen), sum(h for h, _ in seen)
+    assert 20 <= held <= n - 20, f"{held} of {n} moves with a ten: too few to tell anything"
+    chance = max(held, n - held) / n  # always guessing the commoner answer
+    best = 0.0  # the best threshold on the pause, either way round, fitted on the data itself
+    for threshold in sorted({d for _, d in seen}):
+        right = sum((d >= threshold) == h for h, d in seen) / n
+        best = max(best, right, 1 - right)
+    assert best <= chance + 1.96 * math.sqrt(chance * (1 - chance) / n), (
+        f"the pause tells a hidden ten: {best:.0%} right, chance {chance:.0%}"
+    )
