@@ -9,6 +9,7 @@ cardroom admin games [--game G] [--status S] [--creator ADDRESS] [--limit N]
 cardroom admin end GAME --reason TEXT
 cardroom admin purge GAME ... | --creator ADDRESS [--status S] [--game G]
 cardroom admin bots [list | add NAME | revoke NAME]    (also: cardroom bot add|revoke NAME)
+cardroom admin queues [--older SECONDS]
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def add_parser(commands: Commands[argparse.ArgumentParser]) -> None:
     purge.add_argument("games", nargs="*", help="game ids; or the filters below")
     _filters(purge)
     purge.set_defaults(run=_run(purge_games))
+    queues = sub.add_parser("queues", help="RQ's queues and the games stalled on a bot")
+    queues.add_argument("--older", type=float, default=10.0,
+                        help="stalled: unmoved this long, as the sweeper saw (10 s)")  # fmt: skip
+    queues.set_defaults(run=_run(show_queues))
     bots = sub.add_parser("bots", help="bot names: list, add (the operator's), revoke")
     bots.set_defaults(run=_run(list_bots))
     add_bot_commands(bots.add_subparsers(title="bots commands"), with_list=True)
@@ -149,6 +154,17 @@ def purge_games(admin: Admin, args: argparse.Namespace) -> int:
             print(f"{game_id}: {err}")
     print(f"purged {len(ids) - failed} of {len(ids)} games")
     return 1 if failed else 0
+
+
+def show_queues(admin: Admin, args: argparse.Namespace) -> int:
+    backlog = admin.call("GET", f"/admin/queues?older={args.older:g}")
+    for queue in backlog["queues"]:
+        print(f"queue {queue['queue']}: {queue['waiting']} waiting, {queue['started']} running")
+    for game in backlog["stalled"]:
+        seats = ", ".join(f"seat {s['seat']} ({s['bot']})" for s in game["seats"])
+        print(f"stalled {game['game']} v{game['version']} for {game['stalled_seconds']:.0f} s: "
+              f"{seats}")  # fmt: skip
+    return 0
 
 
 def list_bots(admin: Admin, args: argparse.Namespace) -> int:

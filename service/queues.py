@@ -23,3 +23,9 @@ def default_queues(namespace: str) -> list[str]:
     """What ``cardroom worker`` serves without ``--queue``: built-in bots, clocks, replays."""
     return [queue_name(BOTS, namespace), queue_name(CLOCKS, namespace),
             queue_name(REPLAYS, namespace)]  # fmt: skip
+
+
+def sweeper_seen_key(namespace: str) -> str:
+    """The sweeper's record of the live games (on RQ's Redis, a hash: game -> ``version:since``,
+    since when it has seen the game at that version): what the operator reads as stalled."""
+    return f"{namespace}:sweeper:seen"

@@ -42,6 +42,7 @@ from typing import Any
 
 from rq.job import Job, JobStatus
 
+from service import queues
 from service.clocks import next_due, now_ms
 from service.games import GameService
 from service.idle import idle_seconds
@@ -99,7 +100,7 @@ class Sweeper:
 
     @property
     def _seen_key(self) -> str:
-        return f"{self.scheduler.namespace}:sweeper:seen"
+        return queues.sweeper_seen_key(self.scheduler.namespace)
 
     def _attempts_key(self, game_id: str) -> str:
         return f"{self.scheduler.namespace}:game:{{{game_id}}}:sweeps"

@@ -12,13 +12,15 @@ import hmac
 import logging
 from typing import Any
 
+import redis
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from service import backlog
 from service.api.deps import bearer_token, get_service, problems
-from service.errors import Forbidden, Unauthorized
+from service.errors import Forbidden, NotFound, Unauthorized
 from service.store.port import STATUSES
 
 log = logging.getLogger("service.admin")
@@ -175,3 +177,44 @@ class AdminBot(MethodView):
         """Revoke a bot name (an account's token stops working); only the operator may hold
         it again. Answers the live games that seat it."""
         return get_service().revoke_bot(name)
+
+
+class QueuesArgs(Schema):
+    older = fields.Float(load_default=10.0, validate=validate.Range(0, 86_400), metadata={
+        "description": "stalled: seen by the sweeper at one version this many seconds"})
+
+
+class QueueSchema(Schema):
+    queue = fields.String()
+    waiting = fields.Integer()
+    started = fields.Integer()
+
+
+class StalledSchema(Schema):
+    game = fields.String()
+    version = fields.Integer()
+    stalled_seconds = fields.Float()
+    seats = fields.List(fields.Dict(), metadata={"description": "the awaited bots' seats"})
+
+
+class BacklogSchema(Schema):
+    queues = fields.List(fields.Nested(QueueSchema))
+    stalled = fields.List(fields.Nested(StalledSchema))
+
+
+@blp.route("/queues")
+class AdminQueues(MethodView):
+    @blp.doc(security=SECURITY)
+    @problems(blp, 401, 403, 404, 422)
+    @blp.arguments(QueuesArgs(), location="query")
+    @blp.response(200, BacklogSchema())
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """RQ's queues of this service (waiting and running jobs) and the live games stalled
+        on a bot's turn (as the sweeper saw them). 404 when bots are not scheduled on RQ."""
+        service = get_service()
+        rq = getattr(service.scheduler, "connection", None)
+        if not isinstance(rq, redis.Redis):
+            raise NotFound("this service schedules no bot turns on RQ (CARDROOM_SCHEDULER)")
+        namespace = current_app.config["CARDROOM_NAMESPACE"]
+        stalled = backlog.stalled_turns(service, rq, namespace, args["older"])
+        return {"queues": backlog.queue_depths(rq, namespace), "stalled": stalled}
