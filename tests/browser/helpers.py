@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"  # git-ignored
@@ -108,6 +110,7 @@ def open_page(browser: Any, base: str, width: int = 1100, height: int = 900) -> 
 # What the person at the table prefers (a short game): get ready, play, pick up last.
 LAST = ("pickup", "pass", "swap", "close")
 FIRST = ("ready", "pick")
+CARD = re.compile(r"^(?:[2-9TJQKA][CDHS]|RJ|BJ)$")
 
 
 def preference(action: dict[str, Any]) -> tuple[int, int]:
@@ -116,40 +119,94 @@ def preference(action: dict[str, Any]) -> tuple[int, int]:
     return rank, -len(action.get("cards", []))
 
 
-def play_through(watched: Watched, seconds: float = 75) -> list[dict[str, Any]]:
-    """Click legal actions on the page until its outcome shows; returns the actions clicked.
+def action_cards(action: dict[str, Any]) -> list[str]:
+    """The card codes an action names (as the page's ``actionCards``)."""
+    found: list[str] = []
+    for value in action.values():
+        if isinstance(value, str) and CARD.match(value):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, str) and CARD.match(v))
+    return found
 
-    An action naming several cards is chosen by selecting those cards in the hand first."""
+
+def seat_view(watched: Watched) -> dict[str, Any]:
+    """The seat's view, read with the token the page keeps (what the page will show)."""
+    game_id = watched.page.url.rsplit("/", 1)[1]
+    kept = watched.page.evaluate(f"localStorage.getItem('cardroom.seat.{game_id}')")
+    token = json.loads(kept)["token"]
+    response = requests.get(
+        f"{watched.base}/games/{game_id}/view",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    return dict(response.json())
+
+
+def page_version(page: Any) -> int:
+    return int(page.locator("#version").inner_text() or 0)
+
+
+def act_by_touch(page: Any, action: dict[str, Any]) -> None:
+    """Do ``action`` as a person does: touch its cards (the seat's own), then confirm it if the
+    page asks; an action naming none of them is a button."""
+    compact = json.dumps(action, separators=(",", ":"))  # as the page's JSON.stringify
+    button = f"#actions button.action[data-action='{compact}']"
+    cards = action_cards(action)
+    own = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    if not cards or not all(card in own for card in cards):
+        page.locator(button).click()
+        return
+    before = page_version(page)
+    for card in cards:
+        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').click()
+    page.wait_for_function(
+        "([v, b]) => document.querySelector('#version').textContent !== String(v)"
+        " || document.querySelector(b) || document.querySelector('#refusal').textContent",
+        arg=[before, button],
+    )
+    if page_version(page) == before and page.locator(button).count():
+        page.locator(button).click()
+
+
+def check_dimmed(page: Any, seen: dict[str, Any]) -> None:
+    """While a card is to be chosen, the page dims exactly the seat's cards no legal action of
+    the view names (nothing is dimmed when no card can be played)."""
+    shown = page.locator("#hand button.card").evaluate_all(
+        "bs => bs.map(b => [b.dataset.card, b.classList.contains('dimmed')])"
+    )
+    if page_version(page) != seen["version"]:
+        return  # the page moved on while it was read
+    named = {card for action in seen["view"]["legal_actions"] for card in action_cards(action)}
+    choosing = any(card in named for card, _ in shown)
+    for card, dimmed in shown:
+        assert dimmed == (choosing and card not in named), (card, seen["view"]["legal_actions"])
+
+
+def play_through(watched: Watched, seconds: float = 90) -> list[dict[str, Any]]:
+    """Play the seat's legal actions by touching cards on the page until its outcome shows;
+    returns the actions played. The action is chosen from the seat's view once the page shows
+    that version."""
     page = watched.page
     clicks: list[dict[str, Any]] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if page.locator("#outcome .outcome").count():
             return clicks
-        buttons = page.locator("#actions button.action")
-        found = [json.loads(b) for b in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
-        if not found:
-            page.wait_for_timeout(40)
-            continue
+        seen = seat_view(watched)
         # declaring out is legal at any time in Sixty-Six: the person never does
-        found = [a for a in found if a["type"] != "declare_out"]
-        if not found:
+        found = [a for a in seen["view"]["legal_actions"]
+                 if a["type"] != "declare_out" and not a.get("declare")]  # fmt: skip
+        if not found or page_version(page) != seen["version"]:
             page.wait_for_timeout(40)
             continue
+        check_dimmed(page, seen)
         action = min(found, key=preference)
-        cards = action.get("cards", [])
-        if len(cards) > 1:
-            for card in cards:
-                page.locator(f'#hand button[data-card="{card}"][aria-pressed="false"]').click()
-        before = page.locator("#version").inner_text()
-        compact = json.dumps(action, separators=(",", ":"))  # as the page's JSON.stringify
-        target = page.locator(f"#actions button.action[data-action='{compact}']")
-        if target.count() == 0:
-            continue  # redrawn in between: look again
-        target.first.click()
+        before = page_version(page)
+        act_by_touch(page, action)
         clicks.append(action)
         page.wait_for_function(
-            "v => document.querySelector('#version')?.textContent !== v"
+            "v => document.querySelector('#version')?.textContent !== String(v)"
             " || document.querySelector('#refusal')?.textContent",
             arg=before,
         )
@@ -165,8 +222,5 @@ def play_through(watched: Watched, seconds: float = 75) -> list[dict[str, Any]]:
 
 
 def wait_for_a_play(page: Any) -> None:
-    """Until a card play is among the page's actions (the deal may give the lead to a bot)."""
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#actions button.action')]"
-        ".some(b => JSON.parse(b.dataset.action).type === 'play')"
-    )
+    """Until a card of the hand can be played (the deal may give the lead to a bot)."""
+    page.wait_for_selector("#hand button.card.usable")

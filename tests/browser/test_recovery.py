@@ -101,10 +101,15 @@ def test_a_click_counts_when_the_table_redraws_between_press_and_release(
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    # the hand redraws (as when an event arrives) while the button is held
-    page.focus("#hand button.card")
+    # the hand redraws (a card played or selected from the keyboard) while the button is held
+    before = version(page)
+    page.focus("#hand button.card.usable")
     page.keyboard.press("Space")
-    page.wait_for_selector('#hand button.card[aria-pressed="true"]')
+    page.wait_for_function(
+        "v => document.querySelector('#version').textContent !== String(v)"
+        " || document.querySelector('#hand button.card[aria-pressed=\"true\"]')",
+        arg=before,
+    )
     moved = resign.bounding_box()  # the row changed: the button may have moved; follow it
     assert moved is not None
     page.mouse.move(moved["x"] + moved["width"] / 2, moved["y"] + moved["height"] / 2)

@@ -14,7 +14,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import Watched, play_through, wait_for_a_play
+from tests.browser.helpers import (
+    Watched,
+    act_by_touch,
+    action_cards,
+    play_through,
+    seat_view,
+    wait_for_a_play,
+)
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
@@ -61,19 +68,22 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     page.wait_for_selector('#felt .seat.me[data-seat="0"]')
     assert "Playing seat 0" in page.inner_text("main")
     page.wait_for_selector("#felt >> text=Trump")
-    # keyboard: a card of the hand is a toggle; selecting it narrows the actions to it
+    # keyboard: a card whose only legal action is playing it is played by Space, and the
+    # focus stays in the hand
     wait_for_a_play(page)
-    first = page.locator("#hand button.card").first
-    code = first.get_attribute("data-card")
-    first.focus()
+    seen = seat_view(watched)
+    page.wait_for_function("v => document.querySelector('#version').textContent === String(v)",
+                           arg=seen["version"])
+    legal = seen["view"]["legal_actions"]
+    alone = [c for a in legal if a["type"] == "play" for c in a["cards"]
+             if sum(c in action_cards(b) for b in legal) == 1]  # fmt: skip
+    assert alone, legal
+    page.locator(f'#hand button.card[data-card="{alone[0]}"]').focus()
     page.keyboard.press("Space")
-    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="true"]')
-    narrowed = page.locator("#actions button.action").evaluate_all(
-        "bs => bs.map(b => JSON.parse(b.dataset.action))"
-    )
-    assert narrowed and all(a.get("cards") == [code] for a in narrowed), narrowed
-    page.keyboard.press("Space")  # the focus stayed on the card: unselect it
-    page.wait_for_selector(f'#hand button[data-card="{code}"][aria-pressed="false"]')
+    page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v",
+                           arg=seen["version"])
+    assert page.locator(f'#hand button.card[data-card="{alone[0]}"]').count() == 0
+    assert page.evaluate("document.activeElement.closest('#hand') !== null")
     watched.screenshot("sixty_six-table")
     assert play_through(watched)
     summary = table_stack.wait_over(game_id)
@@ -155,16 +165,18 @@ def test_a_refused_action_is_shown_in_words(
         time.sleep(0.05)
     page.reload()
     wait_for_a_play(page)
-    # another tab of the same seat plays first: this page's version is now stale
+    # another tab of the same seat plays first: this page's version is now stale (and it
+    # cannot read the table meanwhile)
     view = table_stack.http.get(view_url, headers=auth).json()
-    stale = page.locator("#actions button.action").first
+    page.route("**/view", lambda r: r.abort())
+    stale = next(a for a in view["view"]["legal_actions"] if a["type"] == "play")
     played = table_stack.http.post(
         f"{table_stack.base}/games/{created['id']}/actions",
         json={"type": "declare_out", "expected_version": view["version"]},
         headers=auth,
     )
     assert played.status_code == 200, played.text
-    stale.click()
+    act_by_touch(page, stale)
     refusal = page.locator("#refusal")
     page.wait_for_function("() => document.querySelector('#refusal').textContent")
     assert "Refused:" in refusal.inner_text()

@@ -74,7 +74,15 @@ export function cardsEl(cards, opts = {}) {
     if (cards === 0) row.append(text("none", "muted"));
     return row;
   }
-  for (const code of cards || []) row.append(cardEl(code, opts));
+  for (const code of cards || []) {
+    if (isCard(code)) row.append(cardEl(code, opts));
+    else {  // a slot whose card is gone (a face-down card already flipped)
+      const slot = document.createElement("span");
+      slot.className = "empty-slot";
+      slot.setAttribute("aria-label", "empty slot");
+      row.append(slot);
+    }
+  }
   if (!cards || cards.length === 0) row.append(text(opts.empty || "none", "muted"));
   return row;
 }

@@ -1,9 +1,9 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
 import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
-import { cardEl } from "./cards.js";
+import { handControls } from "./hand.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
-  actionCards, actionContent, commandText, el, eventText, outcomeText, seatName, tableEl,
+  commandText, el, eventText, outcomeText, seatName, tableEl,
 } from "./tables.js";
 
 export async function gamePage({ main, onLeave, announce }, id, watching) {
@@ -23,7 +23,6 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   let busy = false;
   let streamState = null;  // "live", "reconnecting" or "polling" (stream.js)
   let unreachable = null;  // why the last read of the table got no answer, until one does
-  const selected = new Set();
   document.title = `cardroom: ${summary.title} ${id}`;
 
   const heading = el("h1", {}, `${summary.title} `, el("span", { class: "muted gid" }, id));
@@ -114,61 +113,12 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     }
   }
 
+  const controls = handControls({ handBox, actionsBox, send: (action) => play(action) });
   function drawHand() {
-    // keep the keyboard focus on the same card or action across redraws
-    const focused = document.activeElement;
-    const again = focused && (focused.dataset?.card || focused.dataset?.action)
-      ? [focused.dataset.card ? "data-card" : "data-action", focused.dataset.card || focused.dataset.action] : null;
-    fillHand();
-    drawLifecycle();
-    if (again) {
-      const match = [...main.querySelectorAll(`#play-panel [${again[0]}]`)].find((n) => n.getAttribute(again[0]) === again[1]);
-      if (match) match.focus();
-    }
-  }
-
-  // the hand and the actions are rebuilt only when what they show changed: a button replaced
-  // between the press and the release of a click never gets the click
-  let handDrawn = null;
-  function fillHand() {
-    const key = JSON.stringify([me, view.hand, view.legal_actions, view.may_send, view.outcome, [...selected]]);
-    if (key === handDrawn) return;
-    handDrawn = key;
-    handBox.replaceChildren();
-    actionsBox.replaceChildren();
     const panel = document.getElementById("play-panel");
     panel.hidden = me === null;
-    if (me === null) return;
-    const hand = view.hand || [];
-    for (const code of [...selected]) if (!hand.includes(code)) selected.delete(code);
-    const toggle = (code) => {
-      if (selected.has(code)) selected.delete(code); else selected.add(code);
-      drawHand();
-    };
-    const row = el("div", { class: "cards", role: "group", "aria-label": "Your hand: select cards to narrow the actions" });
-    for (const code of hand) row.append(cardEl(code, { onToggle: toggle, pressed: selected.has(code) }));
-    if (hand.length === 0) row.append(el("span", { class: "muted" }, "no cards in hand"));
-    handBox.append(row);
-    const legal = view.legal_actions || [];
-    const shown = legal.filter((action) => {
-      const cards = actionCards(action);
-      return [...selected].every((c) => cards.includes(c));
-    });
-    if (legal.length === 0) {
-      actionsBox.append(el("span", { class: "muted" }, view.outcome ? "the game is over" : "waiting for the others"));
-      return;
-    }
-    if (selected.size) {
-      actionsBox.append(el("button", { type: "button", onclick: () => { selected.clear(); drawHand(); } }, "Clear selection"));
-    }
-    for (const action of shown) {
-      actionsBox.append(el("button", { type: "button", class: "action", "data-action": JSON.stringify(action), onclick: () => play(action) },
-        ...actionContent(action)));
-    }
-    if (shown.length === 0) actionsBox.append(el("span", { class: "muted" }, "no legal action uses all the selected cards"));
-    else if (legal.length > 12 && selected.size === 0) {
-      actionsBox.append(el("span", { class: "muted" }, "Select cards in your hand to narrow the choices."));
-    }
+    if (me !== null) controls.draw(view, me);
+    drawLifecycle();
   }
 
   // beside the actions, at the right (abort, when the view offers it, beside resign); the
@@ -239,7 +189,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       await refresh();
       return;
     }
-    selected.clear();
+    controls.clear();
     const { expected_version: _, ...action } = body;
     lastAction = commandText({ kind: "action", seat: me, action }, summary.seats).replace(/^[^:]*:/, "you:");
     if (result.data.version >= version) {  // a retry's answer may be older than the table

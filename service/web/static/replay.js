@@ -97,6 +97,7 @@ export async function replayPage({ main, onLeave }, id) {
       " ", shown.join("; ")));
     const outcome = data.table.outcome ? el("div", { class: "outcome" }, outcomeText(data.table.outcome, game.seats)) : null;
     table.replaceChildren(...[outcome, tableEl(data.table, game.seats, asSeat === "" ? null : Number(asSeat))].filter(Boolean));
+    table.dataset.step = String(step);
   }
   slider.addEventListener("input", () => go(slider.value));
   jump.addEventListener("change", () => go(jump.value));

@@ -83,7 +83,7 @@ function shithead(view, seats, me) {
     const faceUp = el("div", { class: "cards" });
     (s.face_up || []).forEach((stack, i) => {
       const span = el("span", { class: "stack", "aria-label": `face-up stack ${i + 1}` });
-      for (const code of stack) span.append(cardEl(code, { small: true }));
+      for (const code of stack || []) span.append(isCard(code) ? cardEl(code, { small: true }) : backEl("face-up card", true));
       if (stack.length === 0) span.append(el("span", { class: "empty-slot", "aria-hidden": "true" }));
       faceUp.append(span);
     });
@@ -164,7 +164,7 @@ function sheepshead(view, seats, me) {
     labelled("Current trick", trickCards(view.trick, seats)),
     labelled("Running scores", el("table", { class: "plain" }, el("tbody", {},
       (view.totals || []).map((p, i) => el("tr", {}, el("td", {}, seatName(seats, i)), el("td", {}, String(p))))))),
-    last ? labelled("Last hand", text(`${(last.labels || []).join(", ").replaceAll("_", " ") || last.row}: `
+    last ? labelled("Last hand", text(`${(last.labels || []).join(", ").replaceAll("_", " ") || last.row || (last.leaster ? "leaster" : "scored")}: `
       + (last.scores || []).map((s, i) => `${seatName(seats, i)} ${s > 0 ? "+" : ""}${s}`).join(", "))) : null);
   const boxes = (view.seats || []).map((s) => {
     const roles = [s.dealer ? "dealer" : null, s.picker ? "picker" : null, s.partner ? "partner" : null,
@@ -177,13 +177,31 @@ function sheepshead(view, seats, me) {
     el("h3", {}, "Tricks of this hand"), tricks];
 }
 
+/** Before the deal a view has no seats yet (and no trump, hand number or stock): the table
+ * then says who sits and who is awaited, never "undefined". */
+function dealt(view) {
+  return Array.isArray(view.seats) && view.seats.length > 0;
+}
+
+function beforeTheDeal(view, seats, me) {
+  const open = view.open_seats || [];
+  const list = el("ul", { class: "waiting-seats" }, (seats || []).map((s, i) => el("li", { "data-seat": i },
+    seatName(seats, i), i === me ? el("span", { class: "badge" }, "you") : null)));
+  return [el("div", { class: "center", "aria-label": "Middle of the table" },
+    labelled("Waiting for the deal", text(open.length
+      ? `The cards are dealt when every seat is taken: ${open.length} open (${open.map((s) => `seat ${s}`).join(", ")}).`
+      : "Every seat is taken: the cards are being dealt.")),
+    labelled("Seats", list))];
+}
+
 const RENDERERS = { shithead, sixty_six: sixtySix, sheepshead };
 
 /** The felt: the middle of the table and every seat, as ``view`` shows them. */
 export function tableEl(view, seats, me) {
   const render = RENDERERS[view.game];
   const felt = el("div", { class: "felt", id: "felt" });
-  if (render) felt.append(...render(view, seats, me).filter(Boolean));
+  if (!dealt(view)) felt.append(...beforeTheDeal(view, seats, me));
+  else if (render) felt.append(...render(view, seats, me).filter(Boolean));
   else felt.append(el("pre", {}, JSON.stringify(view, null, 2)));
   return felt;
 }
@@ -201,10 +219,12 @@ export function outcomeText(outcome, seats) {
 }
 
 /** A readable label for an action: "Play", then its cards and values. */
-export function actionContent(action) {
-  const parts = [text(String(action.type).replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase()))];
+export function actionContent(action, name = null) {
+  const parts = [text(name || String(action.type).replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase()))];
   for (const [key, value] of Object.entries(action)) {
     if (key === "type") continue;
+    if (key === "declare" && value === true) { parts.push(text("and declare out")); continue; }
+    if (key === "slot" && typeof value === "number") { parts.push(text(`#${value + 1}`)); continue; }
     if (isCard(value)) {
       if (key === "face_up_card") parts.push(text("\u2194"));
       parts.push(cardEl(value, { small: true }));
