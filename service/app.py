@@ -19,7 +19,6 @@ from domain.protocol import Game
 from service import config as settings
 from service import ops, web
 from service.api import (
-    actions,
     all_blueprints,
     bodies,
     hotpath,
@@ -107,7 +106,6 @@ def create_app(
     for blueprint in all_blueprints():
         api.register_blueprint(blueprint)
     typed.finish(api)
-    actions.install_direct(app)  # the action endpoint's hot path (documented as above)
     web.register(app)  # the browser table at / and /docs' Swagger UI files
     app.before_request(bodies.read_body)
     app.before_request(bodies.refuse_deep_json)

@@ -1,18 +1,17 @@
-"""Actions: a seat plays; the body is the action plus the version it expects."""
+"""Actions: a seat plays; the body is the action plus the version it expects.
+
+A plain action is served before Flask by ``service.api.hotpath``, which calls the same ``play``
+and answers the same bytes; this view serves every other request of the operation."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
-from flask import Flask, jsonify, request
-from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import ValidationError
 
-from service.api import bodies, schemas
+from service.api import schemas
 from service.api.deps import SECURITY, get_service, problems, required_token
 from service.errors import Forbidden, InvalidField, InvalidRequest
 from service.games import GameService
@@ -72,41 +71,6 @@ def play(
     result = service.submit_action(game_id, seat, action, expected, idempotency_key, quota,
                                    token_hash=holder.token_hash)  # fmt: skip
     return result, 200, {"ETag": f'"{result["version"]}"'}
-
-
-# The hot path. flask-smorest documents the operation above (its schemas, problems, security);
-# requests are served by ``direct`` below, which loads the body and headers through the same
-# schema objects, dumps the result through the same response schema and encodes it as the
-# generic path does, without webargs' and flask-smorest's per-request machinery. Anything it
-# does not take as it is (no checked JSON object, a field the schemas refuse) goes the
-# generic way, so every refusal keeps its one shape.
-_BODY = schemas.ActionSchema()
-_HEADERS = schemas.ActionHeadersSchema()
-_RESULT = schemas.ActionResultSchema()
-_HEADER_NAMES = ("Idempotency-Key", "If-Match")
-
-
-def install_direct(app: Flask) -> None:
-    """Serve the documented actions operation through ``direct`` (after the blueprint)."""
-    endpoint = f"{blp.name}.{Actions.__name__}"
-    generic = cast(Callable[..., ResponseReturnValue], app.view_functions[endpoint])
-
-    def direct(game_id: str) -> ResponseReturnValue:
-        data = bodies.parsed_json()
-        if not isinstance(data, dict):
-            return generic(game_id=game_id)
-        sent = {name: request.headers[name] for name in _HEADER_NAMES if name in request.headers}
-        try:
-            body, headers = _BODY.load(data), _HEADERS.load(sent)
-        except ValidationError:
-            return generic(game_id=game_id)
-        result, status, extra = _play(game_id, body, headers)
-        response = jsonify(_RESULT.dump(result))
-        response.status_code = status
-        response.headers.update(extra)
-        return response
-
-    app.view_functions[endpoint] = direct
 
 
 def _expected_version(in_body: int | None, if_match: str | None) -> int:

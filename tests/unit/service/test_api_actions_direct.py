@@ -1,6 +1,6 @@
-"""The action endpoint's hot paths (the WSGI one before Flask, ``service.api.hotpath``, and the
-direct Flask view) answer exactly what the documented flask-smorest view does, and hand
-whatever they do not take as it is to that view."""
+"""The action endpoint's hot path (WSGI before Flask, ``service.api.hotpath``) answers exactly
+what the documented flask-smorest view does, and hands whatever it does not take as it is to
+that view."""
 
 from __future__ import annotations
 
@@ -27,14 +27,10 @@ DEALT = 5
 HEX = re.compile("[0-9a-f]{64}")
 
 
-def two_tables(monkeypatch: pytest.MonkeyPatch, hot: bool = True) -> tuple[Table, Table]:
+def two_tables(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Table]:
+    direct = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
     with monkeypatch.context() as patch:
-        if not hot:  # the direct Flask view alone
-            patch.setattr(app_module, "install_hot_path", lambda app: None)
-        direct = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
-    with monkeypatch.context() as patch:
-        patch.setattr(actions, "install_direct", lambda app: None)  # the generic view only
-        patch.setattr(app_module, "install_hot_path", lambda app: None)
+        patch.setattr(app_module, "install_hot_path", lambda app: None)  # the view only
         generic = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
     return direct, generic
 
@@ -48,11 +44,10 @@ def same_answer(one: Any, two: Any) -> None:
     assert first == second
 
 
-@pytest.mark.parametrize("hot", [True, False], ids=["wsgi", "flask-view"])
 def test_the_hot_path_answers_byte_for_byte_as_the_documented_view(
-    monkeypatch: pytest.MonkeyPatch, hot: bool
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    direct, generic = two_tables(monkeypatch, hot)
+    direct, generic = two_tables(monkeypatch)
     plays: list[tuple[int, dict[str, Any], int, dict[str, str]]] = [
         (0, {"type": "play", "card": "AS"}, DEALT, {"Idempotency-Key": "k1"}),
         (0, {"type": "play", "card": "AS"}, DEALT, {"Idempotency-Key": "k1"}),  # retried
@@ -79,11 +74,10 @@ def test_the_hot_path_answers_byte_for_byte_as_the_documented_view(
         ["not", "an", "object"],
     ],
 )
-@pytest.mark.parametrize("hot", [True, False], ids=["wsgi", "flask-view"])
 def test_what_the_schemas_refuse_is_refused_as_the_documented_view_does(
-    monkeypatch: pytest.MonkeyPatch, body: Any, hot: bool
+    monkeypatch: pytest.MonkeyPatch, body: Any
 ) -> None:
-    direct, generic = two_tables(monkeypatch, hot)
+    direct, generic = two_tables(monkeypatch)
     headers = [{"Authorization": f"Bearer {t.tokens[0]}"} for t in (direct, generic)]
     same_answer(
         direct.client.post(f"/games/{direct.id}/actions", json=body, headers=headers[0]),
@@ -127,7 +121,6 @@ def test_names_json_escapes_are_escaped_as_flask_does(monkeypatch: pytest.Monkey
     for hot in (True, False):
         with monkeypatch.context() as patch:
             if not hot:
-                patch.setattr(actions, "install_direct", lambda app: None)
                 patch.setattr(app_module, "install_hot_path", lambda app: None)
             client = make_app(InMemoryEventStore()).test_client()
         body = {"game": "fake", "seats": [{"type": "open"}] * 2, "deal": DEAL, "dealer": 1}
