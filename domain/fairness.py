@@ -6,6 +6,9 @@ Every input is 32 bytes written as 64 lowercase hex digits:
 - ``chain_salt(secret)  = hex SHA-256("cardroom/chain-salt/1" || 0x00 || secret)``
 - ``deal_seed(secret, e_0 .. e_{n-1}) = hex SHA-256("cardroom/deal-seed/1" || 0x00 || secret
   || e_0 || ... || e_{n-1})`` with the seats' entropy in seat order.
+- ``salted_deck(secret, c) = hex SHA-256("cardroom/deck-commitment/1" || 0x00 || secret || c)``:
+  the deck commitment ``c`` (docs/shuffle.md) a prearranged game publishes, so that nobody can
+  test candidate seeds against it before the secret is revealed.
 
 The server draws ``secret`` at creation and publishes only its commitment; each seat adds
 ``e_seat`` when it is filled; the seed of the game (and so every deal, ``docs/shuffle.md``) is
@@ -26,6 +29,7 @@ HEX32 = re.compile(r"^[0-9a-f]{64}$")
 COMMITMENT_LABEL = b"cardroom/commitment/1"
 SALT_LABEL = b"cardroom/chain-salt/1"
 SEED_LABEL = b"cardroom/deal-seed/1"
+DECK_LABEL = b"cardroom/deck-commitment/1"
 
 
 def is_hex32(value: object) -> bool:
@@ -59,3 +63,9 @@ def deal_seed(secret: str, entropy: Sequence[str]) -> str:
     parts = [check_hex32(secret, "the secret")]
     parts += [check_hex32(e, f"seat {i}'s entropy") for i, e in enumerate(entropy)]
     return _digest(SEED_LABEL, *parts)
+
+
+def salted_deck(secret: str, deck_commitment: str) -> str:
+    """A prearranged game's published deck commitment: bound to the deck and to the secret."""
+    parts = (check_hex32(secret, "the secret"), check_hex32(deck_commitment, "the deck commitment"))
+    return _digest(DECK_LABEL, *parts)

@@ -24,13 +24,14 @@ Here: ``Lifecycle`` and ``lifecycle()``; the events and codec are in ``domain.li
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from domain import clock as clocks
 from domain.default_move import RULE, default_move, move_seed
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
-from domain.fairness import check_hex32, commitment
+from domain.fairness import check_hex32, commitment, salted_deck
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
 from domain.idle import SeatIdled, check_awaited
 from domain.lifecycle_commands import create_command, join_command, timeout_command
@@ -115,10 +116,13 @@ class Lifecycle(Generic[S]):
         filled: Sequence[tuple[int, str]] = (),
         bots: Sequence[int] | None = None,
         at: int | None = None,
+        salted_deck: bool = False,
     ) -> list[Event]:
         """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
 
-        ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs)."""
+        ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs);
+        ``salted_deck``: a prearranged game publishes its deck commitment salted with the
+        secret (``domain.fairness.salted_deck``; every game the service creates now)."""
         check_players(self.game, players)
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
@@ -138,6 +142,7 @@ class Lifecycle(Generic[S]):
             commitment=promise,
             prearranged=keys.prearranged,
             bots=None if bots is None else check_bots(bots, filled),
+            salted_deck=salted_deck and keys.prearranged,
         )
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
@@ -179,13 +184,22 @@ class Lifecycle(Generic[S]):
             raise InvalidSetup("the secret does not match the commitment published at creation")
         own = {k: v for k, v in created.options.items() if k not in TABLE_NAMES}
         setup = self._setup(created.players, own, created.dealer, keys, self.seed(state, keys))
-        events = list(self.game.start(setup))
+        events = self._salted(created, keys, list(self.game.start(setup)))
         if self.game.outcome(fold(self.game, events)) is not None:
             events.append(self.revelation(state, keys))
         elif state.clock is not None:
             dealt = fold(self, events, state)
             events += clocks.after_batch(dealt.clock, self.awaited_seats(dealt), None, at)
         return events
+
+    @staticmethod
+    def _salted(created: GameCreated, keys: Keys, events: list[Event]) -> list[Event]:
+        """The game's start events, its deck commitment salted when the game says so: a chosen
+        seed short enough to guess cannot be tested against it (docs/fairness.md)."""
+        start: Any = events[0]  # every game's start event has a deck commitment
+        if not created.salted_deck or not isinstance(getattr(start, "commitment", None), str):
+            return events
+        return [replace(start, commitment=salted_deck(keys.secret, start.commitment)), *events[1:]]
 
     def act(
         self,

@@ -18,6 +18,7 @@ def create_command(
     dealer: int | None,
     filled: Sequence[tuple[int, str]],
     bots: Sequence[int] | None = None,
+    salted_deck: bool = False,
 ) -> dict[str, Any]:
     """The stored command of a creation batch (no secret in it: commands are public)."""
     command = {
@@ -27,6 +28,8 @@ def create_command(
         "dealer": dealer,
         "filled": [[seat, entropy] for seat, entropy in filled],
     }
+    if salted_deck:
+        command["salted_deck"] = True
     return command if bots is None else {**command, "bots": list(bots)}
 
 

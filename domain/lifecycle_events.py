@@ -34,8 +34,11 @@ class GameCreated(Event):
     # The seats a bot fills at creation (people join the others); None for a game created
     # before this was recorded (schema 1): every seat then counts as a person's.
     bots: tuple[int, ...] | None = None
+    # The game's own deck commitment is published salted with the secret (``salted_deck``):
+    # a prearranged game created since schema 3. Before, it was published as it is.
+    salted_deck: bool = False
 
-    SCHEMA: ClassVar[int] = 2
+    SCHEMA: ClassVar[int] = 3
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -107,6 +110,7 @@ class LifecycleCodec(EventCodec):
         super().__init__(EVENTS)
         self.inner = inner
         self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
+        self.upcaster(GameCreated.TYPE, 2)(_created_before_salted_decks)
 
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
@@ -126,6 +130,11 @@ class LifecycleCodec(EventCodec):
 def _created_before_bots(data: Encoded) -> Encoded:
     """GameCreated schema 1 did not record the bots' seats."""
     return {**data, "bots": None}
+
+
+def _created_before_salted_decks(data: Encoded) -> Encoded:
+    """GameCreated schema 2 published every deck commitment unsalted."""
+    return {**data, "salted_deck": False}
 
 
 def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:

@@ -143,6 +143,7 @@ def _produce(
             filled=filled,
             bots=command.get("bots"),
             at=at,
+            salted_deck=command.get("salted_deck") is True,
         )
     if state.created is None:
         raise Discrepancy(None, "the first batch is not a create command")

@@ -70,6 +70,8 @@ class Seating(Access):
             "dealer": dealer,
             "bots": [i for i, r in enumerate(records) if r.type == "bot"],
         }
+        if keys.prearranged:
+            setup["salted_deck"] = True  # its deck commitment hides a guessable seed
         at = clocks.now_ms(self._clock)
         events = folding.create(rules, keys, filled=filled, at=at, **setup)
         state = fold(rules, events)
