@@ -1,20 +1,28 @@
 """Actions: a seat plays; the body is the action plus the version it expects.
 
-A plain action is served before Flask by ``service.api.hotpath``, which calls the same ``play``
-and answers the same bytes; this view serves every other request of the operation."""
+The endpoint: the body parsed (the documented schemas), one call (``play``), the result
+serialised (``answer``). A plain action is served before Flask by ``service.api.hotpath`` with
+the same ``play`` and ``answer``; the view below serves every other request of the operation."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from typing import Any
 
+import marshmallow as ma
+import orjson
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import fields
 
 from service.api import schemas
 from service.api.deps import SECURITY, get_service, problems, required_token
 from service.errors import Forbidden, InvalidField, InvalidRequest
 from service.games import GameService
+from service.responses import ActionResponse
 from service.store import Quota
 from service.store.port import MAX_VERSION
 
@@ -31,24 +39,16 @@ class Actions(MethodView):
     @blp.arguments(schemas.ActionSchema())
     @blp.arguments(schemas.ActionHeadersSchema(), location="headers")
     @blp.response(200, schemas.ActionResultSchema())
-    def post(
-        self, body: dict[str, Any], headers: dict[str, Any], game_id: str
-    ) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, body: dict[str, Any], headers: dict[str, Any], game_id: str) -> Response:
         """Play one action: returns the new version, your redacted new events and your view.
 
         Send ``expected_version`` in the body or ``If-Match: "<version>"``; a stale version is
         a 409 ``version_conflict``. Retrying with the same ``Idempotency-Key`` returns the
         first response and plays nothing twice.
         """
-        return _play(game_id, body, headers)
-
-
-def _play(
-    game_id: str, body: dict[str, Any], headers: dict[str, Any]
-) -> tuple[dict[str, Any], int, dict[str, str]]:
-    token = required_token()
-    return play(get_service(), game_id, body, token, headers.get("idempotency_key"),
-                headers.get("if_match"))  # fmt: skip
+        key, if_match = headers.get("idempotency_key"), headers.get("if_match")
+        result, status, extra = play(get_service(), game_id, body, required_token(), key, if_match)
+        return Response(answer(result), status, extra, content_type="application/json")
 
 
 def play(
@@ -88,3 +88,56 @@ def _expected_version(in_body: int | None, if_match: str | None) -> int:
     if expected > MAX_VERSION:  # no game gets there; the store could not name the version
         raise InvalidField("expected_version", f"is past any version (at most {MAX_VERSION})")
     return expected
+
+
+def dump_order(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What ``schema.dump`` makes of data it passes through unchanged (every field plain,
+    ``Nested`` or a ``List`` of ``Nested``): the same keys, in the schema's order."""
+    plan: list[tuple[str, Callable[[Any], Any] | None, bool]] = []
+    for name, field in schema.dump_fields.items():
+        inner = field.inner if isinstance(field, fields.List) else field
+        nested = dump_order(inner.schema) if isinstance(inner, fields.Nested) else None
+        plan.append((field.data_key or name, nested, inner is not field))
+
+    def ordered(data: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, nested, many in plan:
+            if key in data:
+                value = data[key]
+                if nested is not None:
+                    value = [nested(v) for v in value] if many else nested(value)
+                out[key] = value
+        return out
+
+    return ordered
+
+
+RESULT_ORDER = dump_order(schemas.ActionResultSchema())
+
+
+def answer(result: dict[str, Any]) -> bytes:
+    """An action's result as JSON, in the response schema's order and encoded as ``jsonify``
+    encodes every other answer of the API. The events and the view of an ``ActionResponse`` are
+    written as they were encoded when it was made (not encoded again)."""
+    if isinstance(result, ActionResponse):
+        out = _ascii(orjson.dumps(RESULT_ORDER(result.fragments())))
+        if out is not None:
+            return out
+    return encode(RESULT_ORDER(result))
+
+
+def encode(result: dict[str, Any]) -> bytes:
+    """What ``flask.jsonify`` makes of ``result`` (compact, ASCII, in order, a newline)."""
+    try:
+        out = _ascii(orjson.dumps(result))
+    except TypeError:  # an integer past 64 bits: the standard encoder takes it
+        out = None
+    if out is not None:
+        return out
+    return (json.dumps(result, separators=(",", ":")) + "\n").encode()
+
+
+def _ascii(out: bytes) -> bytes | None:
+    """orjson's text with jsonify's newline when it is the standard encoder's too (no character
+    it would escape: past ASCII, or DEL, which orjson does not escape)."""
+    return out + b"\n" if out.isascii() and b"\x7f" not in out else None

@@ -15,8 +15,8 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   2; ``service.api.slots``): the others wait in the order they came, which keeps the slowest
   actions near the mean under load (docs/decisions.md, "Actions take a slot");
 - such a request is played by the same ``actions.play`` the documented view calls, and
-  answered with the same bytes (``jsonify``'s encoding, the ``ETag``, the security headers of
-  ``service.api.security``), timed in the same
+  answered by the same ``actions.answer`` (the ``ETag``, the security headers of
+  ``service.api.security`` as Flask adds them), timed in the same
   metric; once the answer is written the connection waits a turn of the event loop
   (``Answered``);
 - anything else goes to Flask untouched (the body handed on as it came); an error raised while
@@ -27,25 +27,20 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
 from __future__ import annotations
 
 import io
-import json
 import re
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import marshmallow as ma
 import orjson
 from flask import Flask, request
-from marshmallow import fields
 
 from service import metrics
 from service.api import bodies, limits
-from service.api.actions import play
-from service.api.schemas import ActionResultSchema
+from service.api.actions import answer, play
 from service.api.security import HEADERS
 from service.api.slots import ActionSlots
 from service.games import GameService
-from service.responses import ActionResponse
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -148,58 +143,6 @@ def _plain(body: bytes, environ: Environ) -> tuple[dict[str, Any], str, str | No
 
 def _whole(value: object, least: int | None) -> bool:
     return type(value) is int and (least is None or value >= least)
-
-
-def dump_order(schema: ma.Schema) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """What ``schema.dump`` makes of data it passes through unchanged (every field plain,
-    ``Nested`` or a ``List`` of ``Nested``): the same keys, in the schema's order."""
-    plan: list[tuple[str, Callable[[Any], Any] | None, bool]] = []
-    for name, field in schema.dump_fields.items():
-        inner = field.inner if isinstance(field, fields.List) else field
-        nested = dump_order(inner.schema) if isinstance(inner, fields.Nested) else None
-        plan.append((field.data_key or name, nested, inner is not field))
-
-    def ordered(data: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, nested, many in plan:
-            if key in data:
-                value = data[key]
-                if nested is not None:
-                    value = [nested(v) for v in value] if many else nested(value)
-                out[key] = value
-        return out
-
-    return ordered
-
-
-RESULT_ORDER = dump_order(ActionResultSchema())
-
-
-def answer(result: dict[str, Any]) -> bytes:
-    """What ``flask.jsonify`` makes of an action's result in the schema's order. The events and
-    the view of an ``ActionResponse`` are written as they were encoded when it was made."""
-    if isinstance(result, ActionResponse):
-        out = _ascii(orjson.dumps(RESULT_ORDER(result.fragments())))
-        if out is not None:
-            return out
-    return encode(RESULT_ORDER(result))
-
-
-def encode(result: dict[str, Any]) -> bytes:
-    """What ``flask.jsonify`` makes of ``result`` (compact, ASCII, in order, a newline)."""
-    try:
-        out = _ascii(orjson.dumps(result))
-    except TypeError:  # an integer past 64 bits: the standard encoder takes it
-        out = None
-    if out is not None:
-        return out
-    return (json.dumps(result, separators=(",", ":")) + "\n").encode()
-
-
-def _ascii(out: bytes) -> bytes | None:
-    """orjson's text with jsonify's newline when it is the standard encoder's too (no character
-    it would escape: past ASCII, or DEL, which orjson does not escape)."""
-    return out + b"\n" if out.isascii() and b"\x7f" not in out else None
 
 
 def _raise_handed_on() -> None:

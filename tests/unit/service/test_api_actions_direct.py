@@ -15,7 +15,7 @@ from werkzeug.test import EnvironBuilder
 
 from service import app as app_module
 from service import responses, shapes
-from service.api import actions, hotpath
+from service.api import actions, hotpath, schemas
 from service.api.deps import EXTENSION
 from service.store import InMemoryEventStore
 from service.store.records import salt_of
@@ -98,6 +98,23 @@ def test_a_plain_action_does_not_go_through_the_generic_view(
     assert response.status_code == 200 and response.json["version"] == DEALT + 1
 
 
+def test_the_documented_view_serialises_with_the_endpoint_s_one_encoder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no second serialiser to keep in step: the view answers with actions.answer, as the hot
+    # path does, instead of dumping through the response schema and jsonify
+    def no_dump(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the action's result was dumped through the response schema")
+
+    monkeypatch.setattr(app_module, "install_hot_path", lambda app: None)  # the view only
+    monkeypatch.setattr(schemas.ActionResultSchema, "dump", no_dump)
+    table = Table(make_app(InMemoryEventStore()).test_client(), deal=DEAL, dealer=1)
+    response = table.act(0, {"type": "play", "card": "AS"}, DEALT, **{"If-Match": f'"{DEALT}"'})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_data() == actions.answer(response.json)
+    assert response.headers["ETag"] == f'"{DEALT + 1}"'
+
+
 @pytest.mark.parametrize("limits", [0, 1], ids=["unlimited", "rate-limited"])
 def test_a_plain_action_is_played_before_flask(
     monkeypatch: pytest.MonkeyPatch, limits: int
@@ -143,7 +160,7 @@ def test_the_encoding_is_jsonify_s() -> None:
                {"big": 2**70, "neg": -(2**63)}]  # fmt: skip
     with app.app_context():
         for sample in samples:
-            assert hotpath.encode(sample) == jsonify(sample).get_data()
+            assert actions.encode(sample) == jsonify(sample).get_data()
 
 
 def test_an_action_s_events_and_view_are_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -154,18 +171,18 @@ def test_an_action_s_events_and_view_are_encoded_once(monkeypatch: pytest.Monkey
     assert result == {"version": 6, "head_hash": "h" * 64,
                       "events": [{"version": 6, "event": {"card": "AS"}}],
                       "view": {"hand": ["9H"]}}  # fmt: skip
-    answer = hotpath.answer(result)
+    answer = actions.answer(result)
     assert b'"event":{"card": "AS"}' in answer and answer.endswith(b'"view":{"hand": ["9H"]}}\n')
     # the rest in the schema's order, as jsonify writes it
     assert answer.startswith(b'{"version":6,"head_hash":"' + b"h" * 64 + b'","events":[{"version')
     dumps = []
     monkeypatch.setattr(hotpath.orjson, "dumps", lambda *a, **k: dumps.append(a) or b"{}")
-    hotpath.answer(result)
+    actions.answer(result)
     assert len(dumps) == 1  # the response around the parts, once
     # past ASCII (jsonify escapes it, orjson does not), the standard encoder's way instead
     monkeypatch.undo()
     names = responses.ActionResponse(0, None, [], ('{"name":"Zoë"}'.encode(), {"name": "Zoë"}))
-    assert hotpath.answer(names) == b'{"version":0,"events":[],"view":{"name":"Zo\\u00eb"}}\n'
+    assert actions.answer(names) == b'{"version":0,"events":[],"view":{"name":"Zo\\u00eb"}}\n'
 
 
 def test_an_action_response_is_what_json_ready_makes_of_it() -> None:
