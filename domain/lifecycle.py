@@ -67,6 +67,7 @@ from domain.table import (
     fold_all,
     fold_fact,
     game_seed,
+    lapsed,
     leave,
     moved_on,
     role_after,
@@ -82,7 +83,7 @@ SOURCES = ("client", "server")
 
 # Actions every game takes through the normal action endpoint, never listed in legal_actions
 # (so a bot choosing from that list never resigns by chance); the view names those a seat may send.
-LIFECYCLE_ACTIONS = ("resign", "abort", "leave", FALLBACK)
+LIFECYCLE_ACTIONS = ("resign", "abort", "withdraw_abort", "leave", FALLBACK)
 LIFECYCLE_ACTION_FIELDS = {FALLBACK: {"reason": "str"}}  # their fields (typed in the API)
 
 
@@ -117,12 +118,14 @@ class Lifecycle(Generic[S]):
         bots: Sequence[int] | None = None,
         at: int | None = None,
         salted_deck: bool = False,
+        abort_lapses: bool = False,
     ) -> list[Event]:
         """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
 
         ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs);
         ``salted_deck``: a prearranged game publishes its deck commitment salted with the
-        secret (``domain.fairness.salted_deck``; every game the service creates now)."""
+        secret (``domain.fairness.salted_deck``; every game the service creates now);
+        ``abort_lapses``: pending agreements to abort lapse when another person moves."""
         check_players(self.game, players)
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
@@ -143,6 +146,7 @@ class Lifecycle(Generic[S]):
             prearranged=keys.prearranged,
             bots=None if bots is None else check_bots(bots, filled),
             salted_deck=salted_deck and keys.prearranged,
+            abort_lapses=abort_lapses,
         )
         state = self.evolve(self.initial_state(), created)
         events: list[Event] = [created]
@@ -215,7 +219,7 @@ class Lifecycle(Generic[S]):
         (``domain.fallback``) needs the ``version`` the game is at: its default move's seed."""
         if is_fallback(action):
             return self.fall_back(state, seat, action, keys, at, version)
-        events = self.decide(state, seat, action)
+        events = [*lapsed(state, seat, action), *self.decide(state, seat, action)]
         after = fold(self, events, state)
         if self.outcome(after) is not None:
             events.append(self.revelation(state, keys))

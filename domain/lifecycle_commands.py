@@ -19,6 +19,7 @@ def create_command(
     filled: Sequence[tuple[int, str]],
     bots: Sequence[int] | None = None,
     salted_deck: bool = False,
+    abort_lapses: bool = False,
 ) -> dict[str, Any]:
     """The stored command of a creation batch (no secret in it: commands are public)."""
     command = {
@@ -30,6 +31,8 @@ def create_command(
     }
     if salted_deck:
         command["salted_deck"] = True
+    if abort_lapses:
+        command["abort_lapses"] = True
     return command if bots is None else {**command, "bots": list(bots)}
 
 

@@ -15,7 +15,14 @@ from domain import clock as clocks
 from domain.events import Encoded, Event, EventCodec
 from domain.fallback import BotFellBack
 from domain.idle import SeatIdled
-from domain.seating import AbortAgreed, GameAborted, SeatLeft, SeatRetaken
+from domain.seating import (
+    AbortAgreed,
+    AbortLapsed,
+    AbortWithdrawn,
+    GameAborted,
+    SeatLeft,
+    SeatRetaken,
+)
 
 PREFIX = "lifecycle."
 
@@ -37,8 +44,11 @@ class GameCreated(Event):
     # The game's own deck commitment is published salted with the secret (``salted_deck``):
     # a prearranged game created since schema 3. Before, it was published as it is.
     salted_deck: bool = False
+    # Pending agreements to abort lapse when another person moves instead (``AbortLapsed``):
+    # a game created since schema 4. Before, an agreement stood until the game ended.
+    abort_lapses: bool = False
 
-    SCHEMA: ClassVar[int] = 3
+    SCHEMA: ClassVar[int] = 4
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +103,8 @@ EVENTS: tuple[type[Event], ...] = (
     GameExpired,
     SeatResigned,
     AbortAgreed,
+    AbortWithdrawn,
+    AbortLapsed,
     GameAborted,
     SeatLeft,
     SeatRetaken,
@@ -111,6 +123,7 @@ class LifecycleCodec(EventCodec):
         self.inner = inner
         self.upcaster(GameCreated.TYPE, 1)(_created_before_bots)
         self.upcaster(GameCreated.TYPE, 2)(_created_before_salted_decks)
+        self.upcaster(GameCreated.TYPE, 3)(_created_before_lapsing_aborts)
 
     def encode(self, event: Event) -> Encoded:
         """The event as flat JSON-ready data."""
@@ -135,6 +148,11 @@ def _created_before_bots(data: Encoded) -> Encoded:
 def _created_before_salted_decks(data: Encoded) -> Encoded:
     """GameCreated schema 2 published every deck commitment unsalted."""
     return {**data, "salted_deck": False}
+
+
+def _created_before_lapsing_aborts(data: Encoded) -> Encoded:
+    """GameCreated schema 3: an agreement to abort stood until the game ended."""
+    return {**data, "abort_lapses": False}
 
 
 def is_lifecycle_stream(first_event: Mapping[str, Any]) -> bool:

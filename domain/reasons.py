@@ -33,6 +33,7 @@ NARROW: dict[str, str] = {
     "match_over": "the match is over",
     "abort_not_a_person": "only a seat a person holds may abort (not a bot's, not an open one)",
     "abort_already_agreed": "the seat has already agreed to abort; the others must agree",
+    "abort_not_agreed": "the seat has no pending agreement to abort to withdraw",
     "leave_not_a_person": "only a seat a person holds may be left (not a bot's, not an open one)",
     "seat_open": "a person left a seat open: the game waits until someone takes it",
     "no_clock": "no clock runs for that seat (a timeout needs one)",

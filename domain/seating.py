@@ -24,6 +24,22 @@ class AbortAgreed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AbortWithdrawn(Event):
+    """A person took back their agreement to abort (the game goes on)."""
+
+    TYPE: ClassVar[str] = "lifecycle.AbortWithdrawn"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbortLapsed(Event):
+    """The pending agreements to abort lapsed: another person moved instead of agreeing."""
+
+    TYPE: ClassVar[str] = "lifecycle.AbortLapsed"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameAborted(Event):
     """The game was aborted: before the deal by one seated person, after it by every person."""
 

@@ -32,6 +32,8 @@ from domain.protocol import Action
 from domain.seating import (
     TABLE_OPTIONS,
     AbortAgreed,
+    AbortLapsed,
+    AbortWithdrawn,
     GameAborted,
     SeatLeft,
     SeatRetaken,
@@ -188,6 +190,10 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return copy_with(state, resigned=event, recent=(event,))
         case AbortAgreed(seat=seat):
             return copy_with(state, agreed=tuple(sorted({*state.agreed, seat})))
+        case AbortWithdrawn(seat=seat):
+            return copy_with(state, agreed=tuple(s for s in state.agreed if s != seat))
+        case AbortLapsed(seats=seats):
+            return copy_with(state, agreed=tuple(s for s in state.agreed if s not in seats))
         case GameAborted():
             return copy_with(state, aborted=event)
         case GameStopped():
@@ -271,6 +277,8 @@ def seat_may_send(state: Table[Any], seat: int | None, over: bool) -> list[str]:
     out = ["resign"] if state.inner is not None else []
     if seat in state.people and seat not in state.agreed:
         out.append("abort")
+    if seat in state.agreed:
+        out.append("withdraw_abort")
     if seat in state.people:
         out.append("leave")
     return out
@@ -300,6 +308,8 @@ def seat_action(
         raise GameOver(f"the game is over: nothing to {kind}")
     if kind == "abort":
         return abort(state, seat)
+    if kind == "withdraw_abort":
+        return withdraw_abort(state, seat)
     if kind == "leave":
         return leave(state, seat)
     if state.inner is None:
@@ -323,6 +333,30 @@ def abort(state: Table[Any], seat: int) -> list[Event]:
     if set(state.people) <= set(agreed):
         events.append(GameAborted(agreed=agreed))
     return events
+
+
+def withdraw_abort(state: Table[Any], seat: int) -> list[Event]:
+    """A person takes back their pending agreement to abort."""
+    if seat not in state.agreed:
+        raise IllegalAction(f"seat {seat} has no agreement to abort to withdraw",
+                            reason="abort_not_agreed")  # fmt: skip
+    return [AbortWithdrawn(seat=seat)]
+
+
+def lapsed(state: Table[Any], seat: int, action: Action) -> list[Event]:
+    """``AbortLapsed`` when a person who has not agreed makes a move of the game while others'
+    agreements are pending (a game created with ``abort_lapses``): like a draw offer in chess,
+    an agreement is accepted by agreeing, declined by playing on, and never held over."""
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    created = state.created
+    if created is None or not created.abort_lapses or not state.agreed or kind in SEAT_ACTIONS:
+        return []
+    if seat not in state.people or seat in state.agreed:
+        return []
+    return [AbortLapsed(seats=state.agreed)]
+
+
+SEAT_ACTIONS = ("resign", "abort", "withdraw_abort", "leave")
 
 
 def leave(state: Table[Any], seat: int) -> list[Event]:

@@ -144,6 +144,7 @@ def _produce(
             bots=command.get("bots"),
             at=at,
             salted_deck=command.get("salted_deck") is True,
+            abort_lapses=command.get("abort_lapses") is True,
         )
     if state.created is None:
         raise Discrepancy(None, "the first batch is not a create command")

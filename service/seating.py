@@ -69,6 +69,7 @@ class Seating(Access):
             "options": self._paced(options, records),
             "dealer": dealer,
             "bots": [i for i, r in enumerate(records) if r.type == "bot"],
+            "abort_lapses": True,  # an agreement to abort lapses when another person plays on
         }
         if keys.prearranged:
             setup["salted_deck"] = True  # its deck commitment hides a guessable seed

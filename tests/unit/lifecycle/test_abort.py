@@ -60,7 +60,7 @@ def test_after_the_deal_every_person_must_agree() -> None:
     assert _names(first) == ["AbortAgreed"]
     pending = fold(GAME, first, dealt)
     assert GAME.outcome(pending) is None and GAME.view(pending, 0)["abort_agreed"] == [1]
-    assert GAME.view(pending, 1)["may_send"] == ["resign", "leave"]
+    assert GAME.view(pending, 1)["may_send"] == ["resign", "withdraw_abort", "leave"]
     with pytest.raises(IllegalAction) as again:
         GAME.act(pending, 1, {"type": "abort"}, KEYS)
     assert again.value.reason == "abort_already_agreed"
@@ -90,3 +90,59 @@ def test_a_game_created_before_bots_were_recorded_reads_every_seat_as_a_person()
     created = GAME.codec.decode(old)
     assert isinstance(created, GameCreated) and created.bots is None
     assert fold(GAME, [created]).is_person(1)
+
+
+def _lapsing(bots: tuple[int, ...], joined: tuple[int, ...]) -> Any:
+    """A table created as the service creates games now: agreements to abort lapse."""
+    state = fold(GAME, GAME.create(players=3, options={}, dealer=None, keys=KEYS, bots=bots,
+                                   filled=[(s, ENTROPY[s]) for s in bots],
+                                   abort_lapses=True))  # fmt: skip
+    for seat in joined:
+        state = fold(GAME, GAME.join(state, seat, ENTROPY[seat], KEYS), state)
+    return state
+
+
+def _play(state: Any, seat: int) -> tuple[list[Any], Any]:
+    events = GAME.act(state, seat, GAME.legal_actions(state, seat)[0], KEYS)
+    return events, fold(GAME, events, state)
+
+
+def test_an_agreement_lapses_when_another_person_plays_on_instead_of_agreeing() -> None:
+    dealt = _lapsing(bots=(2,), joined=(0, 1))
+    pending = fold(GAME, GAME.act(dealt, 1, {"type": "abort"}, KEYS), dealt)
+    declined, after = _play(pending, 0)  # seat 0, a person, moves instead of agreeing
+    assert _names(declined)[0] == "AbortLapsed" and declined[0].seats == (1,)
+    assert GAME.view(after, 0)["abort_agreed"] == []
+    late = GAME.act(after, 0, {"type": "abort"}, KEYS)  # sixty moves later, say
+    assert _names(late) == ["AbortAgreed"]  # the game goes on: seat 1 must agree again
+
+
+def test_an_agreement_stands_while_bots_and_the_agreeing_person_move() -> None:
+    dealt = _lapsing(bots=(2,), joined=(0, 1))
+    pending = fold(GAME, GAME.act(dealt, 1, {"type": "abort"}, KEYS), dealt)
+    events, after = _play(pending, 1)
+    events2, after = _play(after, 2)
+    assert "AbortLapsed" not in _names(events + events2)
+    assert _names(GAME.act(after, 0, {"type": "abort"}, KEYS))[:2] == [
+        "AbortAgreed", "GameAborted"]
+
+
+def test_a_person_withdraws_their_agreement() -> None:
+    dealt = _lapsing(bots=(2,), joined=(0, 1))
+    pending = fold(GAME, GAME.act(dealt, 1, {"type": "abort"}, KEYS), dealt)
+    withdrawn = GAME.act(pending, 1, {"type": "withdraw_abort"}, KEYS)
+    assert _names(withdrawn) == ["AbortWithdrawn"]
+    after = fold(GAME, withdrawn, pending)
+    assert GAME.view(after, 1)["abort_agreed"] == [] and "abort" in GAME.view(after, 1)["may_send"]
+    assert _names(GAME.act(after, 0, {"type": "abort"}, KEYS)) == ["AbortAgreed"]
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(after, 1, {"type": "withdraw_abort"}, KEYS)
+    assert refused.value.reason == "abort_not_agreed"
+
+
+def test_a_game_created_before_agreements_lapsed_keeps_them_until_the_end() -> None:
+    old = {"type": GameCreated.TYPE, "schema": 3, "game": "shithead", "players": 2,
+           "options": {}, "dealer": None, "commitment": "00" * 32, "prearranged": False,
+           "bots": [], "salted_deck": False}  # fmt: skip
+    created = GAME.codec.decode(old)
+    assert isinstance(created, GameCreated) and created.abort_lapses is False

@@ -53,3 +53,28 @@ def test_after_the_deal_the_game_ends_once_every_person_agrees(client: FlaskClie
     assert summary["outcome"]["agreed"] == [0, 1] and summary["outcome"]["winners"] == []
     replay = loads(client.get(f"/games/{table.id}/replay").get_data())
     assert verify(replay).ok
+
+
+def test_an_agreement_made_early_does_not_let_the_other_abort_when_it_suits_them(
+    client: FlaskClient,
+) -> None:
+    """Issue 30: Alice agreed at move 1; much later Bob aborted when it suited him."""
+    table = Table(client, game="sixty_six", players=2, seed=None)
+    view = table.view(0)
+    agreed = table.act(0, ABORT, version=view["version"])
+    assert agreed.status_code == 200, agreed.json
+    bob = table.view(1)
+    while 1 not in bob["view"]["to_act"]:  # Alice (seat 0) moves on while Bob has the turn next
+        alice = table.view(0)
+        table.act(0, alice["view"]["legal_actions"][0], version=alice["version"])
+        bob = table.view(1)
+    played = table.act(1, bob["view"]["legal_actions"][0], version=bob["version"])
+    assert played.json["events"][0]["event"]["type"] == "lifecycle.AbortLapsed"
+    later = table.view(1)
+    assert later["view"]["abort_agreed"] == []
+    bob_aborts = table.act(1, ABORT, version=later["version"])
+    assert [e["event"]["type"] for e in bob_aborts.json["events"]] == ["lifecycle.AbortAgreed"]
+    assert table.summary()["status"] == "playing"
+    withdrawn = table.act(1, {"type": "withdraw_abort"}, version=bob_aborts.json["version"])
+    assert withdrawn.status_code == 200, withdrawn.json
+    assert table.view(0)["view"]["abort_agreed"] == []
