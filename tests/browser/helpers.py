@@ -76,10 +76,10 @@ class Watched:
         errors = [e for e in errors if "status of 409" not in e]
         assert errors == [], f"console errors: {errors}"
 
-    def screenshot(self, name: str) -> Path:
+    def screenshot(self, name: str, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=full_page)
         return path
 
 
@@ -183,15 +183,42 @@ def check_dimmed(page: Any, seen: dict[str, Any]) -> None:
         assert dimmed == (choosing and card not in named), (card, seen["view"]["legal_actions"])
 
 
-def play_through(watched: Watched, seconds: float = 90) -> list[dict[str, Any]]:
+IN_VIEW = """s => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    const panel = document.querySelector('#play-panel').getBoundingClientRect();
+    return r ? { top: r.top, bottom: r.bottom, left: r.left, right: r.right, panelTop: panel.top,
+                 height: innerHeight, width: innerWidth, scrolled: scrollY } : null;
+}"""
+
+
+def assert_in_view(page: Any) -> None:
+    """The seat's hand and the pile or trick are both on the screen, unscrolled, the pile or
+    trick clear of the hand's panel fixed at the bottom."""
+    hand = page.evaluate(IN_VIEW, "#hand-cards")
+    middle = page.evaluate(IN_VIEW, "#felt .play-area")
+    assert hand and middle, (hand, middle)
+    assert middle["scrolled"] == 0, middle
+    assert middle["top"] >= 0 and middle["bottom"] <= middle["panelTop"], middle
+    assert hand["top"] >= 0 and hand["bottom"] <= hand["height"], hand
+    for box in (hand, middle):
+        assert box["left"] >= 0 and box["right"] <= box["width"], box
+
+
+def play_through(
+    watched: Watched, seconds: float = 90, shots: str | None = None
+) -> list[dict[str, Any]]:
     """Play the seat's legal actions by touching cards on the page until its outcome shows;
     returns the actions played. The action is chosen from the seat's view once the page shows
-    that version."""
+    that version; at each the hand and the pile or trick are checked on the screen. With
+    ``shots`` the screen of each phase is saved as ``<shots>-<phase>``."""
     page = watched.page
     clicks: list[dict[str, Any]] = []
+    phases: set[str] = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if page.locator("#outcome .outcome").count():
+            if shots:
+                watched.screenshot(f"{shots}-over", full_page=False)
             return clicks
         seen = seat_view(watched)
         # declaring out is legal at any time in Sixty-Six: the person never does
@@ -201,6 +228,11 @@ def play_through(watched: Watched, seconds: float = 90) -> list[dict[str, Any]]:
             page.wait_for_timeout(40)
             continue
         check_dimmed(page, seen)
+        assert_in_view(page)
+        phase = page.inner_text("#phase")
+        if shots and phase not in phases:
+            phases.add(phase)
+            watched.screenshot(f"{shots}-{phase.replace(' ', '_')}", full_page=False)
         action = min(found, key=preference)
         before = page_version(page)
         act_by_touch(page, action)

@@ -93,32 +93,38 @@ def test_sixty_six_created_in_the_lobby_joined_reloaded_and_played_to_the_end(
     watched.assert_clean("status of 422")  # the refused creation above
 
 
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
         ("shithead", [OPEN, BOT], {"action_limit": 600}),
         ("sheepshead", [OPEN, BOT, BOT], {"rounds": 1, "first_dealer": 2}),  # seat 0 picks first
+        ("sixty_six", [OPEN, BOT], {"game_target": 1}),
     ],
 )
-def test_a_person_plays_a_whole_game_against_bots_through_the_page(
+def test_a_person_plays_a_whole_game_against_bots_by_touching_cards(
     table_stack: Stack,
     pages: Callable[..., Watched],
     game: str,
     seats: list[dict],
     options: dict,
+    size: str,
 ) -> None:
     created = table_stack.create(game, seats, seed=f"browser-{game}", options=options)
-    watched = pages()
+    width, height = SIZES[size]
+    watched = pages(width, height)
     take_seat(watched, created["id"])
-    watched.screenshot(f"{game}-table")
-    assert page_width_with_a_long_last_action(watched) <= 1100  # the window's: it wraps
-    clicks = play_through(watched)
+    assert page_width_with_a_long_last_action(watched) <= width  # the window's: it wraps
+    clicks = play_through(watched, shots=f"{game}-{size}")
     summary = table_stack.wait_over(created["id"])
     assert clicks and summary["outcome"]["reason"] == "finished"
     if game == "sheepshead":  # the person picked and buried a pair chosen in the hand
         assert [a["type"] for a in clicks][:2] == ["pick", "bury"]
     assert "Game over" in watched.page.inner_text("#outcome")
-    watched.screenshot(f"{game}-over")
+    watched.screenshot(f"{game}-{size}-over-page")
     watched.assert_clean()
 
 

@@ -57,6 +57,9 @@ const LABELS = {
   no_crack: "No crack", recrack: "Re-crack", no_recrack: "No re-crack", close: "Close the stock",
   draw: "Draw", declare_out: "Declare out", exchange_trump: "Exchange the trump nine", call: "Call",
 };
+const VERBS = { play: "play", swap: "swap a hand card with a face-up one", bury: "bury", marriage: "announce a marriage",
+  stack: "stack", choose_face_up: "choose your face-up cards", pickup: "pick up the pile with a face-up card" };
+
 export function label(type) {
   return LABELS[type] || String(type).replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
 }
@@ -149,7 +152,8 @@ export function handControls({ handBox, actionsBox, send }) {
     if (selected.length) {
       actionsBox.append(el("button", { type: "button", id: "clear", onclick: () => { selected = []; draw(view, me); } }, "Clear selection"));
     } else if (byCards.length) {
-      actionsBox.append(el("span", { class: "muted", id: "hint" }, "touch a card to play it"));
+      const verbs = [...new Set(byCards.map((a) => VERBS[a.type] || label(a.type).toLowerCase()))];
+      actionsBox.append(el("span", { class: "muted", id: "hint" }, `touch your cards to ${verbs.join(" or ")}`));
     }
     for (const action of buttons) actionsBox.append(actionButton(action, false));
   }

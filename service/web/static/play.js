@@ -36,10 +36,15 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   const actionsBox = el("div", { class: "actions", id: "actions" });
   const lifecycleBox = el("div", { class: "lifecycle", id: "lifecycle" });  // resign, abort
   const mode = el("p", { class: "muted" });
-  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table,
-    el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
-      el("h2", {}, "Your hand"), handBox, el("h2", {}, "Your actions"),
-      el("div", { class: "actions-row" }, actionsBox, lifecycleBox)));
+  const panel = el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
+    el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
+    el("div", { class: "actions-row" }, actionsBox, lifecycleBox));
+  main.classList.add("game");
+  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table, panel);
+  // the hand and the actions are fixed at the bottom: the table above keeps clear of them
+  const sized = new ResizeObserver(() => main.style.setProperty("--panel-height", `${panel.hidden ? 0 : panel.offsetHeight}px`));
+  sized.observe(panel);
+  onLeave(() => { sized.disconnect(); main.classList.remove("game"); main.style.removeProperty("--panel-height"); });
 
   let joinDrawn = null;
   function drawJoin() {
@@ -115,7 +120,6 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
 
   const controls = handControls({ handBox, actionsBox, send: (action) => play(action) });
   function drawHand() {
-    const panel = document.getElementById("play-panel");
     panel.hidden = me === null;
     if (me !== null) controls.draw(view, me);
     drawLifecycle();

@@ -33,6 +33,12 @@ function labelled(label, ...content) {
   return el("div", {}, el("h3", {}, label), ...content);
 }
 
+/** The middle of the table where the cards are played (the pile, the trick): first, and what
+ * the page keeps in sight. */
+function playArea(id, label, ...content) {
+  return el("div", { id, class: "play-area" }, el("h3", {}, label), ...content);
+}
+
 function trickCards(plays, seats) {
   const row = el("div", { class: "cards" });
   for (const play of plays || []) {
@@ -71,7 +77,7 @@ function shithead(view, seats, me) {
   const pile = view.pile || [];
   const top = pile.slice(-6);
   const center = el("div", { class: "center", "aria-label": "Middle of the table" },
-    labelled(`Pile (${pile.length}), top at the right`, cardsEl(top, { small: true, empty: "empty" }),
+    playArea("pile", `Pile (${pile.length}), top at the right`, cardsEl(top, { small: true, empty: "empty" }),
       pile.length > top.length ? text(`${pile.length - top.length} more below`, "muted") : null),
     labelled("Stock", el("div", { class: "cards" },
       view.stock_count ? backEl(`stock of ${view.stock_count} cards`, true) : null,
@@ -112,12 +118,12 @@ function sixtySix(view, seats, me) {
   });
   const result = view.last_deal_result;
   const center = el("div", { class: "center", "aria-label": "Middle of the table" },
+    playArea("trick", "Current trick", trickCards(view.current_trick, seats)),
     labelled(`Trump: ${suitSymbol(view.trump_suit)} ${suitName(view.trump_suit)}`,
       view.face_up_card ? cardsEl([view.face_up_card], { small: true })
         : text(trumpCard ? `${cardName(trumpCard)} (taken or under the closed stock)` : "", "muted")),
     labelled("Stock", el("div", { class: "cards" },
       view.stock_size ? backEl(`stock of ${view.stock_size} cards`, true) : null, text(stock))),
-    labelled("Current trick", trickCards(view.current_trick, seats)),
     labelled("Last trick", view.last_trick
       ? el("div", {}, cardsEl(view.last_trick.cards, { small: true }),
         text(`won by ${seatName(seats, view.last_trick.winner)}`, "muted"))
@@ -156,12 +162,12 @@ function sheepshead(view, seats, me) {
   if (!view.tricks || view.tricks.length === 0) tricks.append(text("no tricks yet", "muted"));
   const last = view.last_hand;
   const center = el("div", { class: "center", "aria-label": "Middle of the table" },
+    playArea("trick", "Current trick", trickCards(view.trick, seats)),
     labelled(`Hand ${view.hand_number + 1}${view.rounds ? ` of ${view.rounds}` : ""}`,
       text(`dealer ${seatName(seats, view.dealer)}; picker ${view.picker === null ? "none yet" : seatName(seats, view.picker)}${view.leaster ? "; leaster" : ""}${view.multiplier > 1 ? `; stakes \u00d7${view.multiplier}` : ""}`)),
     labelled("Blind", blind),
     labelled("Buried", buried),
     labelled("Called card", called),
-    labelled("Current trick", trickCards(view.trick, seats)),
     labelled("Running scores", el("table", { class: "plain" }, el("tbody", {},
       (view.totals || []).map((p, i) => el("tr", {}, el("td", {}, seatName(seats, i)), el("td", {}, String(p))))))),
     last ? labelled("Last hand", text(`${(last.labels || []).join(", ").replaceAll("_", " ") || last.row || (last.leaster ? "leaster" : "scored")}: `
