@@ -101,9 +101,19 @@ def _entropy(replay: Replay) -> list[str]:
 
 
 def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
+    """Event 1's facts, then what the reveal says: the header's ``seed`` is the revealed seed
+    and ``explicit_deal`` whether the reveal holds a deal."""
     created = replay.events[0].event
     facts = ("players", "options", "dealer", "commitment", "prearranged")
     check_header(replay, rules.name, {name: created.get(name) for name in facts})
+    revealed = [e for e in replay.events if e.event.get("type") == SecretRevealed.TYPE][-1]
+    header = replay.header
+    if header.seed != revealed.event.get("seed"):
+        raise Discrepancy(revealed.version, "the header's seed is not the revealed seed")
+    if header.explicit_deal != (revealed.event.get("deal") is not None):
+        said = "holds" if header.explicit_deal else "holds no"
+        raise Discrepancy(revealed.version, f"the header's explicit_deal says the reveal {said} "
+                                            "deal; it does not")  # fmt: skip
 
 
 def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
