@@ -150,3 +150,38 @@ def test_a_format_2_replay_round_trips_and_names_its_revealed_secret() -> None:
     data = replay.to_dict()
     assert (data["version"], data["secret"], data["prearranged"]) == (2, SECRET, False)
     assert loads(dumps(replay)) == replay
+
+
+def test_a_receipt_naming_version_zero_is_not_a_receipt_of_this_history() -> None:
+    replay, _ = sixty_six()
+    # version 0 has no hash: read as an index, it would name the head and pass as a receipt
+    report = check(replay, receipts=[(0, replay.events[-1].hash)])
+    assert not report.ok and report.bad_version == 0
+    assert "a receipt names version 0" in report.reason
+
+
+def test_a_batch_holding_no_events_is_reported_not_raised() -> None:
+    replay, _ = sixty_six()
+    batches = list(replay.batches)
+    batches.insert(3, dataclasses.replace(batches[3], events=()))
+    report = check(dataclasses.replace(replay, batches=tuple(batches)))
+    assert not report.ok and report.reason == "a batch holds no events"
+
+
+def test_the_header_must_say_prearranged_as_event_one_does() -> None:
+    replay, _ = sixty_six()
+    assert replay.header.prearranged is False
+    forged = dataclasses.replace(replay.header, prearranged=True)
+    report = check(dataclasses.replace(replay, header=forged))
+    assert not report.ok and report.bad_version == 1
+    assert "the header's prearranged differs" in report.reason
+
+
+def test_a_format_2_replay_with_winners_and_losers_swapped_names_the_head() -> None:
+    replay, _ = sixty_six()
+    true = replay.outcome
+    assert true is not None and true["winners"] != true["losers"]
+    forged = {**true, "winners": true["losers"], "losers": true["winners"]}
+    report = check(dataclasses.replace(replay, outcome=forged))
+    assert not report.ok and report.bad_version == replay.header.head_version
+    assert "is not the outcome of the events" in report.reason
