@@ -16,18 +16,11 @@ from domain.games.sheepshead.cards import DECK, effective_suit
 from domain.games.sheepshead.events import HandScored
 from domain.games.sheepshead.state import State
 from domain.registry import get_game
+from domain.worlds.sheepshead import Knowledge, allowed_places, deal
 from tests.support.decisions import as_json as _json
 from tests.support.decisions import decision_at, decisions, played_by
 from workers.bots.base import get_bot
-from workers.bots.search.sheepshead import (
-    Knowledge,
-    SheepsheadSearch,
-    allowed_places,
-    deal,
-    play_out,
-    policy,
-    sample_world,
-)
+from workers.bots.search.sheepshead import SheepsheadSearch, play_out, policy, sample_world
 
 GAME = get_game("sheepshead")
 
