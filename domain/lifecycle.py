@@ -33,6 +33,7 @@ from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, 
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, salted_deck
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
+from domain.forks import GameForked, PositionDealt, position_of, redacted, state_of
 from domain.idle import SeatIdled, check_awaited
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
@@ -119,13 +120,15 @@ class Lifecycle(Generic[S]):
         at: int | None = None,
         salted_deck: bool = False,
         abort_lapses: bool = False,
+        fork: GameForked | None = None,
     ) -> list[Event]:
         """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
 
         ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs);
         ``salted_deck``: a prearranged game publishes its deck commitment salted with the
         secret (``domain.fairness.salted_deck``; every game the service creates now);
-        ``abort_lapses``: pending agreements to abort lapse when another person moves."""
+        ``abort_lapses``: pending agreements to abort lapse when another person moves;
+        ``fork``: the origin of a game that starts at a moment of another (``domain.forks``)."""
         check_players(self.game, players)
         check_dealer(dealer, players)
         check_hex32(keys.secret, "the server's secret")
@@ -143,13 +146,15 @@ class Lifecycle(Generic[S]):
             options={**full, **timing},
             dealer=dealer,
             commitment=promise,
-            prearranged=keys.prearranged,
+            prearranged=keys.prearranged or (fork is not None and fork.seat is None),
             bots=None if bots is None else check_bots(bots, filled),
             salted_deck=salted_deck and keys.prearranged,
             abort_lapses=abort_lapses,
         )
-        state = self.evolve(self.initial_state(), created)
-        events: list[Event] = [created]
+        if fork is not None:
+            position_of(self.name, fork, "0" * 64)  # a moment that cannot be forked: said now
+        events: list[Event] = [created] if fork is None else [created, fork]
+        state = fold(self, events)
         for seat, entropy in filled:
             more = self.join(state, seat, entropy, keys, source="server", at=at)
             state = fold(self, more, state)
@@ -187,14 +192,23 @@ class Lifecycle(Generic[S]):
         if commitment(keys.secret) != created.commitment:
             raise InvalidSetup("the secret does not match the commitment published at creation")
         own = {k: v for k, v in created.options.items() if k not in TABLE_NAMES}
+        if state.forked is not None:
+            events: list[Event] = [position_of(self.name, state.forked, self.seed(state, keys))]
+            return events + self._after_deal(state, events, keys, at)
         setup = self._setup(created.players, own, created.dealer, keys, self.seed(state, keys))
         events = self._salted(created, keys, list(self.game.start(setup)))
-        if self.game.outcome(fold(self.game, events)) is not None:
-            events.append(self.revelation(state, keys))
-        elif state.clock is not None:
-            dealt = fold(self, events, state)
-            events += clocks.after_batch(dealt.clock, self.awaited_seats(dealt), None, at)
-        return events
+        return events + self._after_deal(state, events, keys, at)
+
+    def _after_deal(
+        self, state: Table[S], events: list[Event], keys: Keys, at: int | None
+    ) -> list[Event]:
+        """What the deal's batch ends with: the reveal if it ended the game, else the clock."""
+        dealt = fold(self, events, state)
+        if self.outcome(dealt) is not None:
+            return [self.revelation(state, keys)]
+        if state.clock is not None:
+            return clocks.after_batch(dealt.clock, self.awaited_seats(dealt), None, at)
+        return []
 
     @staticmethod
     def _salted(created: GameCreated, keys: Keys, events: list[Event]) -> list[Event]:
@@ -466,7 +480,10 @@ class Lifecycle(Generic[S]):
         return None if state.inner is None else self.game.outcome(state.inner)
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
-        """Lifecycle events are public; the game redacts its own."""
+        """Lifecycle events are public (a fork's position: as the seat's view of it); the
+        game redacts its own."""
+        if isinstance(event, PositionDealt):
+            return redacted(event, self.game.view(state_of(event), seat))
         if isinstance(event, EVENTS):
             return self.codec.encode(event)
         return self.game.redact(event, seat)

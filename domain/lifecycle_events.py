@@ -2,7 +2,8 @@
 
 Their type names (``lifecycle.*``) and encodings are what stored streams hold: change neither.
 ``EVENTS`` also lists the seating events (``domain.seating``), the clock's (``domain.clock``) and
-a bot's fallback (``domain.fallback``) and an idle seat's (``domain.idle``).
+a bot's fallback (``domain.fallback``), an idle seat's (``domain.idle``) and a fork's origin and
+position (``domain.forks``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 from domain import clock as clocks
 from domain.events import Encoded, Event, EventCodec
 from domain.fallback import BotFellBack
+from domain.forks import GameForked, PositionDealt
 from domain.idle import SeatIdled
 from domain.seating import (
     AbortAgreed,
@@ -111,6 +113,8 @@ EVENTS: tuple[type[Event], ...] = (
     BotFellBack,
     SeatIdled,
     GameStopped,
+    GameForked,
+    PositionDealt,
     *clocks.EVENTS,
 )
 

@@ -16,6 +16,7 @@ from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, 
 from domain.events import Event
 from domain.fairness import deal_seed
 from domain.fallback import BotFellBack
+from domain.forks import GameForked, PositionDealt, origin_summary, state_of
 from domain.frozen import copy_with
 from domain.idle import SeatIdled
 from domain.lifecycle_events import (
@@ -76,6 +77,7 @@ class Table(Generic[S]):
     left: tuple[int, ...] = ()  # every seat a person has left, in order (history)
     recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
     clock: clocks.Clock | None = None
+    forked: GameForked | None = None  # a fork's origin (domain.forks)
 
     @property
     def dealt(self) -> bool:
@@ -89,7 +91,7 @@ class Table(Generic[S]):
 
     @property
     def prearranged(self) -> bool:
-        """As recorded at creation."""
+        """As recorded at creation (an open fork's position was chosen: prearranged)."""
         return self.created is not None and self.created.prearranged
 
     def is_person(self, seat: int) -> bool:
@@ -184,6 +186,10 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return copy_with(state, entropy=tuple(filled))
         case SecretRevealed():
             return copy_with(state, revealed=event)
+        case GameForked():
+            return copy_with(state, forked=event)
+        case PositionDealt():
+            return copy_with(state, inner=state_of(event), recent=())
         case GameExpired():
             return copy_with(state, expired=event)
         case SeatResigned():
@@ -242,6 +248,8 @@ def table_facts(state: Table[Any], may_send: list[str]) -> dict[str, Any]:
     }
     if state.clock is not None:
         facts["clock"] = clocks.view(state.clock)
+    if state.forked is not None:
+        facts["forked"] = origin_summary(state.forked)
     return facts
 
 

@@ -18,6 +18,7 @@ from domain.default_move import RULE
 from domain.errors import DomainError
 from domain.events import Event, canonical_json
 from domain.fairness import chain_salt, commitment, deal_seed, is_hex32
+from domain.forks import GameForked
 from domain.lifecycle import GameCreated, Keys, Lifecycle, SecretRevealed, lifecycle
 from domain.protocol import Game, fold
 from replays.checks import (
@@ -29,7 +30,7 @@ from replays.checks import (
     compare,
     normal,
 )
-from replays.format import Batch, Replay, ReplayFormatError
+from replays.format import Batch, Replay, ReplayFormatError, origin_of
 
 
 def check_lifecycle(game: Game[Any], replay: Replay) -> None:
@@ -114,6 +115,8 @@ def _check_header(rules: Lifecycle[Any], replay: Replay) -> None:
         said = "holds" if header.explicit_deal else "holds no"
         raise Discrepancy(revealed.version, f"the header's explicit_deal says the reveal {said} "
                                             "deal; it does not")  # fmt: skip
+    if canonical_json(replay.header.forked) != canonical_json(origin_of(replay.batches[0])):
+        raise Discrepancy(1, "the header's forked differs from the origin in the creation batch")
 
 
 def _rerun(rules: Lifecycle[Any], state: Any, batch: Batch, keys: Keys) -> Any:
@@ -155,6 +158,7 @@ def _produce(
             at=at,
             salted_deck=command.get("salted_deck") is True,
             abort_lapses=command.get("abort_lapses") is True,
+            fork=_fork(rules, command.get("fork")),
         )
     if state.created is None:
         raise Discrepancy(None, "the first batch is not a create command")
@@ -176,6 +180,17 @@ def _produce(
     if kind == "idle" and batch is not None:
         return _idle(rules, state, command, keys, batch)
     raise Discrepancy(None, f"unknown command kind {kind!r}")
+
+
+def _fork(rules: Lifecycle[Any], data: Any) -> GameForked | None:
+    """A create command's fork origin (None for any other game)."""
+    if data is None:
+        return None
+    fork = rules.codec.decode(data)
+    if not isinstance(fork, GameForked):
+        raise Discrepancy(None, f"the create command's fork is a {data.get('type')!r}, "
+                                "not an origin")  # fmt: skip
+    return fork
 
 
 def _timeout(

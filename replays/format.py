@@ -77,6 +77,7 @@ class Header:
     version: int = VERSION
     prearranged: bool = False
     secret: str | None = None
+    forked: dict[str, Any] | None = None  # a fork's origin (domain.forks), else absent
 
     def to_dict(self) -> dict[str, Any]:
         """The header as replay-file data (format and version first)."""
@@ -84,6 +85,8 @@ class Header:
         if self.version >= 2:
             data["prearranged"] = self.prearranged
             data["secret"] = self.secret
+        if self.forked is not None:
+            data["forked"] = self.forked
         data["head_version"] = self.head_version
         data["head_hash"] = self.head_hash
         return data
@@ -186,7 +189,19 @@ def _header(
         version=VERSION if fair else 1,
         prearranged=bool(first.get("prearranged", False)),
         secret=revealed.get("secret") if fair else None,
+        forked=origin_of(batches[0]),
     )
+
+
+FORKED = "lifecycle.GameForked"
+
+
+def origin_of(batch: Batch) -> dict[str, Any] | None:
+    """A fork's origin as its header says it (its creation batch's GameForked)."""
+    found = next((e.event for e in batch.events if e.event.get("type") == FORKED), None)
+    if found is None:
+        return None
+    return {"source": found.get("source"), "version": found.get("version"), "as": found.get("seat")}
 
 
 def _plain(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -290,6 +305,7 @@ def from_dict(data: Any) -> Replay:
         version=version,
         prearranged=_get(data, "prearranged", bool) if version >= 2 else False,
         secret=_get(data, "secret", str, nullable=True) if version >= 2 else None,
+        forked=_get(data, "forked", dict, nullable=True) if "forked" in data else None,
     )
     raw_batches = _get(data, "batches", list)
     batches = tuple(_batch(b, i) for i, b in enumerate(raw_batches))

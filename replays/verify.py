@@ -21,10 +21,10 @@ from typing import Any
 
 from domain.errors import DomainError
 from domain.events import Event, canonical_json
-from domain.lifecycle import Lifecycle
+from domain.lifecycle import Lifecycle, lifecycle
 from domain.protocol import Game, Setup, fold
 from domain.registry import get_game
-from replays import fair
+from replays import fair, forks
 from replays.checks import (
     Discrepancy,
     check_chain,
@@ -91,9 +91,11 @@ def verify(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
+    source: Replay | None = None,
 ) -> Report:
-    """The report of a replay that verifies, or VerificationFailed naming the first bad event."""
-    report = check(replay, game, receipts=receipts, expect_head=expect_head)
+    """The report of a replay that verifies, or VerificationFailed naming the first bad event
+    (``source``: a fork's source replay, which its origin must agree with)."""
+    report = check(replay, game, receipts=receipts, expect_head=expect_head, source=source)
     if not report.ok:
         raise VerificationFailed(report)
     return report
@@ -105,6 +107,7 @@ def check(
     *,
     receipts: Sequence[Receipt] = (),
     expect_head: str | None = None,
+    source: Replay | None = None,
 ) -> Report:
     """Audit a replay and return the report (``ok`` False names the first bad event)."""
     header = replay.header
@@ -126,12 +129,22 @@ def check(
             check_head(replay)
             _check_rules(rules, replay)
         check_receipts(replay, receipts, expect_head)
+        if source is not None:
+            _check_source(lifecycle(rules), replay, source)
     except Discrepancy as bad:
         return Report(ok=False, bad_version=bad.version, reason=bad.reason, **base)
     if header.version >= 2:
         legacy = fair.timeouts_before_the_rule(replay)
         return Report(ok=True, dealing=fair.dealing(replay), legacy_timeouts=legacy, **base)
     return Report(ok=True, **base)
+
+
+def _check_source(rules: Lifecycle[Any], fork: Replay, source: Replay) -> None:
+    """A fork's origin against its source's replay, which must verify first."""
+    report = check(source)
+    if not report.ok:
+        raise Discrepancy(None, f"the source replay does not verify: {report.summary()}")
+    forks.check_source(rules, fork, source)
 
 
 def _game(name: str) -> Game[Any]:

@@ -4,7 +4,7 @@ cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_U
         [--only web|workers]             each restarted with backoff if it dies; one serve per
                                          data folder (a second one refuses, naming the first)
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
-cardroom replay verify FILE [--receipts R] [--expect-head H]
+cardroom replay verify FILE [--receipts R] [--expect-head H] [--source SOURCE]
                                          exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
 cardroom bot run module:Class --url URL --token TOKEN
@@ -203,6 +203,8 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         help="JSON file of [version, head_hash] pairs kept during play: each must match",
     )
     verify.add_argument("--expect-head", metavar="H", help="the head hash the game must end on")
+    verify.add_argument("--source", metavar="SOURCE",
+                        help="a fork's source replay: its origin must agree with it")  # fmt: skip
     verify.set_defaults(run=_run_verify)
     show = sub.add_parser("show", help="print the table at a step")
     show.add_argument("file")
@@ -225,6 +227,7 @@ def _run_verify(args: argparse.Namespace) -> int:
             read(args.file),
             receipts=receipts,
             expect_head=args.expect_head,
+            source=read(args.source) if args.source else None,
         )
     except (OSError, ReplayFormatError) as err:
         print(f"FAILED {args.file}: {err}", file=sys.stderr)

@@ -123,6 +123,7 @@ class Reading(Access):
             "version": loaded.version,
             "commitment": meta.commitment,
             "prearranged": meta.prearranged,
+            **shapes.forked(meta),
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
@@ -150,6 +151,7 @@ class Reading(Access):
                 "players": m.players,
                 "seats": shapes.public_seats(m),
                 "prearranged": m.prearranged,
+                **shapes.forked(m),
                 "created": m.created,
             }
             for m in metas

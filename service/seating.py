@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.errors import GameOver
+from domain.forks import GameForked, origin_summary
 from domain.lifecycle import Keys, create_command, join_command
 from domain.protocol import fold
 from service import clocks, dealing, folding, shapes
@@ -51,14 +52,17 @@ class Seating(Access):
         deal: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         creator: str = "",
+        fork: GameForked | None = None,
     ) -> dict[str, Any]:
         """Start a game: validate, record the creation batch, return id/version/seats.
         ``creator``: who asked (the client's address), kept for the operator's listing.
 
         With ``idempotency_key`` the game id is derived from the key, so a retried request
         finds the game its first attempt made and returns the first response unchanged.
+        ``fork``: the origin of a game that starts at a moment of another (``forks``).
         """
-        request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal)
+        origin = None if fork is None else origin_summary(fork)
+        request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal, origin)
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
         self._check_bots(rules.name, records)
@@ -74,7 +78,7 @@ class Seating(Access):
         if keys.prearranged:
             setup["salted_deck"] = True  # its deck commitment hides a guessable seed
         at = clocks.now_ms(self._clock)
-        events = folding.create(rules, keys, filled=filled, at=at, **setup)
+        events = folding.create(rules, keys, filled=filled, at=at, fork=fork, **setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         meta = GameMeta(
@@ -89,8 +93,9 @@ class Seating(Access):
             status=shapes.status(rules, state, records),
             secret=keys.secret,
             deal=shapes.json_ready(keys.deal),
-            prearranged=keys.prearranged,
+            prearranged=state.prearranged,
             creator=creator,
+            forked=origin,
         )
         head = shapes.head(encoded, None, salt_of(meta))
         response = shapes.json_ready(
@@ -104,13 +109,17 @@ class Seating(Access):
                 "prearranged": meta.prearranged,
                 "head_hash": head,
                 "to_act": list(rules.awaited_seats(state)),
+                **({} if origin is None else {"forked": origin}),
             }
         )
         record = None
         if idempotency_key:
             key = creation_key(idempotency_key)
             record = IdempotencyRecord(key, request, len(encoded), response)
-        command = clocks.stamp(create_command(filled=filled, **setup), state, at)
+        command = create_command(filled=filled, **setup)
+        if fork is not None:
+            command["fork"] = rules.codec.encode(fork)
+        command = clocks.stamp(command, state, at)
         created = self.store.create(meta, encoded, command, record)
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way

@@ -48,13 +48,14 @@ def creation_fingerprint(
     seed: str | None,
     dealer: int | None,
     deal: Any,
+    forked: Any = None,
 ) -> str:
-    """The digest of a creation request."""
+    """The digest of a creation request (``forked``: a fork's origin)."""
     body = {
         "game": game, "seats": seats, "options": options, "seed": seed, "dealer": dealer,
         "deal": deal,
     }  # fmt: skip
-    return request_digest(body)
+    return request_digest(body if forked is None else {**body, "forked": forked})
 
 
 def game_id_for_key(idempotency_key: str) -> str:
@@ -114,6 +115,11 @@ def revealed(meta: GameMeta, state: Any) -> dict[str, Any]:
     if event is None:
         return {"seed": meta.seed}
     return {"seed": event.seed, "secret": event.secret}
+
+
+def forked(meta: GameMeta) -> dict[str, Any]:
+    """A fork's origin as summaries and listings show it (nothing for other games)."""
+    return {} if meta.forked is None else {"forked": dict(meta.forked)}
 
 
 def public_seats(meta: GameMeta) -> list[dict[str, Any]]:

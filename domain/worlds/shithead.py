@@ -96,6 +96,8 @@ def unseen_places(view: View, k: Knowledge) -> tuple[list[int], list[list[int]],
 
 def sample_world(view: View, rng: Draws) -> State:
     """A full state consistent with the seat's view and history (see the module docstring)."""
+    if view.get("phase") != PLAY:
+        raise ValueError(f"only the play phase is sampled, not {view.get('phase')!r}")
     me = int(view["seat"])
     options = dict(view["options"])
     players = len(view["seats"])

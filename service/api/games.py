@@ -64,6 +64,30 @@ class Game(MethodView):
         return summary, 200, {"ETag": f'"{summary["version"]}"'}
 
 
+@blp.route("/<game_id>/forks")
+class Forks(MethodView):
+    @problems(blp, 400, 404, 409, 422)
+    @blp.arguments(schemas.ForkRequestSchema())
+    @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
+    @blp.response(201, schemas.CreatedSchema())
+    def post(
+        self, body: dict[str, Any], headers: dict[str, Any], game_id: str
+    ) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Fork a finished game: a new game of its rules and options that starts at version
+        ``at``, as a seat saw it (the cards it had not seen dealt afresh: nothing hidden is
+        told) or with every card open (``"as": "open"``: the exact position, prearranged).
+        """
+        created = get_service().fork_game(
+            game_id,
+            at=body["at"],
+            view_as=body["as_"],
+            seats=body["seats"],
+            idempotency_key=headers.get("idempotency_key"),
+            creator=request.remote_addr or "",
+        )
+        return created, 201, {"Location": f"/games/{created['id']}"}
+
+
 @catalogue_blp.route("")
 class Catalogue(MethodView):
     @catalogue_blp.response(200, schemas.CatalogueSchema())

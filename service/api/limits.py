@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 CREATE_ENDPOINT = "games.Games"
 BOTS_ENDPOINT = "bots.Bots"  # new bot accounts
+FORK_ENDPOINT = "games.Forks"  # a fork is a creation: the same limit, counted on its own
 ACTIONS_ENDPOINT = "actions.Actions"
 
 
@@ -77,9 +78,10 @@ def install(app: Flask, store: EventStore) -> Limiter:
         headers_enabled=False,
     )
     views = app.view_functions
-    views[CREATE_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
-        lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
-    )(views[CREATE_ENDPOINT])
+    for endpoint in (CREATE_ENDPOINT, FORK_ENDPOINT):
+        views[endpoint] = limiter.limit(  # type: ignore[assignment]  # flask typing
+            lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
+        )(views[endpoint])
     if BOTS_ENDPOINT in views:
         views[BOTS_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
             lambda: str(config["CARDROOM_LIMIT_BOTS"]), methods=["POST"], key_func=client_key

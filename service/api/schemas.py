@@ -112,6 +112,13 @@ class SeatSchema(ma.Schema):
     bot = fields.String()
 
 
+class ForkedSchema(ma.Schema):
+    source = fields.String(metadata={"description": "the game forked"})
+    version = fields.Integer(metadata={"description": "the source's version it starts from"})
+    as_ = fields.Raw(data_key="as", attribute="as", metadata={
+        "description": "the point of view: a seat, or null (every card open)"})
+
+
 class CreatedSchema(ma.Schema):
     id = fields.String()
     game = fields.String()
@@ -120,6 +127,8 @@ class CreatedSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     commitment = fields.String(metadata={"description": "commitment to the server's secret"})
     prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
+    forked = fields.Nested(ForkedSchema, metadata={
+        "description": "a fork's origin (docs/analysis.md); absent for other games"})
     head_hash = fields.String(
         metadata={"description": "receipt: the hash of the last event (salted chain)"}
     )
@@ -147,6 +156,16 @@ class MissingBotSchema(ma.Schema):
     )
 
 
+class ForkRequestSchema(ma.Schema):
+    at = fields.Integer(required=True, strict=True, metadata={
+        "description": "the source's version to start from"})
+    as_ = fields.Raw(required=True, data_key="as", metadata={
+        "description": 'a seat (its unseen cards dealt afresh) or "open" (the exact position)'})
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, MAX_SEATS)
+    )
+
+
 class SummarySchema(ma.Schema):
     id = fields.String()
     game = fields.String()
@@ -159,6 +178,8 @@ class SummarySchema(ma.Schema):
     version = fields.Integer()
     commitment = fields.String(metadata={"description": "commitment to the server's secret"})
     prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
+    forked = fields.Nested(ForkedSchema, metadata={
+        "description": "a fork's origin (docs/analysis.md); absent for other games"})
     head_hash = fields.String(
         metadata={"description": "receipt: the hash of the last event (salted chain; "
                   "format 1 games: only once over)"}
@@ -184,6 +205,8 @@ class ListedSchema(ma.Schema):
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
     prearranged = fields.Boolean()
+    forked = fields.Nested(ForkedSchema, metadata={
+        "description": "a fork's origin (docs/analysis.md); absent for other games"})
     created = fields.Float()
 
 

@@ -171,6 +171,7 @@ class GameMeta:
     prearranged: bool = False
     left: tuple[str, ...] = ()  # token hashes of people who left their seat (no longer valid)
     creator: str = ""  # the address that created it (the operator's listing); "": not recorded
+    forked: Encoded | None = None  # a fork's origin: {"source", "version", "as"} (domain.forks)
 
     def with_status(self, status: str) -> GameMeta:
         """The same game with another status."""

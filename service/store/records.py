@@ -172,7 +172,8 @@ def meta_to_json(meta: GameMeta) -> str:
 def _lifecycle_fields(meta: GameMeta) -> dict[str, Any]:
     if not meta.secret:
         return {}
-    return {"secret": meta.secret, "deal": meta.deal, "prearranged": meta.prearranged}
+    fields = {"secret": meta.secret, "deal": meta.deal, "prearranged": meta.prearranged}
+    return fields if meta.forked is None else {**fields, "forked": meta.forked}
 
 
 def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
@@ -199,6 +200,7 @@ def meta_from_fields(fields: Mapping[str, str]) -> GameMeta | None:
         secret=data.get("secret", ""),
         deal=data.get("deal"),
         prearranged=bool(data.get("prearranged", False)),
+        forked=data.get("forked"),
         left=tuple(sorted(v for k, v in fields.items() if k.startswith(LEFT_PREFIX))),
         creator=str(data.get("creator", "")),
     )

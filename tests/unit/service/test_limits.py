@@ -39,6 +39,14 @@ def test_creates_past_the_limit_are_a_429_with_retry_after(store: InMemoryEventS
     assert client.get("/games").status_code == 200  # reading is not limited
 
 
+def test_forks_are_creations_with_the_same_limit(store: InMemoryEventStore) -> None:
+    client = limited(store)
+    body = {"at": 5, "as": "open", "seats": [{"type": "open"}] * 2}
+    assert [client.post("/games/nosuchgame00/forks", json=body).status_code
+            for _ in range(3)] == [404] * 3  # fmt: skip
+    problem_of(client.post("/games/nosuchgame00/forks", json=body), 429, "rate_limited")
+
+
 def test_another_client_has_its_own_budget(store: InMemoryEventStore) -> None:
     client = limited(store)
     for _ in range(3):
@@ -126,6 +134,7 @@ def test_the_limits_are_kept_in_redis_by_default() -> None:
                       CARDROOM_RATE_LIMITS=1, CARDROOM_LIMIT_CREATE="1 per minute",
                       CARDROOM_LIMIT_ACTIONS="1 per minute")  # fmt: skip
     app.add_url_rule("/games", "games.Games", lambda: "", methods=["POST"])
+    app.add_url_rule("/f", "games.Forks", lambda: "", methods=["POST"])
     app.add_url_rule("/a", "actions.Actions", lambda: "", methods=["POST"])
     limiter = limits.install(app, InMemoryEventStore())
     assert type(limiter.storage).__name__ == "RedisStorage"  # a unix socket URL too

@@ -1,0 +1,165 @@
+"""Forks: a new game that starts at a moment of a finished one (docs/analysis.md).
+
+A fork's stream is an ordinary lifecycle stream whose creation batch records its origin in
+``lifecycle.GameForked`` (right after ``GameCreated``): the source game, the version it starts
+from and the point of view, with what that point of view fixes:
+
+- ``seat`` N: ``basis`` is that seat's view at that version with its redacted history (what it
+  had seen: the cards it fixes). When the last seat is filled, the cards the seat had not seen
+  are dealt afresh by the game's world sampler (``domain.worlds``) with draws from the game's
+  seed (commit-reveal: nobody chooses them), so a fork never tells the seat a hidden card;
+- ``seat`` None (every card open, a finished game only): ``position`` is the exact state. The
+  position was chosen, so the game is *prearranged*.
+
+Instead of the game's own creation events, the deal is ``lifecycle.PositionDealt``: the game's
+state (``domain.state_codec`` data) the fork starts from. A seat reads it as its view of that
+state (``redacted``). Pure: the seed is the caller's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from domain.errors import InvalidSetup
+from domain.events import Encoded, Event, canonical_json
+from domain.frozen import copy_with
+from domain.state_codec import FROZENSET, from_data, to_data
+from domain.worlds import SeededDraws, samplers
+
+DRAWS_LABEL = "cardroom/fork-world"  # the label of a fork's draws in the seed's stream
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameForked(Event):
+    """This game starts at ``version`` of game ``source`` as ``seat`` sees it (None: open)."""
+
+    TYPE: ClassVar[str] = "lifecycle.GameForked"
+    source: str
+    version: int
+    seat: int | None
+    basis: dict[str, Any] | None  # the seat's view with its history then (seat forks)
+    public: dict[str, Any] | None  # the match's public facts then (seat forks: ``carried``)
+    position: dict[str, Any] | None  # the exact state then (open forks)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PositionDealt(Event):
+    """The fork's deal: the game's state it starts from (``domain.state_codec`` data)."""
+
+    TYPE: ClassVar[str] = "lifecycle.PositionDealt"
+    position: dict[str, Any]
+
+
+def thawed(data: Any) -> Any:
+    """Stored data as plain JSON values again (a decoded event holds tuples for lists)."""
+    return json.loads(canonical_json(data))
+
+
+def position(state: Any) -> dict[str, Any]:
+    """A game's state as data, the same in every process: a frozenset's items sorted (their
+    order otherwise follows the process's string hashing)."""
+    data = _sorted_sets(thawed(to_data(state)))
+    assert isinstance(data, dict)
+    return data
+
+
+def _sorted_sets(data: Any) -> Any:
+    if isinstance(data, list):
+        return [_sorted_sets(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: _sorted_sets(v) for k, v in data.items()}
+    if set(out) == {FROZENSET}:
+        out[FROZENSET] = sorted(out[FROZENSET], key=canonical_json)
+    return out
+
+
+def open_fork(source: str, version: int, state: Any) -> GameForked:
+    """The origin of a fork with every card open: the game's exact ``state`` then."""
+    return GameForked(
+        source=source, version=version, seat=None, basis=None, public=None,
+        position=position(state),
+    )  # fmt: skip
+
+
+def seat_fork(source: str, version: int, seat: int, basis: Any, state: Any) -> GameForked:
+    """The origin of a fork as ``seat``: its ``basis`` (``basis_at``) and the public facts of
+    the game's ``state`` then that a view does not hold (``carried``)."""
+    return GameForked(
+        source=source, version=version, seat=seat, basis=thawed(basis), public=carried(state),
+        position=None,
+    )  # fmt: skip
+
+
+# The match's public facts a world sampled from a view does not rebuild, by game: carried
+# from the source's state into a seat's fork as they were (none is a card anyone could not see).
+CARRIED = {
+    "sixty_six": ("first_dealer", "deals_scored", "last_result", "actions"),
+    "sheepshead": ("first_dealer", "commitment", "last_result", "last_tricks", "actions"),
+    "shithead": ("actions",),
+}
+
+
+def carried(state: Any) -> dict[str, Any]:
+    """The ``CARRIED`` facts of a game's state, as data."""
+    names = next((n for g, n in CARRIED.items() if type(state).__module__.startswith(
+        f"domain.games.{g}.")), ())  # fmt: skip
+    return position({name: getattr(state, name) for name in names})
+
+
+def position_of(game: str, origin: GameForked, seed: str) -> PositionDealt:
+    """The fork's deal: the open position, or a world sampled from the seat's basis with the
+    seed's draws (the same for everyone who re-derives it)."""
+    if origin.seat is None:
+        assert origin.position is not None
+        return PositionDealt(position=thawed(origin.position))
+    sample = samplers().get(game)
+    if sample is None:
+        raise InvalidSetup(f"{game} has no world sampler: it cannot be forked as a seat")
+    try:
+        world = sample(thawed(origin.basis), SeededDraws(seed, DRAWS_LABEL))
+    except (ValueError, KeyError, TypeError) as err:
+        raise InvalidSetup(f"this moment cannot be forked as seat {origin.seat}: {err}") from None
+    facts = from_data(thawed(origin.public or {"{}": []}))
+    if any(f.name == "seed" for f in fields(world)):
+        facts["seed"] = seed  # the fork's own later deals: from its seed, secret until the end
+    return PositionDealt(position=position(copy_with(world, **facts)))
+
+
+def state_of(dealt: PositionDealt) -> Any:
+    """The game's state a PositionDealt holds."""
+    return from_data(thawed(dealt.position))
+
+
+def origin_summary(origin: GameForked) -> dict[str, Any]:
+    """What listings, views and replays say of a fork's origin."""
+    return {"source": origin.source, "version": origin.version, "as": origin.seat}
+
+
+def redacted(dealt: PositionDealt, view: dict[str, Any]) -> Encoded:
+    """A PositionDealt as one seat may see it: its view of the position."""
+    return {"type": PositionDealt.TYPE, "schema": PositionDealt.SCHEMA, "view": view}
+
+
+def check_forkable(rules: Any, state: Any, seat: int | None) -> None:
+    """InvalidSetup unless a fork may start at ``state`` (a lifecycle's ``Table``) as ``seat``
+    (None: open): something is dealt and nothing is over, and a seat forks at one of its
+    decisions (a world is sampled for the seat the game waits on)."""
+    if state.inner is None:
+        raise InvalidSetup("nothing is dealt yet: there is no position to fork")
+    if rules.outcome(state) is not None:
+        raise InvalidSetup("the game is over there: nothing is left to play")
+    if seat is not None and seat not in rules.awaited_seats(state):
+        raise InvalidSetup(f"seat {seat} is not to move there: a fork as a seat starts at one "
+                           "of its decisions")  # fmt: skip
+
+
+def basis_at(rules: Any, state: Any, events: list[Event], seat: int) -> dict[str, Any]:
+    """What ``seat`` knew at ``state`` (``rules``: the game's lifecycle), the fold of
+    ``events``: its view with its redacted history, as the search bots read them."""
+    view = thawed(rules.view(state, seat))
+    view["history"] = thawed([rules.redact(e, seat) for e in events])
+    assert isinstance(view, dict)
+    return view

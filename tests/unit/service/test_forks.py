@@ -1,0 +1,289 @@
+"""Forks of finished games (docs/analysis.md): a fork as a seat tells that seat nothing it had
+not seen, a fork with every card open is the exact position, forks verify offline (against
+their source's replay too), and a forked game plays to its end with bots."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from domain.errors import InvalidSetup
+from domain.events import canonical_json
+from domain.fairness import chain_salt
+from domain.forks import basis_at, seat_fork, thawed
+from domain.lifecycle import Keys, lifecycle
+from domain.registry import get_game
+from domain.state_codec import from_data, to_data
+from replays import forks
+from replays.checks import Discrepancy
+from replays.format import loads
+from replays.verify import check, verify
+from service.errors import GameNotOver, InvalidField
+from service.games import GameService
+from service.store import InMemoryEventStore
+from tests.support.api import CARD, make_app
+from tests.support.visibility import may_see
+from tests.unit.lifecycle.test_receipts import rechain
+from workers.jobs import play_one_turn
+
+GAMES = {"shithead": 3, "sixty_six": 2, "sheepshead": 3}
+BOT = {"type": "bot", "bot": "heuristic"}
+VOLATILE = {"names", "last_action", "may_send", "forked", "prearranged", "commitment", "open_seats"}
+
+
+def play_out(svc: GameService, game_id: str, limit: int = 3000) -> None:
+    """Every bot seat plays its turns in process until the game ends."""
+    for _ in range(limit):
+        loaded = svc.load(game_id)
+        if loaded.over:
+            return
+        seat = loaded.game.awaited_seats(loaded.state)[0]
+        play_one_turn(svc, game_id, seat, loaded.version)
+    raise AssertionError(f"game {game_id} did not end in {limit} turns")
+
+
+@pytest.fixture(scope="module")
+def svc() -> GameService:
+    return GameService(InMemoryEventStore())
+
+
+@pytest.fixture(scope="module")
+def sources(svc: GameService) -> dict[str, str]:
+    """A finished bot game of each game (seeded: the same each run)."""
+    out = {}
+    for name, players in GAMES.items():
+        game_id = svc.create_game(name, [BOT] * players, seed=f"fork-source-{name}")["id"]
+        play_out(svc, game_id)
+        out[name] = game_id
+    return out
+
+
+def decisions(svc: GameService, game_id: str) -> list[tuple[int, int, Any, list[Any]]]:
+    """(version, seat awaited, state, events so far) at every moment a fork as a seat may
+    start from."""
+    loaded = svc.load(game_id)
+    rules = loaded.game
+    events = [rules.codec.decode(e.event) for e in svc.store.read(game_id, 0)]
+    state, out = rules.initial_state(), []
+    for version, event in enumerate(events, 1):
+        state = rules.evolve(state, event)
+        if state.inner is None or rules.outcome(state) is not None:
+            continue
+        for seat in rules.awaited_seats(state):
+            out.append((version, seat, state, events[:version]))
+    return out
+
+
+def forkable(svc: GameService, game_id: str, count: int) -> list[tuple[int, int, Any, list[Any]]]:
+    """``count`` decisions spread over the game that a seat fork can start from (the play
+    phase: Shithead's pre-play is not sampled)."""
+    found = [d for d in decisions(svc, game_id)
+             if getattr(d[2].inner, "phase", "play") not in ("preplay", "new")]  # fmt: skip
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def comparable(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what differs between any two games (ids, the lifecycle's facts) and with
+    the legal actions as a set (their order follows the hand's order in the state)."""
+    out = {k: v for k, v in thawed(view).items() if k not in VOLATILE}
+    out["legal_actions"] = sorted(canonical_json(a) for a in out.get("legal_actions", []))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_fork_as_a_seat_shows_that_seat_the_table_it_saw(
+    svc: GameService, sources: dict[str, str], name: str
+) -> None:
+    for version, seat, state, _ in forkable(svc, sources[name], 4):
+        fork = svc.fork_game(sources[name], at=version, view_as=seat, seats=[BOT] * GAMES[name])
+        assert fork["forked"] == {"source": sources[name], "version": version, "as": seat}
+        assert fork["prearranged"] is False
+        forked = svc.view(fork["id"], seat)["view"]
+        source_view = lifecycle(get_game(name)).view(state, seat)
+        assert comparable(forked) == comparable(source_view)
+        assert forked["forked"] == fork["forked"]
+
+
+def scrambled(state: Any, rules: Any, seat: int, rnd: random.Random) -> Any:
+    """The table with two cards the seat cannot see now swapped wherever they are: another
+    table that seat cannot tell from this one (its view and history are the same)."""
+    data = to_data(state.inner)
+    hidden = sorted(c for c in _strings(data) - may_see(rules.name, state, seat) if CARD.match(c))
+    for _ in range(20 if len(hidden) > 1 else 0):
+        first, second = rnd.sample(hidden, 2)
+        table = replace(state, inner=from_data(_swapped(data, {first: second, second: first})))
+        # (the rules' visibility zones miss a few public places, e.g. a scored hand's tricks)
+        if thawed(rules.view(table, seat)) == thawed(rules.view(state, seat)):
+            assert table.inner != state.inner
+            return table
+    return state  # nothing hidden from the seat to scramble
+
+
+def _strings(data: Any) -> set[str]:
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*map(_strings, data.values())) if data else set()
+    if isinstance(data, list | tuple):
+        return set().union(*map(_strings, data)) if data else set()
+    return set()
+
+
+def _swapped(data: Any, swap: dict[str, str]) -> Any:
+    if isinstance(data, str):
+        return swap.get(data, data)
+    if isinstance(data, dict):
+        return {k: _swapped(v, swap) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_swapped(v, swap) for v in data]
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_fork_as_a_seat_never_depends_on_a_card_that_seat_had_not_seen(
+    svc: GameService, sources: dict[str, str], name: str
+) -> None:
+    rules = lifecycle(get_game(name))
+    rnd = random.Random(name)
+    keys = Keys(secret="11" * 32)
+    scrambles = 0
+    for version, seat, state, events in forkable(svc, sources[name], 6):
+        positions = set()
+        for table in (state, scrambled(state, rules, seat, rnd), scrambled(state, rules, seat,
+                                                                           rnd)):
+            scrambles += table is not state
+            origin = seat_fork(sources[name], version, seat,
+                               basis_at(rules, table, events, seat), table.inner)
+            created = rules.create(
+                players=GAMES[name], options=dict(state.created.options), dealer=None,
+                keys=keys, filled=[(s, f"{s + 2:02d}" * 32) for s in range(GAMES[name])],
+                fork=origin,
+            )  # fmt: skip
+            positions.add(canonical_json(rules.codec.encode(created[-1])))
+        assert len(positions) == 1, f"the fork at {version} as seat {seat} told a hidden card"
+    assert scrambles >= 3  # some tables did hide cards to scramble
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_fork_with_every_card_open_is_the_exact_position(
+    svc: GameService, sources: dict[str, str], name: str
+) -> None:
+    for version, _, state, _ in forkable(svc, sources[name], 3):
+        fork = svc.fork_game(sources[name], at=version, view_as="open", seats=[BOT] * GAMES[name])
+        assert fork["prearranged"] is True
+        assert fork["forked"]["as"] is None
+        loaded = svc.load(fork["id"])
+        assert loaded.state.inner == state.inner
+        listed = {g["id"]: g for g in svc.list_games(game=name, limit=500)}
+        assert listed[fork["id"]]["forked"] == fork["forked"]
+        assert listed[fork["id"]]["prearranged"] is True
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_forked_game_plays_to_its_end_with_bots_and_verifies_offline(
+    svc: GameService, sources: dict[str, str], name: str
+) -> None:
+    source = loads(svc.replay_file(sources[name]))
+    (version, seat, _, _), = forkable(svc, sources[name], 1)[1:2] or forkable(
+        svc, sources[name], 1)  # fmt: skip
+    for view_as in (seat, "open"):
+        fork = svc.fork_game(sources[name], at=version, view_as=view_as,
+                             seats=[BOT] * GAMES[name])  # fmt: skip
+        play_out(svc, fork["id"])
+        replay = loads(svc.replay_file(fork["id"]))
+        assert replay.header.forked == fork["forked"]
+        report = verify(replay, source=source)
+        assert report.ok, report.summary()
+        other = loads(svc.replay_file(sources[sorted(set(GAMES) - {name})[0]]))
+        refused = check(replay, source=other)
+        assert not refused.ok and "source" in refused.reason
+
+
+def test_the_fixed_cards_must_agree_with_the_source(
+    svc: GameService, sources: dict[str, str]
+) -> None:
+    rules = lifecycle(get_game("sixty_six"))
+    source = loads(svc.replay_file(sources["sixty_six"]))
+    version, seat, state, _ = forkable(svc, sources["sixty_six"], 2)[1]
+    fork = svc.fork_game(sources["sixty_six"], at=version, view_as=seat, seats=[BOT, BOT])
+    play_out(svc, fork["id"])
+    replay = loads(svc.replay_file(fork["id"]))
+    forks.check_source(rules, replay, source)
+    # the same basis claimed for the next version: not that seat's view and history then
+    origin = forks._origin(rules, replay)
+    moved = seat_fork(origin.source, version + 1, seat, origin.basis, state.inner)
+    first = replay.batches[0]
+    events = tuple(replace(e, event=rules.codec.encode(moved)) if e.event["type"] ==
+                   "lifecycle.GameForked" else e for e in first.events)  # fmt: skip
+    claimed = replace(replay, batches=(replace(first, events=events), *replay.batches[1:]))
+    with pytest.raises(Discrepancy, match="basis is not the source's view and history"):
+        forks.check_source(rules, claimed, source)
+
+
+def test_a_fork_whose_fresh_cards_were_chosen_fails_the_audit(
+    svc: GameService, sources: dict[str, str]
+) -> None:
+    version, seat, _, _ = forkable(svc, sources["sixty_six"], 2)[1]
+    fork = svc.fork_game(sources["sixty_six"], at=version, view_as=seat, seats=[BOT, BOT])
+    play_out(svc, fork["id"])
+    replay = loads(svc.replay_file(fork["id"]))
+    dealt = next(e for e in replay.events if e.event["type"] == "lifecycle.PositionDealt")
+    stock = dealt.event["position"]["="]["deal"]["="]["stock"]["()"]
+    stock[0], stock[-1] = stock[-1], stock[0]  # the server picks the order of the stock
+    forged = rechain(replay, chain_salt(str(replay.header.secret)))
+    report = check(forged)
+    assert not report.ok and report.bad_version == dealt.version, report.summary()
+
+
+def test_only_a_finished_game_is_forked_and_the_moment_must_exist(
+    svc: GameService, sources: dict[str, str]
+) -> None:
+    live = svc.create_game("sixty_six", [{"type": "open"}, BOT])["id"]
+    with pytest.raises(GameNotOver):
+        svc.fork_game(live, at=1, view_as=0, seats=[BOT, BOT])
+    game_id = sources["sixty_six"]
+    head = svc.load(game_id).version
+    with pytest.raises(InvalidField, match="at"):
+        svc.fork_game(game_id, at=head + 1, view_as=0, seats=[BOT, BOT])
+    with pytest.raises(InvalidSetup, match="nothing is dealt"):
+        svc.fork_game(game_id, at=1, view_as="open", seats=[BOT, BOT])
+    with pytest.raises(InvalidField, match="as"):
+        svc.fork_game(game_id, at=head - 1, view_as=5, seats=[BOT, BOT])
+    version, seat, _, _ = forkable(svc, game_id, 1)[0]
+    with pytest.raises(InvalidSetup, match="not to move"):
+        svc.fork_game(game_id, at=version, view_as=1 - seat, seats=[BOT, BOT])
+
+
+def test_the_api_forks_a_finished_game() -> None:
+    app = make_app()
+    client = app.test_client()
+    created = client.post("/games", json={"game": "sixty_six", "seats": [BOT, BOT],
+                                          "seed": "api-fork"})  # fmt: skip
+    game_id = created.json["id"]
+    svc = app.extensions["cardroom"]
+    play_out(svc, game_id)
+    version, seat, _, _ = forkable(svc, game_id, 1)[0]
+    body = {"at": version, "as": seat, "seats": [{"type": "open"}, BOT]}
+    response = client.post(f"/games/{game_id}/forks", json=body)
+    assert response.status_code == 201, response.json
+    fork_id = response.json["id"]
+    assert response.json["forked"] == {"source": game_id, "version": version, "as": seat}
+    assert client.get(f"/games/{fork_id}").json["forked"]["source"] == game_id
+    listed = client.get("/games?game=sixty_six").json["games"]
+    assert next(g for g in listed if g["id"] == fork_id)["forked"]["version"] == version
+    for wrong in ({"at": 10**6}, {"seats": [BOT]}, {"as": "everyone"}):
+        bad = client.post(f"/games/{game_id}/forks", json={**body, **wrong})
+        assert bad.status_code == 422 and bad.json["code"] == "invalid_field", bad.json
+        assert bad.headers["Content-Type"] == "application/problem+json"
+    assert len(client.get("/games?game=sixty_six").json["games"]) == 2  # nothing more created
+    key = {"Idempotency-Key": "fork-once"}
+    once = client.post(f"/games/{game_id}/forks", json=body, headers=key)
+    again = client.post(f"/games/{game_id}/forks", json=body, headers=key)
+    assert once.status_code == again.status_code == 201
+    assert once.json["id"] == again.json["id"]
+    other = client.post(f"/games/{game_id}/forks", json={**body, "at": version + 1}, headers=key)
+    assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
