@@ -43,6 +43,7 @@ from typing import Any
 from rq.job import Job, JobStatus
 
 from service import queues
+from service.bots import BotDirectory, RedisBotRegistry
 from service.clocks import next_due, now_ms
 from service.games import GameService
 from service.idle import idle_seconds
@@ -277,7 +278,8 @@ def sweep_forever(stop: threading.Event, worker_name: str | None = None) -> None
     url, namespace = config.redis_url(), config.namespace()
     scheduler = RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url)
     store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
-    sweeper = Sweeper(GameService(store, scheduler), scheduler)
+    bots = BotDirectory(RedisBotRegistry(store.client, namespace))  # whose bots are gone
+    sweeper = Sweeper(GameService(store, scheduler, bots=bots), scheduler)
     while True:
         try:
             if worker_name:
