@@ -14,6 +14,7 @@ from service.bots import BUILTIN_BOTS
 from service.errors import (
     BotAccountsFull,
     BotExists,
+    BotUnavailable,
     Forbidden,
     InvalidRequest,
     NotFound,
@@ -72,6 +73,20 @@ class Access(ServiceBase):
                 f"no bot named {', '.join(map(repr, unknown))} plays {game}; the service's "
                 f"own bots: {', '.join(known)} (or a bot account's name)",
                 known=known,
+            )
+
+    def _check_served(self, records: Sequence[Any]) -> None:
+        """BotUnavailable when a bot seat names a user bot nobody serves now."""
+        if self.bots is None:
+            return
+        missing = self.bots.missing((i, str(r.bot)) for i, r in enumerate(records)
+                                    if r.type == "bot")  # fmt: skip
+        if missing:
+            named = ", ".join(f"{m['bot']!r} (seat {m['seat']})" for m in missing)
+            raise BotUnavailable(
+                f"no live worker or connected client serves {named}: start it first, or "
+                "create the game with wait_for_bots true to wait for it",
+                missing=missing,
             )
 
     def _index_bot_accounts(self, meta: GameMeta) -> None:

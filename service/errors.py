@@ -89,6 +89,13 @@ class UnknownBot(ServiceError):
     code = "unknown_bot"
 
 
+class BotUnavailable(ServiceError):
+    """A bot seat names a user bot that no live worker or connected client serves now
+    (``missing``: its seats, names and last heartbeats); the create may ask to wait for it."""
+
+    code = "bot_unavailable"
+
+
 class BotAccountsFull(ServiceError):
     """The service holds as many bot names as it may (CARDROOM_BOT_ACCOUNTS_MAX)."""
 

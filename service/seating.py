@@ -53,12 +53,15 @@ class Seating(Access):
         idempotency_key: str | None = None,
         creator: str = "",
         fork: GameForked | None = None,
+        wait_for_bots: bool = False,
     ) -> dict[str, Any]:
         """Start a game: validate, record the creation batch, return id/version/seats.
         ``creator``: who asked (the client's address), kept for the operator's listing.
 
         With ``idempotency_key`` the game id is derived from the key, so a retried request
-        finds the game its first attempt made and returns the first response unchanged.
+        finds the game its first attempt made and returns the first response unchanged. A
+        user bot no live worker or connected client serves is refused (BotUnavailable)
+        unless ``wait_for_bots``.
         ``fork``: the origin of a game that starts at a moment of another (``forks``).
         """
         origin = None if fork is None else origin_summary(fork)
@@ -66,6 +69,8 @@ class Seating(Access):
         rules = self.rules(game)
         records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
         self._check_bots(rules.name, records)
+        if not wait_for_bots:
+            self._check_served(records)
         keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
         filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {

@@ -49,6 +49,7 @@ class Games(MethodView):
             dealer=body.get("dealer"),
             deal=body.get("deal"),
             idempotency_key=headers.get("idempotency_key"),
+            wait_for_bots=body["wait_for_bots"],
             creator=request.remote_addr or "",
         )
         return created, 201, {"Location": f"/games/{created['id']}"}

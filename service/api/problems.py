@@ -62,6 +62,7 @@ CODES: dict[str, tuple[int, str]] = {
     "unsupported_media_type": (415, "Unsupported media type"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
     "unknown_bot": (422, "Unknown bot"),
+    "bot_unavailable": (422, "Bot unavailable"),
     "bot_exists": (409, "Bot name taken"),
     "bot_accounts_full": (409, "No more bot accounts"),
     "rate_limited": (429, "Too many requests"),

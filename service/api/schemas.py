@@ -42,6 +42,11 @@ class CreateGameSchema(ma.Schema):
     seed = fields.String(validate=validate.Length(1, MAX_SEED_LENGTH), allow_none=True)
     dealer = fields.Integer(strict=True, allow_none=True)
     deal = fields.Dict(keys=fields.String(), allow_none=True)
+    wait_for_bots = fields.Boolean(
+        load_default=False,
+        metadata={"description": "seat user bots no live worker or connected client serves "
+                  "now (the game waits for them); else such a bot is a 422 bot_unavailable"},
+    )  # fmt: skip
 
 
 class JoinSeatSchema(ma.Schema):

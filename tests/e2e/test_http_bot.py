@@ -71,6 +71,7 @@ def test_an_http_bot_plays_a_whole_game_against_a_built_in_bot(
         [{"type": "bot", "bot": name}, {"type": "bot", "bot": "heuristic"}],
         seed="http-bot",
         options={"game_target": 2},
+        wait_for_bots=True,  # its client starts below
     )
     env = {**stack.env, "PYTHONPATH": str(tmp_path)}
     summary, output = bot_run_until_over(stack, "docbot:FirstLegal", token, created["id"], env, 50)
@@ -89,6 +90,7 @@ def test_a_policy_over_the_training_environment_plays_a_whole_game_through_the_s
         [{"type": "bot", "bot": name}, {"type": "bot", "bot": "heuristic"},
          {"type": "bot", "bot": name}],
         seed="policy-bot",
+        wait_for_bots=True,  # its client starts below
     )  # fmt: skip
     spec = "workers.examples.policy:TinyPolicyBot"
     summary, output = bot_run_until_over(stack, spec, token, created["id"], stack.env, 90)

@@ -99,8 +99,12 @@ def test_a_user_http_bot_whose_client_died_is_taken_over(idle_stack: Stack) -> N
     _until_live(stack, name)
     client.send_signal(signal.SIGKILL)  # before the game: it would play it out in a blink
     client.wait(10)
-    game_id = stack.create("sixty_six", [{"type": "bot", "bot": name}, BOT], seed="idle-http",
-                           options={"idle_seconds": IDLE})["id"]  # fmt: skip
+    seats = [{"type": "bot", "bot": name}, BOT]
+    time.sleep(1.5)  # its last heartbeat lapses (CARDROOM_BOT_LIVE_SECONDS)
+    refused = stack.http.post(f"{stack.base}/games", json={"game": "sixty_six", "seats": seats})
+    assert refused.status_code == 422 and refused.json()["code"] == "bot_unavailable"
+    game_id = stack.create("sixty_six", seats, seed="idle-http", options={"idle_seconds": IDLE},
+                           wait_for_bots=True)["id"]  # fmt: skip
     stood = Watch(stack, game_id).until(_bot_is(0, "heuristic"), IDLE + 30)
     assert IDLE - 0.5 <= stood <= IDLE + MARGIN
     _ends_and_verifies(stack, game_id)
@@ -113,7 +117,8 @@ def test_a_user_bot_whose_only_worker_was_killed_is_taken_over(idle_stack: Stack
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait(10)
     game_id = stack.create("sixty_six", [{"type": "bot", "bot": "lowball"}, BOT],
-                           seed="idle-worker", options={"idle_seconds": IDLE})["id"]  # fmt: skip
+                           seed="idle-worker", options={"idle_seconds": IDLE},
+                           wait_for_bots=True)["id"]  # fmt: skip
     stood = Watch(stack, game_id).until(_bot_is(0, "heuristic"), IDLE + 30)
     assert IDLE - 0.5 <= stood <= IDLE + MARGIN
     _ends_and_verifies(stack, game_id)

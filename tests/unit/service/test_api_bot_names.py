@@ -90,3 +90,24 @@ def test_the_search_bot_is_known_for_the_games_it_plays(client: FlaskClient) -> 
 def test_built_in_bots_are_never_reported_missing(client: FlaskClient) -> None:
     game_id = _create(client, "heuristic").json["id"]
     assert client.get(f"/games/{game_id}").json["bots_missing"] == []
+
+
+def test_a_user_bot_nobody_serves_is_refused_unless_the_create_waits_for_it(app: Flask) -> None:
+    client = app.test_client()
+    service = app.extensions[EXTENSION]
+    now = [1000.0]
+    service.bots.clock = lambda: now[0]
+    _registry(app).claim_operator("lowball")
+    _registry(app).heartbeat("lowball", [], now[0])
+    now[0] += LIVE_SECONDS + 1  # its worker died
+    refused = _create(client, "lowball")
+    assert refused.status_code == 422 and refused.content_type == "application/problem+json"
+    assert refused.json["code"] == "bot_unavailable" and "'lowball' (seat 1)" in refused.json[
+        "detail"]  # fmt: skip
+    assert refused.json["missing"] == [{"seat": 1, "bot": "lowball", "last_seen": 1000.0}]
+    assert client.get("/games").json["games"] == []  # nothing created
+    seats = [{"type": "open"}, {"type": "bot", "bot": "lowball"}]
+    waits = client.post("/games", json={"game": "sixty_six", "seats": seats,
+                                        "wait_for_bots": True})  # fmt: skip
+    assert waits.status_code == 201
+    assert client.get(f"/games/{waits.json['id']}").json["bots_missing"] == refused.json["missing"]
