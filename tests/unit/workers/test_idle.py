@@ -19,7 +19,8 @@ RANDOM = {"type": "bot", "bot": "random"}
 
 
 def _create(stack: Stack, seats: list[dict[str, Any]], work: bool = True, **options: Any) -> str:
-    created = stack.service.create_game("sixty_six", seats, seed="idle", options=options)
+    created = stack.service.create_game("sixty_six", seats, seed="idle", options=options,
+                                        wait_for_bots=True)  # fmt: skip
     game_id = str(created["id"])
     for seat, kind in enumerate(seats):
         if kind["type"] == "open":
