@@ -1,5 +1,6 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
 import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
+import { keepEntropy, newEntropy } from "./fairness.js";
 import { handControls } from "./hand.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
@@ -64,8 +65,10 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
         open.map((s) => el("button", { class: "primary", type: "button", "data-join": s.seat, onclick: async () => {
           if (!name.value.trim()) { error.textContent = "type your name first"; name.focus(); return; }
           localStorage.setItem("cardroom.name", name.value.trim());
-          const joined = await api("POST", `${path}/seats/${s.seat}`, { body: { name: name.value.trim() } });
+          const entropy = newEntropy();  // this browser's share of the deal, not the server's
+          const joined = await api("POST", `${path}/seats/${s.seat}`, { body: { name: name.value.trim(), entropy } });
           if (!joined.ok) { error.textContent = problemText(joined); return; }
+          keepEntropy(id, joined.data.seat, entropy);
           localStorage.setItem(seatKey(id), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));
           token = joined.data.token;
           me = joined.data.seat;
