@@ -42,6 +42,6 @@ def test_the_readme_shell_walkthrough_plays_a_game_and_verifies_its_replay(
     replay = json.loads((tmp_path / "game.replay.json").read_text())
     assert replay["format"] == "cardroom-replay"
     assert replay["outcome"]["reason"] in ("finished", "action_limit")
-    filled = [e["event"] for b in replay["batches"] for e in b["events"]
-              if e["event"]["type"] == "lifecycle.SeatFilled" and e["event"]["seat"] == 0]  # fmt: skip
+    events = [e["event"] for b in replay["batches"] for e in b["events"]]
+    filled = [e for e in events if e["type"] == "lifecycle.SeatFilled" and e["seat"] == 0]
     assert [e["source"] for e in filled] == ["client"]  # alice sent her own share of the deal
