@@ -7,10 +7,10 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
                           idempotency_key="bot:...")
 
 The use cases live in mixins by concern: ``service.seating`` (create, join),
-``service.forking`` (forks of finished games), ``service.access`` (tokens, tickets, bot
-accounts), ``service.acting`` (actions, expiry, a clock's timeout), ``service.idle`` (moving on
-an idle game) and ``service.reading`` (views, events, summaries), on ``service.base``
-(construction, loading).
+``service.forking`` (forks of finished games), ``service.reviewing`` (post-game reviews),
+``service.access`` (tokens, tickets, bot accounts), ``service.acting`` (actions, expiry, a
+clock's timeout), ``service.idle`` (moving on an idle game) and ``service.reading`` (views,
+events, summaries), on ``service.base`` (construction, loading).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from __future__ import annotations
 from service.acting import Acting
 from service.archived import ArchivedReads
 from service.folding import Loaded
-from service.forking import Forking
 from service.idle import Idling
 from service.operating import Operating
+from service.reviewing import Reviewing
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import fingerprint, token_hash
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
 
 
-class GameService(Forking, Acting, Idling, ArchivedReads, Operating):
+class GameService(Reviewing, Acting, Idling, ArchivedReads, Operating):
     """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 class Scheduler(Protocol):
@@ -28,6 +28,15 @@ class Scheduler(Protocol):
         to_act: Sequence[int],
         over: bool,
     ) -> None: ...
+
+
+@runtime_checkable
+class ReviewQueue(Protocol):
+    """A scheduler that also queues post-game reviews (``workers.review``)."""
+
+    def enqueue_review(self, game_id: str, seat: int) -> bool:
+        """Queue the review of a finished game for a seat; False when queued already."""
+        ...
 
 
 class NoScheduler:

@@ -32,6 +32,8 @@ log = logging.getLogger("cardroom.scheduler")
 
 TURN_JOB = "workers.jobs.play_bot_turn"
 EXPORT_JOB = "workers.jobs.export_replay"
+REVIEW_JOB = "workers.review.review_job"
+REVIEW_TIMEOUT = 600  # a review of a long game: WORLDS worlds for each of its decisions
 CLOCK_JOB = "workers.clocks.enforce_clock"
 CLOCK_LEAD = 2  # seconds before a clock's time its job is scheduled (RQ: whole seconds, 1 s polls)
 TURN_TIMEOUT = 30
@@ -201,6 +203,18 @@ class RQScheduler:
             return False
         return True
 
+    def enqueue_review(self, game_id: str, seat: int) -> bool:
+        """Queue a finished game's review for a seat (docs/analysis.md); False when queued
+        already (one job id per game and seat)."""
+        return self._enqueue(
+            config.queue_name(config.REPLAYS, self.namespace),
+            REVIEW_JOB,
+            (game_id, seat),
+            f"{job_prefix(self.namespace)}_review_{game_id}_{seat}",
+            f"review game {game_id} for seat {seat}",
+            timeout=REVIEW_TIMEOUT,
+        )
+
     def enqueue_export(self, game_id: str) -> bool:
         """Queue a finished game's replay export; False when queued already."""
         return self._enqueue(
@@ -220,6 +234,7 @@ class RQScheduler:
         description: str,
         *,
         front: bool = False,
+        timeout: int = TURN_TIMEOUT,
     ) -> bool:
         try:
             self.queue(queue).enqueue(
@@ -229,7 +244,7 @@ class RQScheduler:
                 job_id=job_id,
                 unique=True,
                 retry=Retry(max=3),
-                job_timeout=TURN_TIMEOUT,
+                job_timeout=timeout,
                 result_ttl=RESULT_TTL,
                 failure_ttl=FAILURE_TTL,
                 description=description,

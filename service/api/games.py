@@ -89,6 +89,22 @@ class Forks(MethodView):
         return created, 201, {"Location": f"/games/{created['id']}"}
 
 
+@blp.route("/<game_id>/review")
+class Review(MethodView):
+    @problems(blp, 404, 409, 422)
+    @blp.arguments(schemas.ReviewQuerySchema(), location="query")
+    @blp.response(200, schemas.ReviewSchema())
+    @blp.alt_response(202, schema=schemas.ReviewPendingSchema(), description="being made")
+    def get(self, query: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int,
+                                                                dict[str, str]]:  # fmt: skip
+        """A finished game's review for a seat: each of its decisions with the search bot's
+        value of every alternative from that seat's view then, the move played and its cost
+        (docs/analysis.md). 202 while a worker makes it (ask again after ``Retry-After``).
+        """
+        status, body = get_service().review(game_id, query["seat"])
+        return body, status, {"Retry-After": "2"} if status == 202 else {}
+
+
 @catalogue_blp.route("")
 class Catalogue(MethodView):
     @catalogue_blp.response(200, schemas.CatalogueSchema())

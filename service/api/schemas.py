@@ -161,6 +161,35 @@ class MissingBotSchema(ma.Schema):
     )
 
 
+class ReviewQuerySchema(ma.Schema):
+    seat = fields.Integer(required=True, metadata={"description": "the seat reviewed"})
+
+
+class ReviewSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    game = fields.String()
+    game_id = fields.String()
+    seat = fields.Integer()
+    unit = fields.String(metadata={"description": "what the values are"})
+    worlds = fields.Integer(metadata={"description": "sampled worlds per decision"})
+    seed = fields.String()
+    threshold = fields.Float(metadata={"description": "a cost above it is marked costly"})
+    decisions = fields.List(fields.Dict(), metadata={
+        "description": "version, played, alternatives [{action, value}], best, cost, costly"})
+    costliest = fields.Integer(allow_none=True, metadata={
+        "description": "the version of the costliest decision (null: none cost anything)"})
+    id = fields.String(metadata={"description": "(202) the game"})
+    status = fields.String(metadata={"description": "(202) running, or no worker to make it"})
+
+
+class ReviewPendingSchema(ma.Schema):
+    id = fields.String()
+    seat = fields.Integer()
+    status = fields.String(metadata={"description": "running, or no worker to make it"})
+
+
 class ForkRequestSchema(ma.Schema):
     at = fields.Integer(required=True, strict=True, metadata={
         "description": "the source's version to start from"})

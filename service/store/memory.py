@@ -55,6 +55,7 @@ class InMemoryEventStore(records.CreateInSteps):
         self._notes: dict[str, float] = {}
         self._lock = threading.Condition()
         self._replays: dict[str, str] = {}
+        self._reviews: dict[tuple[str, int], str] = {}
         self._clocks: dict[str, int] = {}
         self._quotas: dict[tuple[str, str, int, int], tuple[int, float]] = {}  # count, ends at
 
@@ -319,6 +320,8 @@ class InMemoryEventStore(records.CreateInSteps):
     def purge(self, game_id: str) -> bool:
         with self._lock:
             self._replays.pop(game_id, None)
+            for key in [k for k in self._reviews if k[0] == game_id]:
+                del self._reviews[key]
             self._clocks.pop(game_id, None)
             self._notes.pop(game_id, None)
             self._listed.discard(game_id)
@@ -343,6 +346,14 @@ class InMemoryEventStore(records.CreateInSteps):
     def replay(self, game_id: str) -> str | None:
         with self._lock:
             return self._replays.get(game_id)
+
+    def put_review(self, game_id: str, seat: int, text: str) -> None:
+        with self._lock:
+            self._reviews[(game_id, seat)] = text
+
+    def review(self, game_id: str, seat: int) -> str | None:
+        with self._lock:
+            return self._reviews.get((game_id, seat))
 
     def hint_clock(self, game_id: str, due_ms: int) -> None:
         with self._lock:

@@ -428,6 +428,14 @@ class EventStore(Protocol):
         """A game's exported replay file, None when not exported."""
         ...
 
+    def put_review(self, game_id: str, seat: int, text: str) -> None:
+        """Keep a finished game's review for a seat (docs/analysis.md), purged with the game."""
+        ...
+
+    def review(self, game_id: str, seat: int) -> str | None:
+        """A game's review for a seat, None when there is none yet."""
+        ...
+
     # The clock index: per game, a time (Unix ms) at or before which its clock is due. Written
     # ahead of an append (only ever lowered there), corrected by whoever finds it early.
 

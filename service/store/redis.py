@@ -47,6 +47,7 @@ from service.store.fanout import Fanout
 from service.store.game_keys import (
     IDEM_PART,
     REPLAY_PART,
+    REVIEW_PART,
     SNAPSHOT_PART,
 )
 from service.store.listing import RedisListing
@@ -295,6 +296,13 @@ class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInStep
 
     def put_replay(self, game_id: str, text: str) -> None:
         self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))
+
+    def put_review(self, game_id: str, seat: int, text: str) -> None:
+        self.client.hset(self.key(game_id, REVIEW_PART), str(seat), text)
+
+    def review(self, game_id: str, seat: int) -> str | None:
+        found = self.client.hget(self.key(game_id, REVIEW_PART), str(seat))
+        return None if found is None else str(found)
 
     # The clock index sits beside the listing index, outside the games' slots: one sorted set
     # (score: Unix ms) touched one key per command (the reset script too), so it works alike

@@ -639,6 +639,16 @@ class StoreContract:
         assert store.replay(first.id) == '{"format": "two"}'
         assert store.replay(second.id) is None
 
+    def test_a_review_is_kept_per_game_and_seat(self, store: Any) -> None:
+        first, second = self.created(store), self.created(store)
+        assert store.review(first.id, 0) is None
+        store.put_review(first.id, 0, '{"seat": 0}')
+        store.put_review(first.id, 1, '{"seat": 1}')
+        store.put_review(first.id, 0, '{"seat": 0, "again": true}')
+        assert store.review(first.id, 0) == '{"seat": 0, "again": true}'
+        assert store.review(first.id, 1) == '{"seat": 1}'
+        assert store.review(second.id, 0) is None
+
     def test_joining_the_last_open_seat_starts_play(self, store: Any) -> None:
         meta = self.created(store, make_meta(seats=(SeatRecord("open"), SeatRecord("open"))))
         assert store.join(meta.id, 0, "a", "a" * 64).status == "waiting"
@@ -671,10 +681,12 @@ class StoreContract:
         store.append(meta.id, 2, events("GameEnded"), action(), prev_hash=self.head(store, meta.id),
                      idempotency=IdempotencyRecord("seat:0:bot:0:2", "f" * 64, 3), status="over")
         store.put_replay(meta.id, '{"format": "one"}')
+        store.put_review(meta.id, 0, '{"seat": 0}')
         store.hint_clock(meta.id, 1)
         assert store.purge(meta.id) is True
         assert store.meta(meta.id) is None and store.version(meta.id) == 0
         assert store.read(meta.id) == [] and store.replay(meta.id) is None
+        assert store.review(meta.id, 0) is None
         assert meta.id not in [m.id for m in store.list_games(limit=1000)]
         assert store.list_games(game="fake", status="over", limit=1000) == []
         assert meta.id not in store.ended_before(time.time() + 1, limit=1000)

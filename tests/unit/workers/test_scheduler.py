@@ -53,6 +53,18 @@ def test_a_finished_game_gets_one_replay_export(stack: Stack) -> None:
     assert [(j.func_name, j.args) for j in jobs] == [("workers.jobs.export_replay", ("g1",))]
 
 
+def test_a_review_is_queued_once_per_game_and_seat_with_its_own_time_limit(
+    stack: Stack,
+) -> None:
+    assert stack.scheduler.enqueue_review("g1", 0) is True
+    assert stack.scheduler.enqueue_review("g1", 0) is False  # queued already
+    assert stack.scheduler.enqueue_review("g1", 1) is True
+    jobs = stack.queue("replays").jobs
+    assert [(j.func_name, j.args) for j in jobs] == [
+        ("workers.review.review_job", ("g1", 0)), ("workers.review.review_job", ("g1", 1))]
+    assert jobs[0].timeout == 600
+
+
 def test_a_reply_to_a_person_jumps_ahead_of_bots_only_games(stack: Stack) -> None:
     bots_only = [{"seat": i, "type": "bot", "bot": "random"} for i in range(2)]
     scheduler = stack.scheduler

@@ -96,12 +96,21 @@ class SixtySixSearch:
             return legal[0]
         order = {"marriage": 0, "draw": 0, "play": 1, "close": 2}  # ties go to the first
         actions = sorted(legal, key=lambda a: order.get(a["type"], 3))
+        totals, _ = self.totals(view, actions, rng)
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        return actions[best]
+
+    def totals(self, view: View, actions: list[Action], rng: random.Random
+               ) -> tuple[list[float], int]:  # fmt: skip
+        """Each action's summed chance to win the match over the sampled worlds, and how many
+        worlds were sampled (the seat's turn; actions of the types ``_root_value`` plays)."""
         seat = int(view["seat"])
         totals = [0.0] * len(actions)
         memo: Memo | None = {} if self.solve_strict or view.get("stock") != "open" else None
         worlds = 1 if view.get("stock") == "exhausted" else self.worlds  # nothing is hidden
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         facts = Facts(view)
+        sampled = 0
         for n in range(worlds):
             if deadline is not None and n >= 2 and time.perf_counter() > deadline:
                 break
@@ -115,8 +124,8 @@ class SixtySixSearch:
                 totals[i] += outcome_value(
                     signed, seat, world.game_points, world.carry_over, target
                 )
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        return actions[best]
+            sampled += 1
+        return totals, sampled
 
 
 # How often a decided deal is worth 1, 2 or 3 game points, and how often a deal is undecided:

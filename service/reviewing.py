@@ -1,0 +1,30 @@
+"""Post-game reviews (a mixin of ``GameService``): read the one kept with the game, or queue
+the job that makes it (``workers.review``, on the scheduler's ``ReviewQueue``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from service.errors import GameNotOver, InvalidField
+from service.forking import Forking
+from service.scheduling import ReviewQueue
+
+
+class Reviewing(Forking):
+    """A finished game's review for one seat."""
+
+    def review(self, game_id: str, seat: int) -> tuple[int, dict[str, Any]]:
+        """(200, the review) once made, else (202, its state) with the job queued."""
+        loaded = self.load(game_id)
+        if not loaded.over:
+            raise GameNotOver(f"game {game_id} is not over: a review is of a finished game")
+        if not 0 <= seat < loaded.meta.players:
+            raise InvalidField("seat", f"must be from 0 to {loaded.meta.players - 1}, got {seat}")
+        kept = self.store.review(game_id, seat)
+        if kept is not None:
+            return 200, dict(json.loads(kept))
+        queued = isinstance(self.scheduler, ReviewQueue)
+        if queued:
+            self.scheduler.enqueue_review(game_id, seat)  # type: ignore[attr-defined]
+        return 202, {"id": game_id, "seat": seat, "status": "running" if queued else "no worker"}
