@@ -161,9 +161,10 @@ class Acting(ServiceBase):
         command = clocks.stamp(action_command(seat, action), state, at)
         entries = build_entries(encoded, command, loaded.head_hash, salt)  # encoded, hashed once
         head = entries[-1]["hash"] if entries else loaded.head_hash
-        response = responses.action_response(
-            rules, version, events, state, seat, head, bool(salt), loaded.meta
-        )
+        signed = self.signed(loaded.meta, version + len(encoded), head)
+        response = responses.action_response(rules, version, events, state, seat, head,
+                                             bool(salt), loaded.meta,
+                                             signed.get("receipt_signature"))  # fmt: skip
         record = None
         if key:  # the response is rendered again from the events for a retry
             fp = request[: responses.FINGERPRINT_CHARS]
@@ -216,7 +217,7 @@ class Acting(ServiceBase):
             )
         if earlier.response is not None:  # a record written before responses were re-rendered
             return dict(earlier.response)
-        return responses.render_action(self.store, loaded, seat, earlier.version)
+        return responses.render_action(self.store, loaded, seat, earlier.version, self.signer)
 
     def expire_if_due(
         self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None

@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.protocol import Game
 from service import config as settings
-from service import ops, web
+from service import ops, receipts, web
 from service.api import (
     all_blueprints,
     bodies,
@@ -63,6 +63,12 @@ class CardroomApi(Api):  # type: ignore[misc]
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default
 
 
+def _signer(config: Mapping[str, Any]) -> receipts.Signer | None:
+    """The receipt key of CARDROOM_SIGNING_KEY's file (made on first use), if one is set."""
+    path = config["CARDROOM_SIGNING_KEY"]
+    return receipts.Signer.from_file(path) if path else None
+
+
 def create_app(
     config: Mapping[str, Any] | None = None,
     *,
@@ -96,6 +102,7 @@ def create_app(
         bots=BotDirectory(registry, accounts_max=int(app.config["CARDROOM_BOT_ACCOUNTS_MAX"])),
         check_action=typed.check_action,
         bot_pace_ms=int(app.config["CARDROOM_BOT_PACE_MS"]),
+        signer=_signer(app.config),
         archive=archive or archive_of(app.config),
     )
     api = CardroomApi(app)  # created per app (flask-smorest keeps state on it)

@@ -21,6 +21,7 @@ from service.bots import BotDirectory
 from service.cache import Folded, StateCache
 from service.errors import GameArchived, NotFound, ServiceError
 from service.folding import Loaded
+from service.receipts import Signer
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID
 from service.store.port import ChainBroken, EventStore, GameMeta, IdempotencyRecord, StoredEvent
@@ -45,10 +46,12 @@ class ServiceBase:
         check_action: Callable[[str, Any], None] | None = None,
         archive: Archive | None = None,
         bot_pace_ms: int = 0,
+        signer: Signer | None = None,
     ) -> None:
         self.store = store
         # the pace of bots in the games with people it creates, unless their creator sets one
         self.bot_pace_ms = bot_pace_ms
+        self.signer = signer  # signs the receipts it gives (service.receipts); None: unsigned
         self.archive = archive  # where finished games go (service.retention); None: nowhere
         # the action's shape, by the game's schemas (service.api.typed.check_action), before
         # the game decides it; None: the games' own checks only
@@ -58,6 +61,12 @@ class ServiceBase:
         self.cache = cache or StateCache()
         self._games = games
         self._clock = clock
+
+    def signed(self, meta: GameMeta, version: int, head_hash: str) -> dict[str, str]:
+        """``receipt_signature`` of the receipt (salted chains, when the server has a key)."""
+        if self.signer is None or not meta.secret:
+            return {}
+        return {"receipt_signature": self.signer.sign(meta.id, version, head_hash)}
 
     @property
     def wall(self) -> Callable[[], float]:

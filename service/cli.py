@@ -4,7 +4,7 @@ cardroom serve [--host H] [--port P]     web + worker (embedded Redis if REDIS_U
         [--only web|workers]             each restarted with backoff if it dies; one serve per
                                          data folder (a second one refuses, naming the first)
 cardroom worker [--queue Q ...]          the bot / replay RQ worker (non-forking)
-cardroom replay verify FILE [--receipts R] [--expect-head H] [--source SOURCE]
+cardroom replay verify FILE [--receipts R [--public-key K]] [--expect-head H] [--source SOURCE]
                                          exit 0 with a summary, 1 naming the first bad event
 cardroom replay show FILE --step N [--as SEAT] [--json]
 cardroom bot run module:Class --url URL --token TOKEN
@@ -202,6 +202,9 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         metavar="R",
         help="JSON file of [version, head_hash] pairs kept during play: each must match",
     )
+    verify.add_argument("--public-key", metavar="K",
+                        help="the server's receipt key (GET /fairness/key): every receipt must "
+                             "carry its signature")  # fmt: skip
     verify.add_argument("--expect-head", metavar="H", help="the head hash the game must end on")
     verify.add_argument("--source", metavar="SOURCE",
                         help="a fork's source replay: its origin must agree with it")  # fmt: skip
@@ -229,8 +232,12 @@ def _run_verify(args: argparse.Namespace) -> int:
             expect_head=args.expect_head,
             source=read(args.source) if args.source else None,
         )
+        unsigned = _unsigned(args, report.game_id) if report.ok else ""
     except (OSError, ReplayFormatError) as err:
         print(f"FAILED {args.file}: {err}", file=sys.stderr)
+        return 1
+    if unsigned:
+        print(f"FAILED {args.file}: {unsigned}", file=sys.stderr)
         return 1
     if args.json:
         print(
@@ -246,6 +253,17 @@ def _run_verify(args: argparse.Namespace) -> int:
     else:
         print(report.summary(), file=sys.stdout if report.ok else sys.stderr)
     return 0 if report.ok else 1
+
+
+def _unsigned(args: argparse.Namespace, game_id: str) -> str:
+    """What is wrong with the receipts' signatures ("" when --public-key is not given)."""
+    if not args.public_key:
+        return ""
+    if not args.receipts:
+        return "--public-key checks the signatures of --receipts: give both"
+    from service.receipts import check_signatures
+
+    return check_signatures(Path(args.receipts).read_text(), game_id, args.public_key)
 
 
 def _run_show(args: argparse.Namespace) -> int:

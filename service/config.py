@@ -34,6 +34,9 @@ DEFAULTS: dict[str, Any] = {
     # a bot's pace in a game with people whose creator sets no bot_pace_ms (written into the
     # game's options: public, the same whatever the cards; docs/fairness.md, "Timing")
     "CARDROOM_BOT_PACE_MS": 1500,
+    # the receipt key's file (service.receipts: Ed25519, made on first use; `cardroom serve`
+    # keeps it in its data folder); "": receipts go unsigned
+    "CARDROOM_SIGNING_KEY": "",
     "CARDROOM_IDEMPOTENCY_TTL": 7 * 24 * 3600.0,  # seconds a game's idempotency records
     # outlive its end (0: forever)
 }

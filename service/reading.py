@@ -33,6 +33,7 @@ class Reading(Access):
             "id": game_id,
             "version": loaded.version,
             **shapes.receipt(loaded.meta, loaded.head_hash),
+            **self.signed(loaded.meta, loaded.version, loaded.head_hash),
             "seat": seat,
             "view": clocks.add_remaining(
                 shapes.json_ready(
@@ -128,6 +129,7 @@ class Reading(Access):
             "outcome": shapes.json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
             **shapes.receipt(meta, loaded.head_hash),
+            **self.signed(meta, loaded.version, loaded.head_hash),
         }
         if clocks.clocked(state) and outcome is None:
             out["clock"] = clocks.shown(state, clocks.now_ms(self._clock))

@@ -17,6 +17,7 @@ import orjson
 from domain.protocol import Game, fold
 from service import shapes
 from service.folding import Loaded, fold_stored
+from service.receipts import Signer
 from service.store.port import EventStore, GameMeta, StoredEvent
 from service.store.records import salt_of
 
@@ -32,14 +33,16 @@ def action_response(
     head: str,
     salted: bool,
     meta: GameMeta,
+    signature: str | None = None,
 ) -> dict[str, Any]:
-    """``{"version", "head_hash" (salted chains), "events" (redacted for the seat), "view"}``,
-    as ``shapes.json_ready`` makes it."""
+    """``{"version", "head_hash" (salted chains), "receipt_signature" (when signed), "events"
+    (redacted for the seat), "view"}``, as ``shapes.json_ready`` makes it."""
     return ActionResponse(
         before,
         head if salted else None,
         [shapes.ready(rules.redact(e, seat)) for e in events],
         shapes.ready(shapes.for_people(rules.view(state, seat), meta)),
+        signature,
     )
 
 
@@ -57,6 +60,7 @@ class ActionResponse(dict[str, Any]):
         head: str | None,
         events: list[tuple[bytes, Any]],
         view: tuple[bytes, Any],
+        signature: str | None = None,
     ) -> None:
         """``events`` and ``view``: ``shapes.ready``'s (JSON, data) of each."""
         super().__init__()  # keys sorted, as json_ready's
@@ -65,6 +69,8 @@ class ActionResponse(dict[str, Any]):
         ]
         if head is not None:
             self["head_hash"] = head
+        if signature is not None:
+            self["receipt_signature"] = signature
         self["version"] = before + len(events)
         self["view"] = view[1]
         self.event_json, self.view_json = [text for text, _ in events], view[0]
@@ -88,7 +94,9 @@ def same_request(recorded: str, request: str) -> bool:
     return size >= FINGERPRINT_CHARS and recorded[:size] == request[:size]
 
 
-def render_action(store: EventStore, loaded: Loaded, seat: int, version: int) -> dict[str, Any]:
+def render_action(
+    store: EventStore, loaded: Loaded, seat: int, version: int, signer: Signer | None = None
+) -> dict[str, Any]:
     """The response the action whose batch ends at ``version`` got (from the stored events)."""
     rules = loaded.game
     stored = store.read(loaded.meta.id, 0, version)
@@ -112,4 +120,5 @@ def render_action(store: EventStore, loaded: Loaded, seat: int, version: int) ->
         head,
         bool(salt_of(loaded.meta)),
         loaded.meta,
+        signer.sign(loaded.meta.id, version, head) if signer and salt_of(loaded.meta) else None,
     )

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return status
     env.setdefault("CARDROOM_SCHEDULER", SCHEDULER)
     env.setdefault("CARDROOM_ARCHIVE_DIR", str(Path(args.data_dir).resolve() / "archive"))
+    env.setdefault("CARDROOM_SIGNING_KEY", str(Path(args.data_dir).resolve() / "signing-key.pem"))
     if args.log_json:
         env["CARDROOM_LOG_FORMAT"] = "json"
     metrics_dir.prepare(env)  # /metrics sums every process of the host (multiprocess mode)

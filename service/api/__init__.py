@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from service.api import actions, admin, bots, events, games, replays, seats, verification, views
+from service.api import (
+    actions,
+    admin,
+    bots,
+    events,
+    fairness,
+    games,
+    replays,
+    seats,
+    verification,
+    views,
+)
 
 BLUEPRINTS: list[Blueprint] = [
     games.blp,
@@ -21,6 +32,7 @@ BLUEPRINTS: list[Blueprint] = [
     verification.blp,
     bots.blp,
     admin.blp,
+    fairness.blp,
 ]
 
 

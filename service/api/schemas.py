@@ -218,6 +218,10 @@ class SummarySchema(ma.Schema):
         metadata={"description": "receipt: the hash of the last event (salted chain; "
                   "format 1 games: only once over)"}
     )  # fmt: skip
+    receipt_signature = fields.String(
+        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
+                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
+    )  # fmt: skip
     created = fields.Float()
     outcome = Union({}, None, component="GameOutcome", allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
@@ -261,6 +265,10 @@ class ViewSchema(ma.Schema):
     head_hash = fields.String(
         metadata={"description": "receipt: the hash of the last event (salted chain)"}
     )
+    receipt_signature = fields.String(
+        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
+                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
+    )  # fmt: skip
 
 
 class EventItemSchema(ma.Schema):
@@ -277,6 +285,10 @@ class ActionResultSchema(ma.Schema):
     head_hash = fields.String(
         metadata={"description": "receipt: the hash of the last event (salted chain)"}
     )
+    receipt_signature = fields.String(
+        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
+                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
+    )  # fmt: skip
     events = fields.List(fields.Nested(EventItemSchema))
     view = Union({}, "game", component="GameView")
 
