@@ -1,0 +1,114 @@
+"""The audit's reasons, word for word: what a person reads when a replay does not verify (the
+first bad event and why) is part of the audit, not a by-product of it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.chain import link_hash
+from domain.events import canonical_json
+from replays import Replay, check
+from replays.checks import Discrepancy
+from replays.format import Batch, RecordedEvent
+from tests.unit.replays.fake_game import HIGHCARD
+
+
+def rechained(replay: Replay, batches: list[list[dict[str, Any]]]) -> Replay:
+    """The replay with these events per batch and a consistent hash chain (a careful forger's)."""
+    prev, version, built = replay.events[0].prev_hash, 0, []
+    for batch, events in zip(replay.batches, batches, strict=True):
+        recorded = []
+        for event in events:
+            version += 1
+            digest = link_hash(prev, event)
+            recorded.append(RecordedEvent(version=version, event=event, prev_hash=prev,
+                                          hash=digest))  # fmt: skip
+            prev = digest
+        built.append(Batch(command=batch.command, events=tuple(recorded)))
+    header = replace(replay.header, head_hash=prev, head_version=version)
+    return replace(replay, header=header, batches=tuple(built))
+
+
+def events_of(replay: Replay) -> list[list[dict[str, Any]]]:
+    return [[dict(r.event) for r in b.events] for b in replay.batches]
+
+
+def reason(replay: Replay) -> tuple[int | None, str]:
+    report = check(replay, HIGHCARD)
+    assert not report.ok
+    return report.bad_version, report.reason
+
+
+def test_a_forged_head_hash_is_named_at_the_last_event(replay: Replay) -> None:
+    forged = replace(replay, header=replace(replay.header, head_hash="f" * 64))
+    last = replay.events[-1].version
+    assert reason(forged) == (last, "the header's head hash is not the last event's hash")
+
+
+def test_a_replay_without_events_is_reported_not_raised(replay: Replay) -> None:
+    empty = replace(replay, batches=(), header=replace(replay.header, head_version=0))
+    assert reason(empty) == (0, "the header's head hash is not the last event's hash")
+
+
+def test_a_header_naming_another_game_is_named_at_event_one(replay: Replay) -> None:
+    forged = replace(replay, header=replace(replay.header, game="othergame"))
+    assert reason(forged) == (1, "the header names game 'othergame', the events are highcard")
+
+
+def test_a_false_outcome_says_both_outcomes(replay: Replay) -> None:
+    true = replay.outcome
+    assert true is not None
+    forged = {**true, "winners": true["losers"], "losers": true["winners"]}
+    assert reason(replace(replay, outcome=forged)) == (
+        replay.header.head_version,
+        f"the recorded outcome {canonical_json(forged)} is not the outcome of the events "
+        f"{canonical_json(true)}",
+    )
+
+
+def test_an_event_of_another_type_names_both_types(replay: Replay) -> None:
+    batches = events_of(replay)
+    index = next(i for i, b in enumerate(batches)
+                 if i > 0 and len(b) >= 2 and b[0]["type"] != b[1]["type"])  # fmt: skip
+    first = replay.batches[index].events[0].version
+    wanted, recorded = batches[index][0]["type"], batches[index][1]["type"]
+    batches[index].reverse()
+    assert reason(rechained(replay, batches)) == (
+        first, f"the rules produce a {wanted} here, the replay records a {recorded}"
+    )
+
+
+def test_a_different_field_names_it_with_both_values_shortened(replay: Replay) -> None:
+    batches = events_of(replay)
+    dealt = batches[0][1]
+    assert dealt["type"] == "highcard.CardsDealt"
+    wanted = canonical_json(dealt["hands"])
+    long = [["QC"] * 20, ["KD"] * 20]  # its JSON is past 80 characters: shortened to 80
+    batches[0][1] = {**dealt, "hands": long}
+    shown = canonical_json(long)[:77] + "..."
+    assert len(wanted) <= 80
+    assert reason(rechained(replay, batches)) == (
+        2, f"the rules produce a different highcard.CardsDealt here (hands: rules {wanted}, "
+        f"replay {shown})",
+    )
+
+
+def test_a_discrepancy_reads_as_its_reason() -> None:
+    found = Discrepancy(3, "why")
+    assert (found.version, found.reason, str(found)) == (3, "why", "why")
+
+
+def test_every_different_field_is_named_and_a_value_of_80_characters_is_shown_whole(
+    replay: Replay,
+) -> None:
+    batches = events_of(replay)
+    index = next(i for i, b in enumerate(batches) if b[0]["type"] == "highcard.CardPlayed")
+    played = batches[index][0]
+    card = "X" * 78  # its JSON, quotes included, is exactly 80 characters
+    batches[index][0] = {**played, "card": card, "seat": 1 - played["seat"]}
+    assert reason(rechained(replay, batches)) == (
+        replay.batches[index].events[0].version,
+        f'the rules produce a different highcard.CardPlayed here (card: rules "{played["card"]}", '
+        f'replay "{card}"; seat: rules {played["seat"]}, replay {1 - played["seat"]})',
+    )
