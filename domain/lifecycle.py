@@ -47,7 +47,7 @@ from domain.lifecycle_events import (
     SecretRevealed,
     is_lifecycle_stream,
 )
-from domain.narration import extend, last_action
+from domain.narration import extend, last_action, tell
 from domain.options import Option, non_default, parse_options
 from domain.protocol import Action, Game, Setup, check_dealer, check_players, fold
 from domain.seating import (
@@ -478,6 +478,10 @@ class Lifecycle(Generic[S]):
         if ended is not None:
             return ended
         return None if state.inner is None else self.game.outcome(state.inner)
+
+    def tell(self, data: Encoded) -> str | None:
+        """One event (as redacted for its viewer) in game words; None: nothing worth saying."""
+        return tell(data, None if self._narration is None else self._narration.narrate)
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
         """Lifecycle events are public (a fork's position: as the seat's view of it); the

@@ -57,6 +57,31 @@ def last_action(
     return out
 
 
+# the lifecycle's own events in words (the games tell theirs); "seat N" is named by the service
+LIFECYCLE_WORDS = {
+    "lifecycle.SeatFilled": "seat {seat} sat down",
+    "lifecycle.SeatResigned": "seat {seat} resigned",
+    "lifecycle.SeatIdled": "seat {seat} was idle too long",
+    "lifecycle.BotFellBack": "seat {seat} fell back ({reason}) to the default move",
+    "lifecycle.TimedOut": "seat {seat} ran out of time",
+    "lifecycle.AbortAgreed": "seat {seat} agreed to abort",
+    "lifecycle.AbortWithdrawn": "seat {seat} withdrew the agreement to abort",
+    "lifecycle.GameExpired": "the game expired before its seats were filled",
+    "lifecycle.GameStopped": "the game was stopped ({reason})",
+}
+
+
+def tell(data: Encoded, narrate: Narrate | None) -> str | None:
+    """One event, as its viewer may see it, in words (None: nothing worth saying)."""
+    words = LIFECYCLE_WORDS.get(data["type"])
+    if words is not None:
+        try:
+            return words.format_map(data)
+        except KeyError:
+            return None
+    return narrate(data) if narrate is not None else None
+
+
 def cards_text(cards: Any) -> str:
     """Card codes as words (``7C 7H``), or how many when hidden."""
     if isinstance(cards, int):

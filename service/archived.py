@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.registry import get_game
 from replays.format import Replay, build_replay, dumps, loads
 from service import shapes
 from service.access import Reader
@@ -100,6 +101,9 @@ def archived_events(
             if index == 0:
                 item.update(command=batch.command, batch=len(batch.events))
             items.append(item)
+    names = [seat.get("name") if seat.get("type") != "open" else None
+             for seat in archived.summary.get("seats", [])]  # fmt: skip
+    shapes.tell_items(items, get_game(replay.header.game), names)
     version = replay.header.head_version
     upto = version if limit is None else min(after + max(1, limit), version)
     salted = bool(archived.summary.get("secret"))  # as ``shapes.receipt``: salted chains only

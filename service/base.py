@@ -17,7 +17,7 @@ from domain.protocol import Game, fold
 from domain.registry import all_games, get_game
 from service import clocks, folding, shapes, snapshots
 from service.archive import Archive
-from service.bots import BotDirectory
+from service.bots import BotDirectory, builtin_bots
 from service.cache import Folded, StateCache
 from service.errors import GameArchived, NotFound, ServiceError
 from service.folding import Loaded
@@ -90,6 +90,7 @@ class ServiceBase:
                 "min_players": g.min_players,
                 "max_players": g.max_players,
                 "options": [o.describe() for o in lifecycle(g).options],
+                "bots": builtin_bots(g.name) if self.bots is None else self.bots.known(g.name),
             }
             for g in sorted(games.values(), key=lambda g: g.name)
         ]

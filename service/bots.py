@@ -357,6 +357,11 @@ def _registration(name: str, raw: Any) -> RegisteredBot | None:
         return None
 
 
+def builtin_bots(game: str) -> list[str]:
+    """The service's own bots that play ``game``."""
+    return [b for b in BUILTIN_BOTS if game in BUILTIN_GAMES.get(b, (game,))]
+
+
 class BotDirectory:
     """What the service asks: which names a game may seat, which seats lack a live worker."""
 
@@ -391,8 +396,7 @@ class BotDirectory:
         HTTP accounts: the list stays as short as the operator's own)."""
         operators = self.registry.registrations(self.registry.operators())
         users = {n for n, b in operators.items() if b.plays(game)}
-        builtin = {b for b in BUILTIN_BOTS if game in BUILTIN_GAMES.get(b, (game,))}
-        return sorted(builtin | users)
+        return sorted(set(builtin_bots(game)) | users)
 
     def missing(self, seats: Iterable[tuple[int, str]]) -> list[dict[str, Any]]:
         """The ``(seat, bot)`` pairs naming a user bot with no live worker."""

@@ -99,6 +99,7 @@ class Reading(Access):
                  **shapes.receipt(loaded.meta, s.hash, "hash")}
                 for s in newer
             ]  # fmt: skip
+        shapes.tell_items(items, loaded.game, shapes.seat_names(loaded.meta))
         return {
             "id": game_id,
             "version": loaded.version,

@@ -14,6 +14,7 @@ import orjson
 
 from domain.chain import GENESIS, link_hash
 from domain.events import Encoded, canonical_json
+from domain.lifecycle import lifecycle
 from domain.protocol import Game
 from service.errors import InvalidRequest
 from service.store.port import GameMeta, SeatRecord, StoredEvent
@@ -169,19 +170,35 @@ def seat_names(meta: GameMeta) -> list[str | None]:
     return [None if s.type == "open" else s.name for s in meta.seats]
 
 
+def named(words: str, names: Sequence[str | None]) -> str:
+    """Words with each "seat N" told by that seat's name (an open seat keeps its number)."""
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        known = names[seat] if seat < len(names) else None
+        return known if known else match.group(0)
+
+    return _SEAT_WORD.sub(name, words)
+
+
+def tell_items(
+    items: Sequence[dict[str, Any]], game: Game[Any], names: Sequence[str | None]
+) -> None:
+    """Put each event item's ``text``: the event (as its reader may see it) in game words, the
+    seats by name; None when there is nothing worth saying."""
+    tell = lifecycle(game).tell
+    for item in items:
+        said = tell(item["event"])
+        item["text"] = None if said is None else named(said, names)
+
+
 def for_people(view: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
     """The view with the seats' names, and its ``last_action`` told with them."""
     names = seat_names(meta)
     view["names"] = names
     last = view.get("last_action")
     if isinstance(last, dict):
-        def name(match: re.Match[str]) -> str:
-            seat = int(match.group(1))
-            known = names[seat] if seat < len(names) else None
-            return known if known else match.group(0)
-
         seat = last.get("seat")
         last["name"] = names[seat] if isinstance(seat, int) and seat < len(names) else None
-        last["text"] = _SEAT_WORD.sub(name, last["text"])
-        last["results"] = [_SEAT_WORD.sub(name, r) for r in last.get("results", ())]
+        last["text"] = named(last["text"], names)
+        last["results"] = [named(r, names) for r in last.get("results", ())]
     return view

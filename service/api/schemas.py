@@ -274,6 +274,11 @@ class ViewSchema(ma.Schema):
 class EventItemSchema(ma.Schema):
     version = fields.Integer()
     event = Union({}, "type", component="GameEvent")
+    text = fields.String(
+        allow_none=True,
+        metadata={"description": "the event in game words as you may see it (null: nothing "
+                  "worth saying), seats by name"},
+    )
     prev_hash = fields.String()
     hash = fields.String()
     command = fields.Dict()
@@ -327,6 +332,11 @@ class CatalogueEntrySchema(ma.Schema):
     min_players = fields.Integer()
     max_players = fields.Integer()
     options = fields.List(fields.Nested(OptionSchema))
+    bots = fields.List(
+        fields.String(),
+        metadata={"description": "the bot names a seat of this game may name (the service's "
+                  "own and its operator's; a bot account's name too, not listed)"},
+    )
 
 
 class CatalogueSchema(ma.Schema):

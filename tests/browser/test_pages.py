@@ -3,17 +3,21 @@ deal and at every step of the start of its replay, in words, never "undefined" o
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.browser.helpers import Watched
-from tests.browser.test_table import OPEN
+from tests.browser.helpers import Watched, act_by_touch, preference, seat_view
+from tests.browser.test_recovery import wait_for_turn
+from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
+PACE_MS = 400  # moves.js
 BROKEN = re.compile(r"\bundefined\b|\bNaN\b|\bnull\b|\[object Object\]")
 GAMES = [
     ("sixty_six", 2, {"game_target": 1}),
@@ -66,4 +70,55 @@ def test_a_replay_opens_in_words_at_its_first_steps(
         page.wait_for_selector(f'#table[data-step="{step}"] #felt')
         assert_in_words(page, f"{game} replay at event {step}")
     watched.screenshot(f"{game}-replay-end")
+    watched.assert_clean()
+
+
+def test_the_move_list_tells_the_seats_events_one_after_another(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create(
+        "sixty_six", [OPEN, BOT], seed="browser-moves", options={"game_target": 1}
+    )
+    game_id = created["id"]
+    watched = pages(1280, 800)
+    page = watched.page
+    take_seat(watched, game_id)
+    page.wait_for_selector("#moves li")
+    page.evaluate("""() => {
+        window.moveTimes = [];
+        new MutationObserver(() => window.moveTimes.push(performance.now()))
+            .observe(document.querySelector('#moves'), { childList: true });
+    }""")
+    for _ in range(4):  # the person's moves, each answered by the bot
+        wait_for_turn(table_stack, game_id, seat=0)
+        seen = seat_view(watched)
+        legal = [a for a in seen["view"]["legal_actions"] if a["type"] not in ("declare_out",)]
+        if not legal:
+            break
+        page.wait_for_function("v => document.querySelector('#version').textContent === String(v)",
+                               arg=seen["version"])
+        act_by_touch(page, min(legal, key=preference))
+        page.wait_for_function("v => document.querySelector('#version').textContent !== String(v)",
+                               arg=seen["version"])
+    wait_for_turn(table_stack, game_id, seat=0)
+    token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{game_id}')"))["token"]
+    items = table_stack.http.get(
+        f"{table_stack.base}/games/{game_id}/events?after=0&limit=1000",
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()["events"]
+    told = [(str(i["version"]), i["text"]) for i in items if i["text"]]
+    page.wait_for_function("n => document.querySelectorAll('#moves li').length >= n",
+                           arg=len(told))
+    shown = page.locator("#moves li").evaluate_all(
+        "lis => lis.map(li => [li.dataset.version, li.textContent])"
+    )
+    assert [tuple(s) for s in shown] == told
+    for item in items:  # every card played is in the words of its move, with the player's name
+        if item["event"]["type"] == "sixty_six.CardPlayed":
+            words = dict(told)[str(item["version"])]
+            assert item["event"]["card"] in words
+            assert words.startswith("alice" if item["event"]["seat"] == 0 else "heuristic")
+    times = page.evaluate("window.moveTimes")
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert gaps and min(gaps) >= PACE_MS - 20, gaps  # one move at a time, at the same pace
     watched.assert_clean()

@@ -115,7 +115,7 @@ function createForm(games) {
         el("span", { class: "error", "data-error-for": `seats.${i}` })));
     }
     seatsBox.replaceChildren(el("legend", {}, "Seats"), ...rows,
-      el("datalist", { id: "bot-names" }, el("option", { value: "heuristic" }), el("option", { value: "random" })));
+      el("datalist", { id: "bot-names" }, (entry().bots || ["heuristic", "random"]).map((name) => el("option", { value: name }))));
   }
   function drawGame() {
     const game = entry();

@@ -2,6 +2,7 @@
 import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
 import { keepEntropy, newEntropy } from "./fairness.js";
 import { handControls } from "./hand.js";
+import { moveList } from "./moves.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
   commandText, el, eventText, outcomeText, seatName, tableEl,
@@ -41,7 +42,8 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
     el("div", { class: "actions-row" }, actionsBox, lifecycleBox));
   main.classList.add("game");
-  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table, panel);
+  const moves = moveList({ path, token: () => token, onLeave });
+  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table, moves.box, panel);
   // the hand and the actions are fixed at the bottom: the table above keeps clear of them
   const sized = new ResizeObserver(() => main.style.setProperty("--panel-height", `${panel.hidden ? 0 : panel.offsetHeight}px`));
   sized.observe(panel);
@@ -131,7 +133,9 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   // beside the actions, at the right (abort, when the view offers it, beside resign); the
   // buttons stay in the page while offered: a click's target removed between its press and its
   // release (even to be put back) never gets the click
-  const LIFECYCLE = [["abort", "Abort", "Really abort? Click again"], ["resign", "Resign", "Really resign? Click again"]];
+  const LIFECYCLE = [["abort", "Abort", "Really abort? Click again"],
+    ["withdraw_abort", "Withdraw abort", "Really withdraw? Click again"],
+    ["leave", "Leave", "Really leave your seat? Click again"], ["resign", "Resign", "Really resign? Click again"]];
   function drawLifecycle() {
     const offered = me === null ? [] : view.may_send || [];
     const wanted = LIFECYCLE.filter(([kind]) => offered.includes(kind));
@@ -204,6 +208,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       view = result.data.view;
     }
     draw();
+    moves.catchUp(version);
   }
 
   function drawConnection() {
@@ -248,12 +253,13 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     if (seen.ok && (view === null || seen.data.version >= version)) {  // never back in time
       view = seen.data.view;
       version = seen.data.version; // actions name the version of the view they were chosen on
-    } else if (seen.status === 401 && token) {
+    } else if ((seen.status === 401 || seen.status === 403) && token) {  // 403: the seat was left
       localStorage.removeItem(seatKey(id));
       token = null; me = null;
       refusal.textContent = "Your seat token is no longer valid here: watching instead.";
     }
     draw();
+    moves.catchUp(version);
   }
 
   let timer = null;

@@ -268,3 +268,9 @@ def test_an_action_limit_above_the_maximum_is_refused(
     assert store.list_games() == []
     body["options"] = {"action_limit": 100_000}
     assert client.post("/games", json=body).status_code == 201
+
+
+def test_the_catalogue_names_the_bots_each_game_may_seat(client: FlaskClient) -> None:
+    games = {g["name"]: g for g in client.get("/catalogue").json["games"]}
+    for name in ("shithead", "sixty_six", "sheepshead"):
+        assert {"heuristic", "random", "search"} <= set(games[name]["bots"]), games[name]["bots"]

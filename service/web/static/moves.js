@@ -1,0 +1,73 @@
+// The move list: every event of the game the reader may see, in the server's game words (each
+// event item's ``text``), shown one after another at one pace for every move, the newest
+// highlighted, and the cards it names pulsed on the table. The pace is the display's only: the
+// table itself is always the latest view.
+import { api } from "./api.js";
+import { el } from "./tables.js";
+
+export const PACE_MS = 400;
+
+/** A move list for game ``path`` read with ``token()``; ``catchUp(version)`` reads what is
+ * new up to that version (an error is tried again at the next catch-up). */
+export function moveList({ path, token, onLeave }) {
+  const list = el("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const box = el("details", { class: "panel moves-panel", id: "moves-panel", open: true },
+    el("summary", {}, "Moves"), list);
+  let listed = 0;  // the version read up to
+  let reading = null;
+  const waiting = [];  // read, not shown yet
+  let pacer = null;
+  onLeave(() => clearTimeout(pacer));
+
+  async function catchUp(version) {
+    if (version <= listed) return;
+    if (reading) { await reading; if (version <= listed) return; }
+    reading = (async () => {
+      let after = listed;
+      while (after !== null && after !== undefined && after < version) {
+        const page = await api("GET", `${path}/events?after=${after}&limit=1000`, { token: token() });
+        if (!page.ok) return;
+        for (const item of page.data.events) if (item.text && item.version > listed) waiting.push(item);
+        listed = Math.max(listed, ...page.data.events.map((i) => i.version));
+        after = page.data.next_after;
+      }
+    })();
+    try { await reading; } finally { reading = null; }
+    if (!opened) {  // what happened before the page opened is listed at once
+      opened = true;
+      for (const item of waiting.splice(0)) list.append(entry(item));
+      list.scrollTop = list.scrollHeight;
+    }
+    if (!pacer) showNext();
+  }
+
+  const entry = (item) => el("li", { "data-version": item.version }, item.text);
+  let opened = false;
+  function showNext() {
+    pacer = null;
+    const item = waiting.shift();
+    if (!item) return;
+    for (const old of list.querySelectorAll("li.new")) old.classList.remove("new");
+    const shown = entry(item);
+    shown.classList.add("new");
+    list.append(shown);
+    list.scrollTop = list.scrollHeight;
+    pulse(item.event || {});
+    pacer = setTimeout(showNext, PACE_MS);  // the same pace for every move
+  }
+
+  return { box, catchUp, shown: () => list.children.length, pending: () => waiting.length };
+}
+
+/** The cards an event names, pulsed where the table shows them (a card reaching the pile or
+ * the trick). */
+function pulse(event) {
+  const named = [event.card, ...(Array.isArray(event.cards) ? event.cards : [])].filter((c) => typeof c === "string");
+  for (const code of named) {
+    for (const shown of document.querySelectorAll(`#felt [data-card="${code}"]`)) {
+      shown.classList.remove("pulse");
+      void shown.offsetWidth;  // restart the animation
+      shown.classList.add("pulse");
+    }
+  }
+}
