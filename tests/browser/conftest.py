@@ -25,9 +25,13 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def table_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stack of its own for the browser: each open page holds a stream (a sync gunicorn
-    worker) for up to CARDROOM_SSE_SECONDS, so it runs more web workers and shorter streams."""
+    worker) for up to CARDROOM_SSE_SECONDS, so it runs more web workers and shorter streams.
+    Bots answer at once (no CARDROOM_BOT_PACE_MS): the tests play whole games against them,
+    and the page's own pace (moves.js) is what they follow."""
     running = Stack(
-        tmp_path_factory.mktemp("table"), web_workers=4, env={"CARDROOM_SSE_SECONDS": "8"}
+        tmp_path_factory.mktemp("table"),
+        web_workers=4,
+        env={"CARDROOM_SSE_SECONDS": "8", "CARDROOM_BOT_PACE_MS": "0"},
     )
     yield running
     running.stop()
