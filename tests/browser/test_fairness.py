@@ -1,11 +1,15 @@
-"""Fair dealing from the table (docs/fairness.md): the page a person joins from adds its own
+"""Fair dealing from the table (docs/fairness.md). The page a person joins from adds its own
 entropy to the deal (32 bytes of crypto.getRandomValues), so the server never draws a person's
-share; the page keeps it to check the seed with once the game is over. Issue 30: the table's
-join sent only a name and the replay said ``source: "server"``."""
+share (issue 30: the table's join sent only a name and the replay said ``source: "server"``).
+Once the game is over the page audits it itself with WebCrypto (fairness.js), from the public
+events and what it kept during play, and lists each check with ✔ or ✘: a server that reveals
+another secret, or rewrites one past event, is caught in the browser."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -14,6 +18,7 @@ from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
+CHECKS = 6  # secret, entropy in the seed, deck, cards shown, chain, receipts
 
 
 def test_a_person_joining_from_the_table_sends_the_browsers_own_entropy(
@@ -22,10 +27,70 @@ def test_a_person_joining_from_the_table_sends_the_browsers_own_entropy(
     game_id = table_stack.create("shithead", [OPEN, BOT])["id"]
     watched = pages()
     take_seat(watched, game_id)
-    kept = watched.page.evaluate(f"localStorage.getItem('cardroom.entropy.{game_id}.0')")
+    kept = watched.page.evaluate(f"JSON.parse(localStorage.getItem('cardroom.fair.{game_id}.0'))")
     events = table_stack.http.get(f"{table_stack.base}/games/{game_id}/events").json()["events"]
     filled = [e["event"] for e in events if e["event"]["type"] == "lifecycle.SeatFilled"]
     person = next(e for e in filled if e["seat"] == 0)
     assert person["source"] == "client"
-    assert isinstance(kept, str) and person["entropy"] == kept and len(kept) == 64
+    assert isinstance(kept, dict) and person["entropy"] == kept["entropy"]
     watched.assert_clean()
+
+
+def _audited(
+    table_stack: Stack, watched: Watched, tamper: Callable[[Any], None] | None
+) -> list[str]:
+    """A Sixty-Six game joined from the page, resigned once the page has seen the deal; the
+    audit panel's lines, the events served to the page changed by ``tamper`` first."""
+    game_id = table_stack.create("sixty_six", [OPEN, BOT])["id"]
+    if tamper is not None:
+        def served(route: Any) -> None:
+            data = route.fetch().json()
+            if data.get("over"):
+                tamper(data["events"])
+            route.fulfill(json=data)
+
+        watched.page.route(f"**/games/{game_id}/events*", served)
+    take_seat(watched, game_id)
+    watched.page.wait_for_function("key => (JSON.parse(localStorage.getItem(key)) || {}).shown",
+                                   arg=f"cardroom.fair.{game_id}.0")  # the page saw its cards
+    seat = json.loads(watched.page.evaluate(f"localStorage.getItem('cardroom.seat.{game_id}')"))
+    auth = {"Authorization": f"Bearer {seat['token']}"}
+    view = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view", headers=auth).json()
+    resigned = table_stack.http.post(f"{table_stack.base}/games/{game_id}/actions", headers=auth,
+                                     json={"type": "resign", "expected_version": view["version"]})
+    assert resigned.status_code == 200, resigned.text
+    watched.page.wait_for_function("n => document.querySelectorAll('#audit li').length === n",
+                                   arg=CHECKS, timeout=20_000)  # fmt: skip
+    return [line.strip() for line in watched.page.locator("#audit li").all_inner_texts()]
+
+
+def test_the_page_audits_a_fair_game_itself_and_every_check_holds(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    watched = pages()
+    lines = _audited(table_stack, watched, None)
+    assert all(line.startswith("✔") for line in lines), lines
+    watched.assert_clean()
+
+
+def test_a_server_that_reveals_another_secret_is_caught_by_the_page(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    def other_secret(events: list[dict[str, Any]]) -> None:
+        for item in events:
+            if item["event"]["type"] == "lifecycle.SecretRevealed":
+                item["event"]["secret"] = "5" * 64
+
+    lines = _audited(table_stack, pages(), other_secret)
+    assert any(line.startswith("✘ the revealed secret") for line in lines), lines
+
+
+def test_a_server_that_rewrites_a_past_event_is_caught_by_the_page(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    def rewritten(events: list[dict[str, Any]]) -> None:
+        filled = next(i for i in events if i["event"]["type"] == "lifecycle.SeatFilled")
+        filled["event"]["entropy"] = "7" * 64  # a past event changed, its hash left alone
+
+    lines = _audited(table_stack, pages(), rewritten)
+    assert any(line.startswith("✘ the hash chain") for line in lines), lines

@@ -1,6 +1,6 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
 import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
-import { keepEntropy, newEntropy } from "./fairness.js";
+import { auditPanel, keepEntropy, keepReceipt, newEntropy } from "./fairness.js";
 import { handControls } from "./hand.js";
 import { moveList } from "./moves.js";
 import { follow, POLL_MS } from "./stream.js";
@@ -70,7 +70,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
           const entropy = newEntropy();  // this browser's share of the deal, not the server's
           const joined = await api("POST", `${path}/seats/${s.seat}`, { body: { name: name.value.trim(), entropy } });
           if (!joined.ok) { error.textContent = problemText(joined); return; }
-          keepEntropy(id, joined.data.seat, entropy);
+          keepEntropy(id, joined.data.seat, entropy, summary.commitment);
           localStorage.setItem(seatKey(id), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));
           token = joined.data.token;
           me = joined.data.seat;
@@ -106,6 +106,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   }, 500);
   onLeave(() => clearInterval(clockTimer));
 
+  let audited = false;
   function drawStatus() {
     const toAct = awaited();
     const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
@@ -120,6 +121,11 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     if (view.outcome) {
       outcome.append(el("div", { class: "outcome" }, outcomeText(view.outcome, summary.seats), " ",
         el("a", { href: `#/replay/${id}` }, "Replay and audit this game")));
+      if (me !== null && !audited) {  // this browser checks the game itself (fairness.js)
+        audited = true;
+        auditPanel(id, summary.game, me, async () => (await api("GET", `${path}/events`)).data.events)
+          .then((found) => outcome.after(found));
+      }
     }
   }
 
@@ -253,6 +259,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     if (seen.ok && (view === null || seen.data.version >= version)) {  // never back in time
       view = seen.data.view;
       version = seen.data.version; // actions name the version of the view they were chosen on
+      if (me !== null) keepReceipt(id, me, seen.data);
     } else if ((seen.status === 401 || seen.status === 403) && token) {  // 403: the seat was left
       localStorage.removeItem(seatKey(id));
       token = null; me = null;
