@@ -1,4 +1,5 @@
 // The replay of a finished game: step through it as any seat, beside its audit.
+import { analysisPanel } from "./analysis.js";
 import { api, problemText } from "./api.js";
 import { commandText, el, eventText, outcomeText, seatName, tableEl } from "./tables.js";
 
@@ -73,6 +74,9 @@ export async function replayPage({ main, onLeave }, id) {
       what),
     table,
     el("section", { class: "panel" }, el("h2", {}, "Events"), log));
+  const analysis = analysisPanel({ path, game, go: (target) => go(target) });
+  main.append(analysis.element);
+  onLeave(() => analysis.stop());
 
   let token = 0;
   async function go(target) {
@@ -80,6 +84,7 @@ export async function replayPage({ main, onLeave }, id) {
     slider.value = step; jump.value = step;
     prev.disabled = step <= 1; next.disabled = step >= last;
     stepLabel.textContent = `event ${step} of ${last}`;
+    analysis.update(step, asSeat);
     for (const li of log.children) {
       const current = Number(li.dataset.version) === step;
       li.classList.toggle("current", current);
