@@ -1,12 +1,21 @@
 """Bot turns never stall: the sweeper judges by the game, not by what RQ says about a job.
 
-Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers):
+Every ``interval`` seconds one sweeper (a Redis lock elects it among all workers) does the work
+that is due, not a scan: each live game has a time of its next look (a sorted set,
+``<ns>:sweeper:due``, read from its earliest entry), and a sweep reads only the games due, so
+its cost does not grow with the games that sit idle. A sweep:
 
 1. finishes creations that stopped half-way (``GameService.complete_create``);
-2. repairs the listing of a game whose status moved without its index (a crash between an
-   append and its index update), and queues the replay export of a game found over that way;
-3. for every live game, remembers since when its version has not moved (in Redis, so any
-   worker's sweeper judges by the same record). A game awaiting a bot whose version has not
+2. puts the games listed since the last sweep on the look-out (their ids, from the listing,
+   created since its last sweep began, less ``DISCOVERY_SLACK``); every
+   ``CARDROOM_SWEEP_REPAIR_SECONDS`` (600) it reads the whole listing instead, and repairs the
+   listing of a game whose status moved without its index (a crash between an append and its
+   index update), queuing the replay export of a game found over that way;
+3. for every game due, remembers since when its version has not moved (in Redis, so any
+   worker's sweeper judges by the same record) and sets its next look: soon (a sweep, or the
+   stall) after it moved; for a game awaiting people, when it would be idle; for a waiting
+   one, when it would expire; for one awaiting a bot, a stall later. A game awaiting a bot
+   whose version has not
    moved for ``CARDROOM_STALL_SECONDS`` gets that turn queued again under a fresh job id,
    unless a job of that turn is really under way: waiting *in* its queue (RQ may say
    ``queued`` for a job popped by a worker killed before it started), started by a worker that
@@ -56,6 +65,8 @@ log = logging.getLogger("cardroom.sweeper")
 SETTLE_GRACE = 5.0  # seconds a create may take before the sweeper finishes it
 LIVE = ("playing", "waiting")
 PAGE = 500
+DUE_PAGE = 2000  # games looked at per sweep at most (the rest are due at the next)
+DISCOVERY_SLACK = 10.0  # seconds: a game listed that long after its creation is still found
 MAX_BACKOFF = 60.0
 WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
 
@@ -68,6 +79,12 @@ def interval() -> float:
 def stall_seconds() -> float:
     """How long a game may await a bot without moving (``CARDROOM_STALL_SECONDS``, default 3)."""
     return float(os.environ.get("CARDROOM_STALL_SECONDS") or 3.0)
+
+
+def repair_seconds() -> float:
+    """Seconds between the sweeps that read the whole listing to repair it
+    (``CARDROOM_SWEEP_REPAIR_SECONDS``, default 600); the others read only what is due."""
+    return float(os.environ.get("CARDROOM_SWEEP_REPAIR_SECONDS") or 600.0)
 
 
 def waiting_ttl() -> float:
@@ -107,37 +124,148 @@ class Sweeper:
         return f"{self.scheduler.namespace}:game:{{{game_id}}}:sweeps"
 
     def tick(self) -> int:
-        """One sweep; returns how many turns were queued again."""
+        """One sweep: only the games whose next look is due are read. Returns how many turns
+        were queued again."""
         store = self.service.store
+        settled = []
         for game_id in store.unsettled(before=time.time() - SETTLE_GRACE):
             self.service.complete_create(game_id)  # a create that stopped half-way
+            settled.append(game_id)
         now = self.clock()
+        self._discover(now, settled)
         connection = self.scheduler.connection
-        seen = {_text(k): _text(v) for k, v in connection.hgetall(self._seen_key).items()}
-        current: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
-        resumed = 0
-        ttl = waiting_ttl()
-        live = {m.id: m for m in self._live() if not self._expired(m, now, ttl, seen)}
-        for game_id, version in store.versions(list(live)).items():
-            before = seen.get(game_id, "").split(":")
-            if len(before) == 2 and int(before[0]) == version:
-                since = float(before[1])
-                current[game_id] = seen[game_id]
-                if self._idle(live[game_id], version, now - since):
-                    continue
-                if now - since >= self.stall:
-                    resumed += self.resume(game_id, version, now - since)
-            else:
-                current[game_id] = f"{version}:{now}"
-        pipe = connection.pipeline(transaction=False)
-        gone = [k for k in seen if k not in current]
-        if gone:
-            pipe.hdel(self._seen_key, *gone)
-        if current:
-            pipe.hset(self._seen_key, mapping=current)
-        pipe.execute()
+        looks = connection.zrangebyscore(self._due_key, "-inf", now, 0, DUE_PAGE)
+        due = [g.decode() if isinstance(g, bytes) else str(g) for g in looks]
+        resumed = self._look(due, now) if due else 0
         self.enforce_clocks()
         return resumed
+
+    @property
+    def _soon(self) -> float:
+        """Seconds until the next look at a game that just moved (a sweep, or the stall)."""
+        return min(interval(), self.stall)
+
+    @property
+    def _due_key(self) -> str:
+        return f"{self.scheduler.namespace}:sweeper:due"
+
+    @property
+    def _newest_key(self) -> str:
+        return f"{self.scheduler.namespace}:sweeper:listed"
+
+    @property
+    def _repaired_key(self) -> str:
+        return f"{self.scheduler.namespace}:sweeper:repaired"
+
+    def _discover(self, now: float, settled: list[str]) -> None:
+        """Put the live games created since the last sweep (and those just settled) on the
+        look-out, looking at them now. Every ``repair_seconds`` the whole listing is read
+        instead, repairing the listing of games whose status moved without their index."""
+        connection = self.scheduler.connection
+        raw_last, raw_repaired = connection.mget(self._newest_key, self._repaired_key)
+        repair = raw_repaired is None or now - float(raw_repaired) >= repair_seconds()
+        found = dict.fromkeys(settled, now)
+        started = time.time()  # creation times are the web's wall clock
+        if repair or raw_last is None:
+            found.update((meta.id, now) for meta in self._live())
+        else:  # ids only: the games created since the last sweep, a slack back for late listings
+            for status in LIVE:
+                since = float(raw_last) - DISCOVERY_SLACK
+                for game_id, _ in self.service.store.listed_since(status, since, DUE_PAGE):
+                    found[game_id] = now
+        pipe = connection.pipeline(transaction=False)
+        if found:
+            pipe.zadd(self._due_key, found, nx=True)  # a game looked out for keeps its time
+        pipe.set(self._newest_key, started)
+        if repair:
+            pipe.set(self._repaired_key, now)
+        pipe.execute()
+
+    def _look(self, due: list[str], now: float) -> int:
+        """Look at the games due: record a moved version, else move on what is idle, expire
+        what waited too long, queue again a stalled bot turn; then set each one's next look."""
+        store, connection = self.service.store, self.scheduler.connection
+        raw = connection.hmget(self._seen_key, due)
+        seen = {g: _text(r) for g, r in zip(due, raw, strict=True) if r is not None}
+        versions = store.versions(due)
+        records: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
+        nexts: dict[Any, float] = {}
+        resumed = 0
+        for game_id in due:
+            meta = store.meta(game_id) if game_id in versions else None
+            if meta is None or meta.status == "over":
+                continue  # dropped from the look-out
+            version = versions[game_id]
+            before, _, since_text = seen.get(game_id, "").partition(":")
+            if since_text and int(before) == version:
+                records[game_id] = seen[game_id]
+                ended, after, count = self._still(meta, version, float(since_text), now)
+                resumed += count
+                if ended is None:  # it moved on just now (idle): seen afresh
+                    meta, version = store.meta(game_id), store.version(game_id)
+                elif not ended:
+                    nexts[game_id] = after
+                if ended is not None or meta is None:
+                    continue
+            records[game_id] = f"{version}:{now}"
+            first = self._moved(meta, version, now)
+            if first is not None:
+                nexts[game_id] = first
+        gone = [g for g in due if g not in nexts]
+        pipe = connection.pipeline(transaction=False)
+        if gone:
+            pipe.zrem(self._due_key, *gone)
+            pipe.hdel(self._seen_key, *gone)
+        kept = {g: r for g, r in records.items() if g in nexts}
+        if kept:
+            pipe.hset(self._seen_key, mapping=kept)
+        if nexts:
+            pipe.zadd(self._due_key, nexts)
+        pipe.execute()
+        return resumed
+
+    def _moved(self, meta: GameMeta, version: int, now: float) -> float | None:
+        """When to look again at a game first seen at ``version`` now (None: it expired)."""
+        if meta.status != "waiting":
+            return now + self._soon
+        if self._expired(meta, now, None):  # never dealt, past its time
+            return None
+        return self._expiry(meta, now, now)
+
+    @staticmethod
+    def _expiry(meta: GameMeta, since: float, now: float) -> float:
+        """When a waiting game may expire: ``ttl`` after its creation, or (past that: a seat
+        left open) after its version last moved, ``since``."""
+        ttl = waiting_ttl()
+        created_due = meta.created + ttl
+        return created_due if created_due > now else since + ttl
+
+    def _still(
+        self, meta: GameMeta, version: int, since: float, now: float
+    ) -> tuple[bool | None, float, int]:
+        """A game found at the version it had ``since``: (whether it ended now, None when it
+        moved on as idle; when to look again; turns queued again)."""
+        still = now - since
+        if meta.status == "waiting":
+            if self._expired(meta, now, (version, since)):
+                return True, now, 0
+            return False, self._expiry(meta, since, now), 0
+        idle_due = since + idle_seconds(meta.options)
+        if self._idle(meta, version, still):
+            return None, now, 0
+        if still < self.stall:
+            return False, min(since + self.stall, idle_due), 0
+        count = self.resume(meta.id, version, still)
+        if self._awaits_bot(meta.id, version):
+            return False, min(now + self._soon, idle_due), count
+        return False, idle_due, count
+
+    def _awaits_bot(self, game_id: str, version: int) -> bool:
+        loaded = self.service.load(game_id)
+        if loaded.version != version or loaded.over:
+            return True  # it moved: look again soon
+        seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
+        return any(bot_of(seats, s) for s in loaded.game.awaited_seats(loaded.state))
 
     def enforce_clocks(self, limit: int = PAGE) -> int:
         """Record the timeouts due now; correct the index entries found early. Returns how
@@ -149,7 +277,7 @@ class Sweeper:
             except Exception:
                 log.exception("could not enforce the clock of game %s", game_id)
                 continue
-            fired += result.startswith("timed out")
+            fired += result.count("timed out")
             loaded = self.service.load(game_id)
             due = None if loaded.over else next_due(loaded.state)
             store.reset_clock(game_id, seen, None if due is None else due[0])
@@ -169,14 +297,13 @@ class Sweeper:
             log.exception("could not move on idle game %s", meta.id)
             return False
 
-    def _expired(self, meta: GameMeta, now: float, ttl: float, seen: dict[str, str]) -> bool:
+    def _expired(self, meta: GameMeta, now: float, still: tuple[int, float] | None) -> bool:
         """A game still waiting for players past its time ends now (lifecycle.GameExpired):
         never dealt, ``ttl`` after its creation; waiting on a seat a person left, ``ttl`` after
-        its version last moved (as this sweeper's record of the game says)."""
+        its version last moved (``still``: its version and since when, as this sweeper saw)."""
+        ttl = waiting_ttl()
         if meta.status != "waiting" or meta.created + ttl > now:
-            return False  # decided on the listed metadata: no read for the games not due
-        version, _, since = seen.get(meta.id, "").partition(":")
-        still = (int(version), float(since)) if since else None
+            return False  # decided on the metadata: no fold for the games not due
         return self.service.expire_if_due(meta.id, now, ttl, still)
 
     def _live(self) -> Iterator[GameMeta]:
@@ -192,6 +319,8 @@ class Sweeper:
                         store.set_status(meta.id, meta.status)
                         if meta.status == "over":
                             self.scheduler.enqueue_export(meta.id)
+                        else:
+                            yield meta
                 if len(page) < PAGE:
                     break
 

@@ -79,6 +79,11 @@ class RedisListing:
         pipe.zrem(self._creating_key(), game_id)
         pipe.execute()
 
+    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
+        found = self.client.zrangebyscore(self._index_key(None, status), f"({after}", "+inf", 0,
+                                          limit, withscores=True)  # fmt: skip
+        return [(str(pair[0]), float(pair[1])) for pair in found]
+
     def unsettled(self, before: float, limit: int = 100) -> list[str]:
         ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)
         return [str(i) for i in ids]

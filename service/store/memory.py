@@ -306,6 +306,13 @@ class InMemoryEventStore(records.CreateInSteps):
         found.sort(key=lambda m: (m.created, m.id), reverse=True)
         return found[offset : offset + limit]
 
+    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
+        with self._lock:
+            metas = [records.meta_from_fields(self._games[i].fields) for i in self._listed]
+        found = sorted((m.created, m.id) for m in metas
+                       if m is not None and m.status == status and m.created > after)  # fmt: skip
+        return [(game_id, created) for created, game_id in found[:limit]]
+
     def game_count(self, status: str) -> int:
         with self._lock:
             listed = [self._games[i].fields.get("status") for i in self._listed]

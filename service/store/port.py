@@ -398,6 +398,11 @@ class EventStore(Protocol):
         """How many games are listed with ``status``."""
         ...
 
+    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
+        """``(id, created)`` of the games listed with ``status`` created after ``after`` (epoch
+        seconds), oldest first: what a sweep puts on its look-out without reading them."""
+        ...
+
     # Retention: finished games leave the store (for the archive, or an operator's purge).
 
     def ended_before(self, before: float, limit: int = 100) -> list[str]:

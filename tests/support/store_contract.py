@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -665,6 +666,18 @@ class StoreContract:
         assert [m.id for m in store.list_games(status="playing")] == [c.id, b.id]
         assert [m.id for m in store.list_games(game="fake", status="waiting")] == [a.id]
         assert [m.id for m in store.list_games(limit=1, offset=1)] == [b.id]
+
+    def test_games_listed_since_a_time_are_found_by_id_and_creation_oldest_first(
+        self, store: Any
+    ) -> None:
+        now = time.time()
+        a, b, c = (self.created(store, replace(make_meta(status=status), created=now + i))
+                   for i, status in enumerate(("playing", "playing", "waiting")))  # fmt: skip
+        assert store.listed_since("playing", now - 1) == [(a.id, now), (b.id, now + 1)]
+        assert store.listed_since("playing", now) == [(b.id, now + 1)]  # after, not at
+        assert store.listed_since("playing", now - 1, limit=1) == [(a.id, now)]
+        assert store.listed_since("waiting", now - 1) == [(c.id, now + 2)]
+        assert store.listed_since("playing", now + 1) == []
 
     def test_games_that_ended_are_found_once_their_time_has_passed(self, store: Any) -> None:
         over, live = self.created(store), self.created(store)

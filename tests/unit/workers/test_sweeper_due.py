@@ -1,0 +1,79 @@
+"""The sweeper does the work that is due, not a scan: once it has seen the live games, a sweep
+at a moment when none is due reads none of them (no metadata, no version), however many
+there are; of the listing it reads only the ids of the games created since, and the whole of it
+only every CARDROOM_SWEEP_REPAIR_SECONDS."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from tests.unit.workers.conftest import Stack
+from workers.sweeper import Sweeper
+
+OPEN = {"type": "open"}
+
+
+def _counting(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    calls: Counter[str] = Counter()
+    store = stack.store
+    for name in ("meta", "versions", "list_games", "fetch", "fetch_latest"):
+        real = getattr(store, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            found = _real(*args, **kwargs)
+            calls[_name] += len(found) if _name in ("versions", "list_games") else 1
+            return found
+
+        monkeypatch.setattr(store, name, counted)
+    return calls
+
+
+def _idle_games(stack: Stack, count: int) -> list[str]:
+    """Games that wait for ever on people: half never filled, half dealt to silent people."""
+    games = []
+    for i in range(count):
+        game_id = str(stack.service.create_game("sixty_six", [OPEN, OPEN])["id"])
+        if i % 2:
+            for seat in (0, 1):
+                stack.service.join_seat(game_id, seat, f"p{seat}")
+        games.append(game_id)
+    return games
+
+
+def test_a_sweep_with_nothing_due_reads_no_game_whatever_their_number(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [time.time()]
+    stack.service._clock = lambda: now[0]
+    games = _idle_games(stack, 56)
+    now[0] += 100
+    games += _idle_games(stack, 4)  # the newest, long after the others
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=3, clock=lambda: now[0])
+    for _ in range(4):  # first sight, then the looks a stall apart: all settle to far deadlines
+        sweeper.tick()
+        now[0] += 3
+    calls = _counting(stack, monkeypatch)
+    sweeper.tick()
+    assert calls["meta"] == calls["versions"] == calls["fetch"] == calls["fetch_latest"] == 0
+    assert calls["list_games"] == 0  # the newest listed games' ids only
+    assert stack.service.summary(games[1])["status"] == "playing"  # idle, not yet moved on
+
+
+def test_a_game_created_after_the_last_sweep_is_looked_at(stack: Stack) -> None:
+    now = [time.time()]
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: now[0])
+    _idle_games(stack, 30)
+    sweeper.tick()
+    game_id = str(stack.service.create_game("sixty_six", [OPEN, {"type": "bot", "bot": "random"}],
+                                            )["id"])  # fmt: skip
+    stack.queue("bots").empty()  # its bot's turn is lost
+    stack.service.join_seat(game_id, 0, "ann")
+    stack.queue("bots").empty()
+    loaded = stack.service.load(game_id)
+    bots_awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s == 1]
+    assert sweeper.tick() == 0  # first sight of the new game
+    assert sweeper.tick() == len(bots_awaited)  # stalled on its bot: queued again
