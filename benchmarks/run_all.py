@@ -28,7 +28,8 @@ SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("benchmarks.bench_search_sixty_six", (), ("--matches", "1")),
     ("benchmarks.bench_search_time", (), ("--games", "1")),
     ("benchmarks.bench_cluster", (), ("--seconds", "2", "--rounds", "1", "--wrk-seconds", "1")),
-    ("benchmarks.bench_clocks", (), ("--timeouts", "2", "--parallel", "2")),
+    ("benchmarks.bench_clocks", (),
+     ("--timeouts", "2", "--parallel", "2", "--games", "3", "--per-game", "2")),
     # what one core of each tier does (docs/operations.md, "Sizing")
     ("benchmarks.bench_capacity", ("--seconds", "30", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--people", "2", "--idle", "1")),

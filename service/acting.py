@@ -256,20 +256,33 @@ class Acting(ServiceBase):
         return True
 
     def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
-        """Record the timeout of the first seat out of time, if one is (at most once: the
-        append names the version the timeout was decided on). Says what it did."""
+        """Record the timeout of every seat out of time now, one batch each, earliest first
+        (at most once: each append names the version its timeout was decided on): seats
+        sharing a deadline (a simultaneous phase) all time out at once. Says what it did."""
         loaded = self.load(game_id)
         if expected_version is not None and loaded.version != expected_version:
             return f"moved on: the game is at version {loaded.version}"
+        done: list[str] = []
+        while True:
+            said, after = self._time_out(loaded)
+            if after is None:
+                return "; ".join(done) if done else said
+            done.append(said)
+            loaded = after
+
+    def _time_out(self, loaded: Loaded) -> tuple[str, Loaded | None]:
+        """The timeout of the first seat out of time in ``loaded``, if one is: what was done,
+        and the game after it (None when nothing was recorded)."""
+        game_id = loaded.meta.id
         due = clocks.next_due(loaded.state)
         at = clocks.now_ms(self.wall)
         if loaded.over or due is None:
-            return "no clock runs"
+            return "no clock runs", None
         if at < due[0]:
-            return f"not due: {due[0] - at} ms left"
+            return f"not due: {due[0] - at} ms left", None
         rules, keys = loaded.game, dealing.keys_of(loaded.meta)
         if not isinstance(rules, Lifecycle) or keys is None:
-            return "no clock runs"
+            return "no clock runs", None
         seat = due[1]
         events = rules.timeout(loaded.state, seat, at, keys, loaded.version)
         state = fold(rules, events, loaded.state)
@@ -282,11 +295,12 @@ class Acting(ServiceBase):
                               prev_hash=loaded.head_hash, status="over" if over else None,
                               salt=salt)  # fmt: skip
         except VersionConflict:
-            return "moved on while deciding"
+            return "moved on while deciding", None
         head = shapes.head(encoded, loaded.head_hash, salt)
-        self.settle(Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head))
+        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
+        self.settle(after)
         log.info("game %s: seat %s timed out (%s late)", game_id, seat, at - due[0])
-        return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)"
+        return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)", after
 
 
 def is_leave(command: Any) -> bool:

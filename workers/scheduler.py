@@ -14,10 +14,12 @@ import math
 import os
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import redis
@@ -77,8 +79,10 @@ class RQScheduler:
         namespace: str | None = None,
         *,
         accounts: Client | redis.Redis | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.connection = connection
+        self.clock = clock  # the time a clock job's moment is compared with
         self.accounts = connection if accounts is None else accounts  # the store's Redis
         self.namespace = namespace or config.namespace()
         self._queues: dict[str, Queue] = {}
@@ -181,13 +185,18 @@ class RQScheduler:
         """Schedule the clock's enforcement of a game at ``version`` for ``due`` (Unix
         seconds). RQ keeps whole seconds and its scheduler looks every second: the job is
         scheduled ``CLOCK_LEAD`` seconds ahead and hands the exact time to a timer
-        (``workers.clocks``). False when scheduled already or clock jobs are off."""
+        (``workers.clocks``); a job whose moment has passed already is queued at once, not
+        left to the scheduler's next look. False when scheduled already or clock jobs are off."""
         if not clock_jobs():
             return False
-        when = datetime.fromtimestamp(math.floor(due) - CLOCK_LEAD, tz=UTC)
+        start = math.floor(due) - CLOCK_LEAD
+        queue = self.queue(config.queue_name(config.CLOCKS, self.namespace))
+        if start <= self.clock():
+            enqueue = queue.enqueue
+        else:
+            enqueue = partial(queue.enqueue_at, datetime.fromtimestamp(start, tz=UTC))
         try:
-            self.queue(config.queue_name(config.CLOCKS, self.namespace)).enqueue_at(
-                when,
+            enqueue(
                 CLOCK_JOB,
                 game_id,
                 version,

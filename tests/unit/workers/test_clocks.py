@@ -29,6 +29,7 @@ class Wall:
 def wall(stack: Stack) -> Wall:
     clock = Wall()
     stack.service._clock = clock
+    stack.scheduler.clock = clock
     return clock
 
 
@@ -110,3 +111,23 @@ def test_the_sweeper_corrects_an_index_entry_found_early(stack: Stack, wall: Wal
     wall.now += 1
     assert sweeper.enforce_clocks() == 0
     assert stack.store.clocks_due(10**15) == [(game_id, int((START + 5) * 1000))]
+
+
+def test_a_clock_job_whose_moment_has_passed_is_queued_at_once(stack: Stack, wall: Wall) -> None:
+    game_id = clocked(stack, turn_seconds=1)  # its job's moment (the second before) has passed
+    version = stack.service.load(game_id).version
+    job_id = clock_job_id(NAMESPACE, game_id, version)
+    assert ScheduledJobRegistry(queue=stack.queue("clocks")).get_job_ids() == []
+    assert stack.queue("clocks").job_ids == [job_id]  # not left to the scheduler's next look
+
+
+def test_seats_sharing_a_deadline_all_time_out_at_once(stack: Stack, wall: Wall) -> None:
+    seats = [{"type": "open"}] * 6
+    game_id = str(stack.service.create_game("shithead", seats, options={"turn_seconds": 5})["id"])
+    for seat in range(6):
+        stack.service.join_seat(game_id, seat, f"p{seat}")
+    loaded = stack.service.load(game_id)
+    assert len(loaded.game.awaited_seats(loaded.state)) == 6  # swapping: all on one deadline
+    wall.now += 5
+    assert clocks.enforce_clock(game_id, loaded.version).count("timed out") == 6
+    assert sorted(t["seat"] for t in timeouts(stack, game_id)) == list(range(6))
