@@ -7,8 +7,9 @@ Settings (app config or environment): ``CARDROOM_RATE_LIMITS`` (1 on, 0 off),
 included; ``memory://`` for one process), ``CARDROOM_LIMIT_ACTIONS`` (``POST
 /games/{id}/actions`` per seat token, else per address, on each game: counted by the event
 store beside the game, in the action's own append: ``ActionLimit``). A refused request is a
-429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds). When the limits'
-storage is unreachable requests are let through (logged), not refused.
+429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds: for a create, the limit's
+window, as the refusal reads nothing from Redis). When the limits' storage is unreachable
+requests are let through (logged), not refused.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import time
 from typing import Any
 
 import redis
@@ -96,9 +96,9 @@ def install(app: Flask, store: EventStore) -> Limiter:
             actions.check(str((request.view_args or {}).get("game_id", "")), seat_key())
 
     def refused(err: RateLimitExceeded) -> Response:
-        current = limiter.current_limit
-        wait = current.reset_at - time.time() if current is not None else 1.0
-        retry_after = str(max(1, math.ceil(wait)))
+        # the window's length, read from nothing: the refusal is decided, and a Redis read
+        # here (the window's reset time) would turn it into a 500 when Redis just went away
+        retry_after = str(max(1, math.ceil(err.limit.limit.get_expiry())))
         return problems.problem(
             "rate_limited",
             f"too many requests: at most {err.description}; retry after {retry_after} s",
