@@ -23,12 +23,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from domain.fairness import is_hex32
 
 LABEL = b"cardroom/receipt/1"
+LOG_LABEL = b"cardroom/log-head/1"
 ALGORITHM = "Ed25519"
 
 
 def message(game_id: str, version: int, head_hash: str) -> bytes:
     """The bytes a receipt's signature is made over."""
     return b"\x00".join((LABEL, game_id.encode(), str(int(version)).encode(), head_hash.encode()))
+
+
+def log_head_message(index: int, head_hash: str) -> bytes:
+    """The bytes the commitment log's signed head is made over."""
+    return b"\x00".join((LOG_LABEL, str(int(index)).encode(), head_hash.encode()))
 
 
 class Signer:
@@ -69,6 +75,10 @@ class Signer:
     def sign(self, game_id: str, version: int, head_hash: str) -> str:
         """The receipt's signature, 128 hex digits."""
         return self._key.sign(message(game_id, version, head_hash)).hex()
+
+    def sign_log_head(self, index: int, head_hash: str) -> str:
+        """The commitment log's head's signature, 128 hex digits."""
+        return self._key.sign(log_head_message(index, head_hash)).hex()
 
 
 def signature_holds(

@@ -149,6 +149,9 @@ class Seating(Access):
         """Finish a creation that stopped after the game was written (a crash, a store error):
         list it and schedule its first turns. True when there was something to finish; called
         by an idempotent retry of the create and by the sweeper."""
+        written = self.store.meta(game_id)
+        if written is not None and written.secret:  # logged once per game, before it is listed
+            self.store.log_commitment(game_id, written.commitment)
         meta = self.store.finish_create(game_id)
         if meta is None:
             return False

@@ -1,5 +1,7 @@
-"""Fair dealing's public key: ``GET /fairness/key`` names the key the server signs receipts with
-(docs/fairness.md, "Signed receipts"), for ``cardroom replay verify --public-key``."""
+"""Fair dealing's public records: ``GET /fairness/key`` names the key the server signs receipts
+with (docs/fairness.md, "Signed receipts"), for ``cardroom replay verify --public-key``;
+``GET /fairness/log`` serves the hash-chained log of every game's commitment, its last entry
+served signed (docs/fairness.md, "The commitment log")."""
 
 from __future__ import annotations
 
@@ -24,6 +26,49 @@ class KeySchema(ma.Schema):
                   "receipts go unsigned"},
     )  # fmt: skip
     message = fields.String(metadata={"description": "what a receipt's signature is made over"})
+
+
+class LogQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=ma.validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
+
+
+class LogEntrySchema(ma.Schema):
+    index = fields.Integer()
+    game = fields.String()
+    commitment = fields.String(metadata={"description": "the game's commitment to its secret"})
+    prev = fields.String(metadata={"description": "the hash of the entry before"})
+    hash = fields.String(metadata={"description": "SHA-256('cardroom/log/1', prev, game, "
+                                   "commitment)"})  # fmt: skip
+
+
+class LogHeadSchema(ma.Schema):
+    index = fields.Integer()
+    hash = fields.String()
+    signature = fields.String(allow_none=True, metadata={
+        "description": "Ed25519 over 'cardroom/log-head/1' 0x00 index 0x00 hash; null: no key"})
+
+
+class LogSchema(ma.Schema):
+    entries = fields.List(fields.Nested(LogEntrySchema))
+    head = fields.Nested(LogHeadSchema, allow_none=True, metadata={
+        "description": "the last entry served, signed; null when none is"})
+
+
+@blp.route("/log")
+class Log(MethodView):
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema())
+    def get(self, query: dict[str, int]) -> dict[str, Any]:
+        """The public log of every game's commitment, from index ``after`` + 1."""
+        service = get_service()
+        entries = service.store.commitment_log(query["after"], query["limit"])
+        if not entries:
+            return {"entries": [], "head": None}
+        last, signer = entries[-1], service.signer
+        signed = signer.sign_log_head(last["index"], last["hash"]) if signer else None
+        return {"entries": entries,
+                "head": {"index": last["index"], "hash": last["hash"], "signature": signed}}
 
 
 @blp.route("/key")

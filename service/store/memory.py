@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.chain import GENESIS
 from service.store import records
+from service.store.commitment_log import MemoryCommitmentLog
 from service.store.port import (
     DEFAULT_IDEMPOTENCY_TTL,
     Appended,
@@ -45,10 +46,11 @@ class _Game:
     ended: float | None = None  # when it was moved to over (Unix seconds)
 
 
-class InMemoryEventStore(records.CreateInSteps):
+class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
     """An EventStore in a dict. Thread-safe; ``wait`` wakes on every append."""
 
     def __init__(self, idempotency_ttl: float = DEFAULT_IDEMPOTENCY_TTL) -> None:
+        MemoryCommitmentLog.__init__(self)
         self.idempotency_ttl = idempotency_ttl
         self._games: dict[str, _Game] = {}
         self._listed: set[str] = set()

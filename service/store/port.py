@@ -425,6 +425,15 @@ class EventStore(Protocol):
         """The version of each game in one call (0 for an unknown one)."""
         ...
 
+    def log_commitment(self, game_id: str, commitment: str) -> int:
+        """Append the game's commitment to the public hash-chained log (once per game: a game
+        logged before keeps its index); its index (``service.store.commitment_log``)."""
+        ...
+
+    def commitment_log(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """The log's entries after index ``after``, at most ``limit``."""
+        ...
+
     def put_replay(self, game_id: str, text: str) -> None:
         """Keep a finished game's verified replay file (replacing an earlier export)."""
         ...

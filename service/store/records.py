@@ -42,8 +42,9 @@ def salt_of(meta: GameMeta | None) -> str:
 
 class CreateInSteps:
     """A create in the steps a retry or the sweeper can complete (each adapter writes the steps):
-    note the creation, write the game's own keys (marked due), then list it. No step touches
-    keys of two Redis Cluster slots."""
+    note the creation, write the game's own keys (marked due), log its commitment
+    (``service.store.commitment_log``), then list it. No step touches keys of two Redis Cluster
+    slots."""
 
     def create(
         self,
@@ -56,8 +57,13 @@ class CreateInSteps:
         self._note_create(meta)
         result = self._record_create(meta, entries, idempotency)
         if result.replayed is None:
+            if meta.secret:  # its commitment goes public before anyone can join it
+                self.log_commitment(meta.id, meta.commitment)
             self._list_game(meta)
         return result
+
+    def log_commitment(self, game_id: str, commitment: str) -> int:
+        raise NotImplementedError
 
     def _note_create(self, meta: GameMeta) -> None:
         raise NotImplementedError

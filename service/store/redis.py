@@ -42,6 +42,7 @@ from redis.cluster import RedisCluster
 from domain.chain import GENESIS
 from service.store import records, replies
 from service.store.cluster_fanout import ClusterFanout
+from service.store.commitment_log import RedisCommitmentLog
 from service.store.connect import Client, ParkedCalls, client_from_url, socket_timeout
 from service.store.fanout import Fanout
 from service.store.game_keys import (
@@ -87,7 +88,9 @@ OUTAGES: tuple[type[Exception], ...] = (
 )
 
 
-class RedisEventStore(RedisReads, RedisListing, RedisPurge, records.CreateInSteps):
+class RedisEventStore(
+    RedisReads, RedisListing, RedisPurge, RedisCommitmentLog, records.CreateInSteps
+):
     """An EventStore on Redis streams. ``namespace`` prefixes every key (tests isolate by it)."""
 
     def __init__(

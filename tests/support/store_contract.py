@@ -32,6 +32,7 @@ from service.store import (
     UnknownGameId,
     VersionConflict,
 )
+from service.store.commitment_log import link as commitment_link
 from service.store.records import build_entries
 
 _ids = itertools.count()
@@ -776,6 +777,24 @@ class StoreContract:
         assert store.reset_clock(game, None, None) is True  # the game ended: dropped
         assert [d for d in store.clocks_due(10**13) if d[0] == game] == []
         assert store.reset_clock(game, None, None) is False
+
+    # The public log of every game's commitment (service.store.commitment_log).
+    def test_the_commitment_log_chains_one_entry_per_game(self, store: Any) -> None:
+        first = store.log_commitment("log-a", "a" * 64)
+        assert store.log_commitment("log-b", "b" * 64) == first + 1
+        assert store.log_commitment("log-a", "f" * 64) == first  # once per game: kept as it was
+        entries = store.commitment_log(first - 1, 10)
+        assert [(e["index"], e["game"], e["commitment"]) for e in entries] == [
+            (first, "log-a", "a" * 64), (first + 1, "log-b", "b" * 64)]
+        assert entries[1]["prev"] == entries[0]["hash"]
+        assert entries[1]["hash"] == commitment_link(entries[0]["hash"], "log-b", "b" * 64)
+        assert store.commitment_log(first + 1, 10) == []
+
+    def test_a_game_with_a_secret_is_logged_when_it_is_created(self, store: Any) -> None:
+        meta = replace(make_meta(), secret="5" * 64)
+        store.create(meta, events("GameStarted"), START)
+        logged = [e for e in store.commitment_log(0, 1000) if e["game"] == meta.id]
+        assert [e["commitment"] for e in logged] == [meta.commitment]
 
 
 def rewrite_redis_entry(store: Any, game_id: str, version: int, fields: dict[str, str]) -> None:

@@ -10,10 +10,12 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask.testing import FlaskClient
 
 from service.cli import main
-from service.receipts import signature_holds
+from service.receipts import log_head_message, signature_holds
+from service.store.commitment_log import link as commitment_link
 from tests.support.api import Table, make_app
 
 
@@ -89,3 +91,29 @@ def test_a_server_without_a_key_gives_unsigned_receipts(client: FlaskClient) -> 
     table = Table(client, game="sixty_six", players=2, seed=None)
     view = table.view(0)
     assert "head_hash" in view and "receipt_signature" not in view
+
+
+def test_the_commitment_log_holds_every_game_once_chained_with_a_signed_head(
+    tmp_path: Path,
+) -> None:
+    """Issue 30: a public, append-only, hash-chained log of every game's commitment, so the
+    server cannot show different commitments to different people."""
+    client = _signed_app(tmp_path)
+    key = client.get("/fairness/key").json["public_key"]
+    tables = [Table(client, game="sixty_six", players=2, seed=None) for _ in range(3)]
+    log = client.get("/fairness/log?after=0&limit=1000").json
+    entries = log["entries"]
+    assert [e["index"] for e in entries] == list(range(1, len(entries) + 1))
+    assert [(e["game"], e["commitment"]) for e in entries] == [
+        (t.id, t.summary()["commitment"]) for t in tables]
+    prev = "0" * 64
+    for entry in entries:
+        assert entry["prev"] == prev and entry["hash"] == commitment_link(
+            prev, entry["game"], entry["commitment"])
+        prev = entry["hash"]
+    head = log["head"]
+    assert (head["index"], head["hash"]) == (entries[-1]["index"], prev)
+    public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
+    public.verify(bytes.fromhex(head["signature"]), log_head_message(head["index"], head["hash"]))
+    assert client.get("/fairness/log?after=3").json == {"entries": [], "head": None}
+    assert client.get("/fairness/log?limit=0").status_code == 422
