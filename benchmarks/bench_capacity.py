@@ -127,8 +127,11 @@ def own_store(tmp: Path, kind: str) -> Iterator[Store]:
 
 
 @contextmanager
-def deployment(tmp: Path, kind: str) -> Iterator[tuple[str, Tiers, Store]]:
-    """A web role and a worker role on the ``kind`` store; its base URL, tiers and store."""
+def deployment(
+    tmp: Path, kind: str, settings: dict[str, str] | None = None
+) -> Iterator[tuple[str, Tiers, Store]]:
+    """A web role and a worker role on the ``kind`` store; its base URL, tiers and store.
+    ``settings``: environment variables over the ones set here (rate limits are off)."""
     with own_store(tmp, kind) as store:
         rq = OwnRedis(tmp, "--appendonly", "no")
         port = free_port()
@@ -136,7 +139,7 @@ def deployment(tmp: Path, kind: str) -> Iterator[tuple[str, Tiers, Store]]:
                "CARDROOM_NAMESPACE": f"capacity-{uuid.uuid4().hex[:8]}",
                "CARDROOM_RATE_LIMITS": "0", "CARDROOM_ARCHIVE_DIR": str(tmp / "archive"),
                "CARDROOM_ARCHIVE_AFTER": "86400",
-               "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}  # fmt: skip
+               "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"), **(settings or {})}  # fmt: skip
         roles = [
             ["--only", "web", "--web-workers", "1", "--port", str(port), "--no-access-log"],
             ["--only", "workers", "--bot-workers", "1"],

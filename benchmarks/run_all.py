@@ -30,6 +30,9 @@ SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("benchmarks.bench_cluster", (), ("--seconds", "2", "--rounds", "1", "--wrk-seconds", "1")),
     ("benchmarks.bench_clocks", (),
      ("--timeouts", "2", "--parallel", "2", "--games", "3", "--per-game", "2")),
+    # built-in bots' games per minute beside a hostile HTTP bot (docs/bots.md, "Isolation")
+    ("benchmarks.bench_bot_isolation", ("--seconds", "45", "--rounds", "3"),
+     ("--seconds", "3", "--rounds", "1", "--games", "2", "--hostile-games", "4")),
     # what one core of each tier does (docs/operations.md, "Sizing")
     ("benchmarks.bench_capacity", ("--seconds", "30", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--people", "2", "--idle", "1")),

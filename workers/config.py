@@ -16,12 +16,12 @@ import os
 
 from service import queues
 from service.bots import BUILTIN_BOTS as BUILTIN
-from service.queues import BOTS, CLOCKS, DEFAULT_NAMESPACE, REPLAYS
+from service.queues import BOTS, CLOCKS, DEFAULT_NAMESPACE, GUESTS, REPLAYS
 from service.store.connect import plain_url
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 BUILTIN_BOTS = frozenset(BUILTIN)
-__all__ = ["BOTS", "CLOCKS", "DEFAULT_NAMESPACE", "REPLAYS"]
+__all__ = ["BOTS", "CLOCKS", "DEFAULT_NAMESPACE", "GUESTS", "REPLAYS"]
 
 
 def redis_url() -> str:
@@ -47,9 +47,12 @@ def queue_name(base: str, ns: str | None = None) -> str:
     return queues.queue_name(base, namespace() if ns is None else ns)
 
 
-def bot_queue(bot: str, ns: str | None = None) -> str:
-    """The queue a bot's turns go to: ``bots`` for built-in bots, else ``bot:<name>``."""
-    return queue_name(BOTS if bot in BUILTIN_BOTS else f"bot:{bot}", ns)
+def bot_queue(bot: str, ns: str | None = None, guests: bool = False) -> str:
+    """The queue a bot's turns go to: ``bots`` for built-in bots (``bots-guests`` in a game
+    that seats an HTTP bot account: ``guests``), else ``bot:<name>``."""
+    if bot in BUILTIN_BOTS:
+        return queue_name(GUESTS if guests else BOTS, ns)
+    return queue_name(f"bot:{bot}", ns)
 
 
 def default_queues(ns: str | None = None) -> list[str]:

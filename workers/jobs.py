@@ -27,7 +27,7 @@ from workers import config
 from workers.bots.base import get_bot, is_wait
 from workers.deadline import TooSlow, over, time_limit
 from workers.process import service
-from workers.scheduler import RQScheduler
+from workers.scheduler import RQScheduler, Turn
 
 log = logging.getLogger("cardroom.jobs")
 
@@ -35,7 +35,9 @@ RAISED, TIMEOUT, ILLEGAL = "raised", "timeout", "illegal"  # a fallback's reason
 
 @metrics.timed_bot_turn
 def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
-    """Play the bot's turn at that version; quietly nothing when the game moved on.
+    """Play the bot's turn at that version, or at the newer one its seat's pending mark
+    names (``RQScheduler.take_turn``: a turn waits in a queue once); quietly nothing when the
+    game moved on.
 
     Then, for up to ``CARDROOM_CHAIN_SECONDS`` (0.1 s), keep playing the turns that follow
     for bots served by the same queue in this process instead of queueing each of them: the
@@ -45,6 +47,10 @@ def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
     """
     svc = service()
     scheduler = svc.scheduler
+    if isinstance(scheduler, RQScheduler):
+        bot = _bot_of(svc, game_id, seat)
+        if bot is not None:
+            expected_version = scheduler.take_turn(game_id, seat, expected_version, bot)
     if not isinstance(scheduler, RQScheduler) or chain_seconds() <= 0:
         return play_one_turn(svc, game_id, seat, expected_version)
     deadline = time.monotonic() + chain_seconds()
@@ -55,14 +61,15 @@ def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
             queue = _queue_of(svc, game_id, seat) if result.startswith("played") else ""
             while result.startswith("played") and time.monotonic() < deadline:
                 result = "nothing to chain"
-                for turn in [t for t in held if config.bot_queue(t.bot) == queue]:
+                for turn in [t for t in held if _queue(t) == queue]:
                     result = play_one_turn(svc, turn.game_id, turn.seat, turn.version)
                     if result.startswith("played"):
                         played += 1
                         break
         finally:
             for turn in list(held):
-                scheduler.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot)
+                scheduler.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot,
+                                       guests=turn.guests)  # fmt: skip
     return result if not played else f"{result} (and {played} more turns)"
 
 
@@ -71,10 +78,24 @@ def chain_seconds() -> float:
     return float(os.environ.get("CARDROOM_CHAIN_SECONDS") or 0.1)
 
 
+def _bot_of(svc: GameService, game_id: str, seat: int) -> str | None:
+    cached = svc.cache.get(game_id)
+    meta = cached.meta if cached is not None else svc.load(game_id).meta
+    if not 0 <= seat < len(meta.seats) or meta.seats[seat].type != "bot":
+        return None
+    return str(meta.seats[seat].bot)
+
+
 def _queue_of(svc: GameService, game_id: str, seat: int) -> str:
     cached = svc.cache.get(game_id)
     meta = cached.meta if cached is not None else svc.load(game_id).meta
-    return config.bot_queue(str(meta.seats[seat].bot))
+    assert isinstance(svc.scheduler, RQScheduler)
+    guests = svc.scheduler.seats_guests([s.public(i) for i, s in enumerate(meta.seats)])
+    return config.bot_queue(str(meta.seats[seat].bot), guests=guests)
+
+
+def _queue(turn: Turn) -> str:
+    return config.bot_queue(turn.bot, guests=turn.guests)
 
 
 def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: int) -> str:

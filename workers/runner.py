@@ -24,7 +24,7 @@ from typing import Any
 
 import redis
 import rq.worker.base
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.scheduler import RQScheduler
 
 from service import telemetry
@@ -32,6 +32,7 @@ from service.bots import BotRegistry, RedisBotRegistry, heartbeat_seconds
 from service.store.connect import client_from_url
 from workers import config
 from workers.bots.base import games_of
+from workers.shares import FairWorker
 
 
 class ParentBoundScheduler(RQScheduler):
@@ -109,7 +110,7 @@ def run_worker(
     log.info("serving %s (namespace %s)", ", ".join(names), config.namespace())
     try:
         while True:
-            worker = SimpleWorker(
+            worker = FairWorker(  # its queues by their shares of its time (workers.shares)
                 [Queue(n, connection=connection) for n in names], connection=connection, name=name
             )
             try:

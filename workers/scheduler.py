@@ -1,10 +1,15 @@
 """The service's after-append hook on RQ: enqueue bot turns and, at the end, the replay export.
 
 Job ids make every enqueue idempotent (RQ ``unique=True``; needs Lua, so fakeredis needs its
-``lua`` extra): one turn job per (game, seat, version), one export per game. The RQ connection
-must not decode responses (RQ stores pickles), so it is not the store's client; it is a plain
-Redis (``RQ_REDIS_URL``, default ``REDIS_URL``: RQ does not run on a Redis Cluster), while the
-bot accounts it looks up live in the store (``accounts``, the store's Redis).
+``lua`` extra): one turn job per (game, seat, version), one export per game. And a seat's turn
+waits in a queue once: while a job for (game, seat, bot) is queued and not started, a newer
+version's turn only moves that job's *pending* mark (``<ns>:turn:{<game>}:<seat>:<bot>``:
+``<version> <job id>``) forward, and the job plays the newest version when it starts
+(``take_turn``); a bot that moves fast (or loops) beside the built-in bots adds at most one
+job per seat, never one per version it makes stale. The RQ connection must not decode
+responses (RQ stores pickles), so it is not the store's client; it is a plain Redis
+(``RQ_REDIS_URL``, default ``REDIS_URL``: RQ does not run on a Redis Cluster), while the bot
+accounts it looks up live in the store (``accounts``, the store's Redis).
 """
 
 from __future__ import annotations
@@ -38,6 +43,25 @@ REVIEW_JOB = "workers.review.review_job"
 REVIEW_TIMEOUT = 600  # a review of a long game: WORLDS worlds for each of its decisions
 CLOCK_JOB = "workers.clocks.enforce_clock"
 CLOCK_LEAD = 2  # seconds before a clock's time its job is scheduled (RQ: whole seconds, 1 s polls)
+PENDING_TTL = 120  # seconds a turn's pending mark outlives a job that never started (lost)
+# Set the pending mark of a (game, seat) turn, or move it to a newer version; 1 when it was
+# not there (the caller enqueues the job it names), 0 when a job is pending already. A mark
+# whose job RQ no longer holds (deleted from its queue) is replaced. RQ's Redis is a plain
+# Redis (never a cluster): the script may read the job's key, which it is not given.
+MARK = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  local version, job = string.match(held, '^(%d+) (.*)$')
+  if version and redis.call('EXISTS', 'rq:job:' .. job) == 1 then
+    if tonumber(version) < tonumber(ARGV[1]) then
+      redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. job, 'KEEPTTL')
+    end
+    return 0
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[3])
+return 1
+"""
 TURN_TIMEOUT = 30
 RESULT_TTL = 120
 FAILURE_TTL = 7 * 24 * 3600
@@ -88,6 +112,7 @@ class RQScheduler:
         self._queues: dict[str, Queue] = {}
         self._held = threading.local()
         self._http_bots: dict[str, bool] = {}
+        self._mark = connection.register_script(MARK)
 
     @classmethod
     def from_url(
@@ -118,20 +143,22 @@ class RQScheduler:
         over: bool,
     ) -> None:
         """Enqueue a turn for every bot seat to act, or the replay export once over."""
+        guests = self.seats_guests(seats)
         turns = (
             []
             if over
-            else [Turn(game_id, s, version, b) for s in to_act if (b := bot_of(seats, s))]
+            else [Turn(game_id, s, version, b, guests) for s in to_act if (b := bot_of(seats, s))]
         )
         held: list[Turn] | None = getattr(self._held, "turns", None)
         if over:
-            self.enqueue_export(game_id)
+            self.enqueue_export(game_id, guests=guests)
         if held is not None:
             held[:] = turns  # only the newest append's turns are current
             return
         people = any(s.get("type") != "bot" for s in seats)  # their replies jump the queue
         for turn in reversed(turns) if people else turns:
-            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot, front=people)
+            self.enqueue_turn(turn.game_id, turn.seat, turn.version, turn.bot, front=people,
+                              guests=turn.guests)  # fmt: skip
 
     @contextmanager
     def holding(self) -> Iterator[list[Turn]]:
@@ -153,20 +180,60 @@ class RQScheduler:
         attempt: int = 0,
         *,
         front: bool = False,
+        guests: bool = False,
     ) -> bool:
-        """Queue one bot turn (``front``: ahead of the queue); False when queued already, or
-        when the bot is an HTTP bot account (it hears of its turn on its own event stream)."""
+        """Queue one bot turn (``front``: ahead of the queue; ``guests``: the game seats an
+        HTTP bot account, see ``service.queues``); False when queued already, when a job of
+        the seat is pending (it plays this version: its mark moves), or when the bot is an HTTP
+        bot account (it hears of its turn on its own event stream). A re-run (``attempt`` > 0,
+        the sweeper's) is queued whatever is pending."""
         if self.is_http_bot(bot):
             return False
         job_id = turn_job_id(self.namespace, game_id, seat, version, attempt)
-        return self._enqueue(
-            config.bot_queue(bot, self.namespace),
+        pending = self._pending_key(game_id, seat, bot)
+        if attempt == 0 and not self._mark(keys=[pending], args=[version, job_id, PENDING_TTL]):
+            return False
+        queued = self._enqueue(
+            config.bot_queue(bot, self.namespace, guests),
             TURN_JOB,
             (game_id, seat, version),
             job_id,
             f"{bot} plays seat {seat} of game {game_id} at version {version}",
             front=front,
         )
+        if not queued and attempt == 0:
+            self.connection.delete(pending)  # that job was queued before: it marks nothing
+        return queued
+
+    def _pending_key(self, game_id: str, seat: int, bot: str) -> str:
+        """A seat's mark is its bot's: a seat another bot took over is another queue's."""
+        return f"{self.namespace}:turn:{{{game_id}}}:{seat}:{bot}"
+
+    def take_turn(self, game_id: str, seat: int, version: int, bot: str) -> int:
+        """A turn job starts: the version it plays, the newest its seat's pending mark names
+        (at least ``version``); the mark goes, so a later append queues a new job."""
+        pipe = self.connection.pipeline(transaction=True)
+        pipe.get(self._pending_key(game_id, seat, bot))
+        pipe.delete(self._pending_key(game_id, seat, bot))
+        held, _ = pipe.execute()
+        marked = pending_version(held)
+        return version if marked is None else max(version, marked)
+
+    def pending_job(self, game_id: str, seat: int, version: int, bot: str) -> str | None:
+        """The id of the job pending for the seat's turn at ``version``, if one is."""
+        held = self.connection.get(self._pending_key(game_id, seat, bot))
+        if held is None or pending_version(held) != version:
+            return None
+        text = held.decode() if isinstance(held, bytes) else str(held)
+        return text.partition(" ")[2] or None
+
+    def seats_guests(self, seats: Sequence[Mapping[str, Any]]) -> bool:
+        """True for a game of bots only that seats an HTTP bot account (``service.queues``);
+        a game with a person is never a guests' one (its turns answer that person first)."""
+        if any(s.get("type") != "bot" for s in seats):
+            return False
+        bots = {str(s["bot"]) for s in seats if s.get("bot")}
+        return any(self.is_http_bot(b) for b in bots)
 
     def is_http_bot(self, bot: str) -> bool:
         """True for an HTTP bot account, or one the operator revoked (never a queue's);
@@ -224,10 +291,12 @@ class RQScheduler:
             timeout=REVIEW_TIMEOUT,
         )
 
-    def enqueue_export(self, game_id: str) -> bool:
-        """Queue a finished game's replay export; False when queued already."""
+    def enqueue_export(self, game_id: str, *, guests: bool = False) -> bool:
+        """Queue a finished game's replay export (``guests``: the game seats an HTTP bot
+        account, its export goes with its turns, ``service.queues``); False when queued
+        already."""
         return self._enqueue(
-            config.queue_name(config.REPLAYS, self.namespace),
+            config.queue_name(config.GUESTS if guests else config.REPLAYS, self.namespace),
             EXPORT_JOB,
             (game_id,),
             export_job_id(self.namespace, game_id),
@@ -271,6 +340,7 @@ class Turn:
     seat: int
     version: int
     bot: str
+    guests: bool = False  # the game seats an HTTP bot account (service.queues)
 
 
 def from_config(settings: Mapping[str, Any]) -> RQScheduler:
@@ -281,6 +351,15 @@ def from_config(settings: Mapping[str, Any]) -> RQScheduler:
         settings.get("CARDROOM_NAMESPACE"),
         store_url=settings.get("REDIS_URL") or None,
     )
+
+
+def pending_version(held: bytes | str | None) -> int | None:
+    """The version a pending mark names (None: no mark, or not one)."""
+    if held is None:
+        return None
+    text = held.decode() if isinstance(held, bytes) else held
+    first = text.partition(" ")[0]
+    return int(first) if first.isdigit() else None
 
 
 def bot_of(seats: Sequence[Mapping[str, Any]], seat: int) -> str | None:

@@ -330,6 +330,7 @@ class Sweeper:
         if loaded.version != version or loaded.over:
             return 0
         seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
+        guests = self.scheduler.seats_guests(seats)
         count = 0
         for seat in loaded.game.awaited_seats(loaded.state):
             bot = bot_of(seats, seat)
@@ -343,14 +344,14 @@ class Sweeper:
             backoff = min(self.stall * 2 ** (attempts - 1), cap) if attempts else 0
             if self.clock() - last < backoff:
                 continue
-            if self._under_way(game_id, seat, version, bot, attempts):
+            if self._under_way(game_id, seat, version, (bot, guests), attempts):
                 continue
             attempts += 1
             pipe = self.scheduler.connection.pipeline(transaction=True)
             pipe.hset(self._attempts_key(game_id), field, f"{attempts}:{self.clock()}")
             pipe.expire(self._attempts_key(game_id), 24 * 3600)
             pipe.execute()
-            if self.scheduler.enqueue_turn(game_id, seat, version, bot, attempts):
+            if self.scheduler.enqueue_turn(game_id, seat, version, bot, attempts, guests=guests):
                 log.warning(
                     "re-queued %s's turn (attempt %s, stalled %.1fs): game %s seat %s v%s",
                     bot, attempts, stalled_for, game_id, seat, version,
@@ -358,14 +359,19 @@ class Sweeper:
                 count += 1
         return count
 
-    def _under_way(self, game_id: str, seat: int, version: int, bot: str, attempts: int) -> bool:
+    def _under_way(
+        self, game_id: str, seat: int, version: int, bot: tuple[str, bool], attempts: int
+    ) -> bool:
         """A job of this turn is really waiting in its queue, running, or its bot chose to wait.
 
-        Only the first job and the newest re-run can be under way: no re-run is queued while
-        another job of the turn is."""
+        Only the first job (or the older one pending for this version: its mark moved here),
+        and the newest re-run can be under way: no re-run is queued while another job of the
+        turn is. ``bot``: its name, and whether the game seats an HTTP bot (its queue)."""
         namespace, connection = self.scheduler.namespace, self.scheduler.connection
         ids = [turn_job_id(namespace, game_id, seat, version, a) for a in {0, attempts}]
-        queue = self.scheduler.queue(config.bot_queue(bot, namespace))
+        pending = self.scheduler.pending_job(game_id, seat, version, bot[0])
+        ids += [pending] if pending is not None and pending not in ids else []
+        queue = self.scheduler.queue(config.bot_queue(bot[0], namespace, bot[1]))
         for job in Job.fetch_many(ids, connection=connection):
             if job is None:
                 continue

@@ -50,6 +50,8 @@ def test_a_bots_only_game_plays_to_the_end_and_its_replay_verifies(stack: Stack)
 def test_a_turn_at_a_stale_version_ends_quietly(stack: Stack) -> None:
     game_id = _create(stack)
     version = stack.service.load(game_id).version
+    bot = stack.service.load(game_id).meta.seats[0].bot
+    stack.scheduler.take_turn(game_id, 0, version, str(bot))  # its seat's queued job started
     assert play_bot_turn(game_id, 0, version - 1).startswith("stale")
     assert stack.service.load(game_id).version == version
 

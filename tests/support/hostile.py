@@ -1,0 +1,83 @@
+"""A hostile HTTP bot, for the tests and the benchmark of bots' isolation (issue 28 §5): an
+account seated in games beside heuristic bots, played (``loop``) or not (``silent``) by client
+threads until stopped.
+
+- ``loop``: answers every turn at once with the first of its legal actions, a Shithead swap
+  whenever it may (so it never readies: each such game runs to its action limit), and replaces
+  every game that ends;
+- ``silent``: never answers (its games wait on it).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import requests
+
+HOSTILE = "hostile"
+HEURISTIC = {"type": "bot", "bot": "heuristic"}
+HOSTILE_GAMES = (("shithead", 4), ("sixty_six", 2))
+
+
+class Hostile:
+    """The hostile HTTP bot: an account seated in games beside heuristic bots, played (or not)
+    by client threads until ``stop``."""
+
+    def __init__(
+        self, base: str, mode: str, games: int, stop: threading.Event, threads: int = 4
+    ) -> None:
+        self.base, self.mode, self.stop = base, mode, stop
+        self.token = requests.post(f"{base}/bots", json={"name": HOSTILE}).json()["token"]
+        self.actions = 0
+        self._lock = threading.Lock()
+        per = max(1, games // threads)
+        self.threads = [threading.Thread(target=self._play, args=(i, per), daemon=True)
+                        for i in range(threads)]  # fmt: skip
+        for thread in self.threads:
+            thread.start()
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(30)
+
+    def _play(self, index: int, games: int) -> None:
+        http = requests.Session()
+        http.headers["Authorization"] = f"Bearer {self.token}"
+        mine = [self._create(http, index + i) for i in range(games)]
+        while not self.stop.is_set():
+            if self.mode == "silent":
+                self.stop.wait(0.5)
+                continue
+            for position, game_id in enumerate(mine):
+                try:
+                    if not self._answer(http, game_id):
+                        mine[position] = self._create(http, index + position)
+                except requests.RequestException:
+                    if self.stop.is_set():
+                        return  # the service went away at the end
+                    raise
+
+    def _create(self, http: requests.Session, turn: int) -> str:
+        name, seats = HOSTILE_GAMES[turn % len(HOSTILE_GAMES)]
+        seated = [{"type": "bot", "bot": HOSTILE}] + [HEURISTIC] * (seats - 1)
+        return str(http.post(f"{self.base}/games", json={"game": name, "seats": seated})
+                   .json()["id"])  # fmt: skip
+
+    def _answer(self, http: requests.Session, game_id: str) -> bool:
+        """Play the game's turn at once if it waits on the bot; False once it is over."""
+        view = http.get(f"{self.base}/games/{game_id}/view", params={"seat": 0}).json()
+        inner: dict[str, Any] = view.get("view", {})
+        if inner.get("outcome") is not None:
+            return False
+        legal = inner.get("legal_actions") or []
+        if not legal:
+            return True
+        swaps = [a for a in legal if a["type"] == "swap"]
+        action = (swaps or legal)[0]
+        body = {**action, "seat": 0, "expected_version": view["version"]}
+        answer = http.post(f"{self.base}/games/{game_id}/actions", json=body)
+        if answer.status_code == 200:
+            with self._lock:
+                self.actions += 1
+        return True
