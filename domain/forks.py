@@ -143,6 +143,19 @@ def redacted(dealt: PositionDealt, view: dict[str, Any]) -> Encoded:
     return {"type": PositionDealt.TYPE, "schema": PositionDealt.SCHEMA, "view": view}
 
 
+def prehistory(rules: Any, origin: GameForked, source_events: list[Event], seat: int
+               ) -> list[Encoded]:  # fmt: skip
+    """What ``seat`` of a fork knew before it (``source_events``: the source's first
+    ``origin.version`` events, decoded): the seat forked as, its own history; with every card
+    open, each seat its own history of the source (the position is the source's); any other
+    seat of a seat's fork, the source's public history (its hidden cards were dealt afresh).
+    The search bots read it before the fork's own history."""
+    if origin.seat is not None and seat == origin.seat:
+        return list(thawed((origin.basis or {}).get("history") or []))
+    shown_to = seat if origin.seat is None else None
+    return list(thawed([rules.redact(e, shown_to) for e in source_events[: origin.version]]))
+
+
 def check_forkable(rules: Any, state: Any, seat: int | None) -> None:
     """InvalidSetup unless a fork may start at ``state`` (a lifecycle's ``Table``) as ``seat``
     (None: open): something is dealt and nothing is over, and a seat forks at one of its

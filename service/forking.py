@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.forks import GameForked, basis_at, check_forkable, open_fork, seat_fork
+from domain.forks import GameForked, basis_at, check_forkable, open_fork, prehistory, seat_fork
 from service.errors import GameNotOver, InvalidField
 from service.folding import Loaded
 from service.seating import Seating
@@ -46,6 +46,18 @@ class Forking(Seating):
             creator=creator,
             fork=origin,
         )
+
+    def fork_prehistory(self, loaded: Loaded, seat: int) -> list[dict[str, Any]]:
+        """What ``seat`` of a forked game knew before the fork (``domain.forks.prehistory``;
+        nothing for another game, or once the source is gone from the store)."""
+        origin = getattr(loaded.state, "forked", None)
+        if origin is None:
+            return []
+        rules = loaded.game
+        stored = [] if origin.seat == seat else self.store.read(origin.source, 0, origin.version)
+        if origin.seat != seat and len(stored) < origin.version:
+            return []
+        return prehistory(rules, origin, [rules.codec.decode(e.event) for e in stored], seat)
 
     def _origin(self, loaded: Loaded, at: int, view_as: int | str) -> GameForked:
         """The fork's origin event at version ``at`` of the loaded (finished) game."""

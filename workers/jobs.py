@@ -112,7 +112,8 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
     key = f"bot:{seat}:{expected_version}"  # a game's keys are its own: no game id (memory)
     if getattr(_strategy(bot, loaded.meta.game), "wants_history", False):
-        view["history"] = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
+        own = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
+        view["history"] = [*svc.fork_prehistory(loaded, seat), *own]  # a fork's: from before
     answer = _choose(bot, loaded.meta.game, view, rng)
     if isinstance(answer, tuple):
         return _fall_back(svc, (game_id, seat, expected_version, key), bot, *answer)

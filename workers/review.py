@@ -57,12 +57,14 @@ def review_game(svc: GameService, game_id: str, seat: int, *, seed: str | None =
     """The review of a finished game as ``seat`` (``seed``: the game id when None)."""
     loaded = svc.load(game_id)
     replay = build_replay(game_id, svc.store.entries(game_id), game=loaded.meta.game)
-    return review(loaded.game, replay, seat, seed=seed or game_id, worlds=worlds)
+    before = svc.fork_prehistory(loaded, seat)  # a fork's seat knew what came before it
+    return review(loaded.game, replay, seat, seed=seed or game_id, worlds=worlds, before=before)
 
 
-def review(rules: Any, replay: Replay, seat: int, *, seed: str, worlds: int | None = None
-           ) -> dict[str, Any]:  # fmt: skip
-    """Every decision of ``seat`` in the replay's game, valued (see the module docstring)."""
+def review(rules: Any, replay: Replay, seat: int, *, seed: str, worlds: int | None = None,
+           before: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:  # fmt: skip
+    """Every decision of ``seat`` in the replay's game, valued (see the module docstring);
+    ``before``: what the seat knew before the game's own history (a fork's prehistory)."""
     name = rules.name
     count = worlds or WORLDS[name]
     state, events = rules.initial_state(), list[Event]()
@@ -74,6 +76,7 @@ def review(rules: Any, replay: Replay, seat: int, *, seed: str, worlds: int | No
             played = dict(command["action"])
             if len(legal) > 1 and action_key(played) in {action_key(a) for a in legal}:
                 view = basis_at(rules, state, events, seat)
+                view["history"] = [*before, *view["history"]]
                 rng = random.Random(f"{seed}:{batch.events[0].version - 1}")
                 decisions.append(_decision(name, view, played, rng, count,
                                            batch.events[0].version - 1))  # fmt: skip

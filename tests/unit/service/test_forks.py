@@ -239,6 +239,20 @@ def test_a_fork_whose_fresh_cards_were_chosen_fails_the_audit(
     assert not report.ok and report.bad_version == dealt.version, report.summary()
 
 
+def test_search_bots_play_a_fork_on_from_what_they_knew_before_it(
+    svc: GameService, sources: dict[str, str]
+) -> None:
+    # a Shithead search bot samples from every card it has seen: with the fork's own history
+    # only, its knowledge did not add up to the table and it fell back at every move
+    version, seat, _, _ = forkable(svc, sources["shithead"], 3)[2]
+    search = {"type": "bot", "bot": "search"}
+    fork = svc.fork_game(sources["shithead"], at=version, view_as=seat, seats=[search] * 3)
+    play_out(svc, fork["id"])
+    fell_back = [e for e in svc.store.read(fork["id"], 0)
+                 if e.event["type"] == "lifecycle.BotFellBack"]  # fmt: skip
+    assert fell_back == []
+
+
 def test_only_a_finished_game_is_forked_and_the_moment_must_exist(
     svc: GameService, sources: dict[str, str]
 ) -> None:

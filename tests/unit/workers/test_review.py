@@ -107,6 +107,29 @@ def test_the_job_keeps_the_review_with_the_game(blundered: tuple[GameService, st
     assert kept[0] == 200 and kept[1]["costliest"] == planted
 
 
+def test_a_forks_review_values_its_seat_from_what_it_knew_before_the_fork() -> None:
+    svc = GameService(InMemoryEventStore())
+    source = svc.create_game("shithead", [HEURISTIC] * 3, seed="review-fork")["id"]
+    play(svc, source)
+    loaded = svc.load(source)
+    rules = loaded.game
+    events = [loaded.game.codec.decode(e.event) for e in svc.store.read(source, 0)]
+    state = rules.initial_state()
+    moments = []
+    for version, event in enumerate(events, 1):
+        state = rules.evolve(state, event)
+        if (state.inner is not None and rules.outcome(state) is None
+                and state.inner.phase == "play" and 0 in rules.awaited_seats(state)):
+            moments.append(version)
+    fork = svc.fork_game(source, at=moments[len(moments) // 2], view_as=0,
+                         seats=[HEURISTIC] * 3)  # fmt: skip
+    play(svc, fork["id"])
+    review = review_game(svc, fork["id"], 0, worlds=2)
+    valued = [d for d in review["decisions"] if d["cost"] is not None]
+    assert valued and len(valued) == len([d for d in review["decisions"]
+                                          if d["played"]["type"] != "flip"])  # fmt: skip
+
+
 class Reviews:
     """A scheduler whose review queue only records what it was asked."""
 
