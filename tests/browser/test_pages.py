@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import Watched, act_by_touch, preference, seat_view
+from tests.browser.helpers import (
+    Watched,
+    act_by_touch,
+    preference,
+    seat_view,
+    wait_for_a_play,
+)
 from tests.browser.test_recovery import wait_for_turn
 from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
@@ -121,4 +127,51 @@ def test_the_move_list_tells_the_seats_events_one_after_another(
     times = page.evaluate("window.moveTimes")
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert gaps and min(gaps) >= PACE_MS - 20, gaps  # one move at a time, at the same pace
+    watched.assert_clean()
+
+
+def test_a_table_has_what_every_card_site_has(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create(
+        "sixty_six", [OPEN, BOT], seed="browser-basics", options={"game_target": 1}
+    )
+    game_id = created["id"]
+    watched = pages(1280, 800)
+    page = watched.page
+    watched.goto(f"#/game/{game_id}")
+    invite = page.locator("#invite-link")  # an open seat: a link to send
+    assert invite.input_value().endswith(f"/#/game/{game_id}")
+    take_seat(watched, game_id)
+    page.wait_for_selector("#invite", state="hidden")  # every seat taken
+    wait_for_a_play(page)
+    assert page.title().startswith("\u25cf Your turn")  # the tab says whose turn it is
+    page.click("#sound")  # the tone can be muted, and stays so in this browser
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('cardroom.mute')") == "1"
+    declare = page.locator('#actions button.action[data-action=\'{"type":"declare_out"}\']')
+    version = table_stack.summary(game_id)["version"]
+    declare.click()  # a costly move is asked twice
+    assert "Really declare out" in declare.inner_text()
+    assert table_stack.summary(game_id)["version"] == version
+    watched.goto()  # the lobby marks the person's own games
+    mine = page.locator(f'#games-playing li[data-game="{game_id}"]')
+    mine.wait_for()
+    assert "mine" in (mine.get_attribute("class") or "") and "your seat 0" in mine.inner_text()
+    page.select_option("#create-game", "sheepshead")  # the server's bots are suggested
+    suggested = page.locator("#bot-names option").evaluate_all("os => os.map(o => o.value)")
+    assert "search" in suggested
+    watched.goto(f"#/game/{game_id}")
+    resign = page.locator("#lifecycle #resign")
+    resign.click()
+    resign.click()
+    sheet = page.locator("#game-over")
+    sheet.wait_for()
+    assert "resigned" in sheet.inner_text()
+    page.click("#rematch")  # the same game and seats, the person seated again
+    page.wait_for_function("id => !location.hash.endsWith(id)", arg=game_id)
+    page.wait_for_selector('#felt .seat.me[data-seat="0"]')
+    again = table_stack.summary(page.url.rsplit("/", 1)[1])
+    assert again["game"] == "sixty_six" and again["options"]["game_target"] == 1
+    assert again["seats"][1]["bot"] == "heuristic" and again["seats"][0]["type"] == "human"
     watched.assert_clean()

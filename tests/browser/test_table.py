@@ -124,6 +124,8 @@ def test_a_person_plays_a_whole_game_against_bots_by_touching_cards(
     if game == "sheepshead":  # the person picked and buried a pair chosen in the hand
         assert [a["type"] for a in clicks][:2] == ["pick", "bury"]
     assert "Game over" in watched.page.inner_text("#outcome")
+    # the game-over sheet: each deal's or hand's result, then what to do next
+    watched.page.wait_for_selector("#game-over #results li")
     watched.screenshot(f"{game}-{size}-over-page")
     watched.assert_clean()
 

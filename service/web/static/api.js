@@ -1,4 +1,5 @@
 // The JSON API of the same host, and the seat kept in this browser.
+import { keepEntropy, newEntropy } from "./fairness.js";
 
 /** How long a request may take before the page gives up on it (and says so). */
 export const TIMEOUT_MS = 10000;
@@ -43,4 +44,16 @@ export function freshKey() {
 export const seatKey = (id) => `cardroom.seat.${id}`;
 export function savedSeat(id) {
   try { return JSON.parse(localStorage.getItem(seatKey(id)) || "null"); } catch { return null; }
+}
+
+/** Join ``seat`` of game ``gameId`` (whose deck commitment is ``commitment``) as ``name``,
+ * with this browser's own share of the deal (not the server's); the seat's token is kept in
+ * this browser, and the entropy with the commitment (fairness.js). ``{ error }`` if refused. */
+export async function joinSeat(gameId, seat, name, commitment) {
+  const entropy = newEntropy();
+  const joined = await api("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}`, { body: { name, entropy } });
+  if (!joined.ok) return { error: problemText(joined) };
+  keepEntropy(gameId, joined.data.seat, entropy, commitment);
+  localStorage.setItem(seatKey(gameId), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));
+  return joined.data;
 }

@@ -1,5 +1,5 @@
 // The lobby: games by status (polled), and the form that creates one from the catalogue.
-import { api, problemText } from "./api.js";
+import { api, problemText, savedSeat } from "./api.js";
 import { el, seatName } from "./tables.js";
 
 const STATUSES = [["waiting", "Waiting for players"], ["playing", "Playing"], ["over", "Over"]];
@@ -42,15 +42,17 @@ export async function lobbyPage({ main, onLeave }) {
 function gameRow(game) {
   const seats = game.seats.map((s, i) => seatName(game.seats, i)).join(", ");
   const open = game.seats.filter((s) => s.type === "open").length;
+  const mine = savedSeat(game.id);  // a seat this browser holds: the person's own game
   const links = [];
+  if (mine) links.push(el("span", { class: "badge mine" }, `your seat ${mine.seat}`));
   if (game.status !== "over") {
-    links.push(el("a", { class: "button", href: `#/game/${game.id}` }, open ? "Join / play" : "Play"));
+    links.push(el("a", { class: "button", href: `#/game/${game.id}` }, mine ? "Continue" : open ? "Join / play" : "Play"));
     links.push(el("a", { class: "button", href: `#/watch/${game.id}` }, "Watch"));
   } else {
     links.push(el("a", { class: "button", href: `#/replay/${game.id}` }, "Replay"));
     links.push(el("a", { class: "button", href: `#/watch/${game.id}` }, "Final table"));
   }
-  return el("li", { "data-game": game.id },
+  return el("li", { "data-game": game.id, class: mine ? "mine" : null },
     el("span", {}, el("strong", {}, game.game.replace("_", "-")), " ", el("span", { class: "gid" }, game.id)),
     el("span", { class: "muted" }, seats), ...links);
 }

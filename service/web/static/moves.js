@@ -16,6 +16,7 @@ export function moveList({ path, token, onLeave }) {
   let listed = 0;  // the version read up to
   let reading = null;
   const waiting = [];  // read, not shown yet
+  const all = [];  // every item read, in order
   let pacer = null;
   onLeave(() => clearTimeout(pacer));
 
@@ -27,7 +28,9 @@ export function moveList({ path, token, onLeave }) {
       while (after !== null && after !== undefined && after < version) {
         const page = await api("GET", `${path}/events?after=${after}&limit=1000`, { token: token() });
         if (!page.ok) return;
-        for (const item of page.data.events) if (item.text && item.version > listed) waiting.push(item);
+        for (const item of page.data.events) {
+          if (item.text && item.version > listed) { waiting.push(item); all.push(item); }
+        }
         listed = Math.max(listed, ...page.data.events.map((i) => i.version));
         after = page.data.next_after;
       }
@@ -56,7 +59,7 @@ export function moveList({ path, token, onLeave }) {
     pacer = setTimeout(showNext, PACE_MS);  // the same pace for every move
   }
 
-  return { box, catchUp, shown: () => list.children.length, pending: () => waiting.length };
+  return { box, catchUp, items: () => [...all] };
 }
 
 /** The cards an event names, pulsed where the table shows them (a card reaching the pile or

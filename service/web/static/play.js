@@ -1,8 +1,10 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
-import { api, freshKey, problemText, savedSeat, seatKey } from "./api.js";
-import { auditPanel, keepEntropy, keepReceipt, newEntropy } from "./fairness.js";
+import { api, freshKey, joinSeat, problemText, savedSeat, seatKey } from "./api.js";
+import { auditPanel, keepReceipt } from "./fairness.js";
 import { handControls } from "./hand.js";
 import { moveList } from "./moves.js";
+import { muted, setMuted, turnNotice } from "./notice.js";
+import { createRematch, gameOverSheet, scoring } from "./sheet.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
   commandText, el, eventText, outcomeText, seatName, tableEl,
@@ -43,7 +45,17 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     el("div", { class: "actions-row" }, actionsBox, lifecycleBox));
   main.classList.add("game");
   const moves = moveList({ path, token: () => token, onLeave });
-  main.append(heading, mode, connection, status, outcome, refusal, joinBox, table, moves.box, panel);
+  const sheetBox = el("div", { id: "sheet" });
+  const inviteBox = el("div", { class: "row invite", id: "invite" });
+  const sound = el("button", { type: "button", id: "sound", "aria-pressed": String(!muted()),
+    onclick: () => { setMuted(!muted()); drawSound(); } });
+  const drawSound = () => {
+    sound.textContent = muted() ? "\u{1f507} Sound off" : "\u{1f50a} Sound on";
+    sound.setAttribute("aria-pressed", String(!muted()));
+  };
+  drawSound();
+  heading.append(" ", sound);
+  main.append(heading, mode, connection, status, outcome, sheetBox, refusal, joinBox, inviteBox, table, moves.box, panel);
   // the hand and the actions are fixed at the bottom: the table above keeps clear of them
   const sized = new ResizeObserver(() => main.style.setProperty("--panel-height", `${panel.hidden ? 0 : panel.offsetHeight}px`));
   sized.observe(panel);
@@ -67,18 +79,46 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
         open.map((s) => el("button", { class: "primary", type: "button", "data-join": s.seat, onclick: async () => {
           if (!name.value.trim()) { error.textContent = "type your name first"; name.focus(); return; }
           localStorage.setItem("cardroom.name", name.value.trim());
-          const entropy = newEntropy();  // this browser's share of the deal, not the server's
-          const joined = await api("POST", `${path}/seats/${s.seat}`, { body: { name: name.value.trim(), entropy } });
-          if (!joined.ok) { error.textContent = problemText(joined); return; }
-          keepEntropy(id, joined.data.seat, entropy, summary.commitment);
-          localStorage.setItem(seatKey(id), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));
-          token = joined.data.token;
-          me = joined.data.seat;
+          const joined = await joinSeat(id, s.seat, name.value.trim(), summary.commitment);
+          if (joined.error) { error.textContent = joined.error; return; }
+          token = joined.token;
+          me = joined.seat;
           announce(`You sit at seat ${me}`);
           await refresh();
           restartStream();
         } }, `Join seat ${s.seat}`))),
       error);
+  }
+
+  // while seats are open: the link to send to the people who should take them
+  function drawInvite() {
+    const open = summary.status !== "over" && summary.seats.some((s) => s.type === "open");
+    inviteBox.hidden = !open;
+    if (!open || inviteBox.childElementCount) return;
+    const link = `${location.origin}${location.pathname}#/game/${encodeURIComponent(id)}`;
+    const field = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invite link", size: 34 });
+    const copied = el("span", { class: "muted", role: "status" });
+    inviteBox.append(el("label", { for: "invite-link" }, "Invite to the open seats:"), field,
+      el("button", { type: "button", id: "invite-copy", onclick: async () => {
+        field.select();
+        try { await navigator.clipboard.writeText(link); copied.textContent = "copied"; } catch { copied.textContent = "selected: copy it"; }
+      } }, "Copy link"), copied);
+  }
+
+  // the game-over sheet, drawn once the move list holds the game's end
+  let sheetDrawn = null;
+  function drawSheet() {
+    if (!view || !view.outcome) return;
+    const results = moves.items().filter(scoring).map((item) => item.text);
+    const key = JSON.stringify([results, summary.outcome]);
+    if (key === sheetDrawn) return;
+    sheetDrawn = key;
+    sheetBox.replaceChildren(gameOverSheet({ id, summary, me, results, rematch: async () => {
+      const name = (savedSeat(id) || {}).name || localStorage.getItem("cardroom.name") || "player";
+      const made = await createRematch(summary, me, (game, seat) => joinSeat(game.id, seat, name, game.commitment));
+      if (made.error) { document.getElementById("rematch-error").textContent = made.error; return; }
+      location.hash = `#/game/${made.id}`;
+    } }));
   }
 
   // the seats the game waits on (the summary's), not every seat that may make an optional move
@@ -107,8 +147,10 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   onLeave(() => clearInterval(clockTimer));
 
   let audited = false;
+  const notice = turnNotice(document.title);
   function drawStatus() {
     const toAct = awaited();
+    notice(me !== null && toAct.includes(me));
     const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
     status.replaceChildren(...[
       el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
@@ -214,7 +256,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       view = result.data.view;
     }
     draw();
-    moves.catchUp(version);
+    moves.catchUp(version).then(drawSheet);
   }
 
   function drawConnection() {
@@ -229,6 +271,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     mode.textContent = (me === null ? "Watching as a spectator: live." : `Playing seat ${me} as ${seatName(summary.seats, me)}.`)
       + (summary.prearranged ? " Prearranged: the seed or the deal was chosen by the creator." : "");
     drawJoin();
+    drawInvite();
     if (!view) return;
     drawStatus();
     table.replaceChildren(tableEl({ ...view, handBelow: true, to_act: awaited() }, summary.seats, me));
@@ -266,7 +309,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       refusal.textContent = "Your seat token is no longer valid here: watching instead.";
     }
     draw();
-    moves.catchUp(version);
+    moves.catchUp(version).then(drawSheet);
   }
 
   let timer = null;
