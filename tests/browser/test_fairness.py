@@ -49,7 +49,8 @@ def _audited(
                 tamper(data["events"])
             route.fulfill(json=data)
 
-        watched.page.route(f"**/games/{game_id}/events*", served)
+        # the audit's own read of the log (the move list reads pages of it with ?after=)
+        watched.page.route(lambda url: url.endswith(f"/games/{game_id}/events"), served)
     take_seat(watched, game_id)
     watched.page.wait_for_function("key => (JSON.parse(localStorage.getItem(key)) || {}).shown",
                                    arg=f"cardroom.fair.{game_id}.0")  # the page saw its cards
