@@ -104,9 +104,7 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     skip = _why_not_to_play(loaded, seat, expected_version)
     if skip:
         return skip
-    pace = loaded.state.bot_pace_ms() / 1000.0
-    if pace > 0 and svc.wait(game_id, expected_version, pace):
-        return "stale: the game moved first (a person's move out of turn)"
+    turn_ends = time.monotonic() + loaded.state.bot_pace_ms() / 1000.0
     bot = str(loaded.meta.seats[seat].bot)
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
@@ -115,10 +113,12 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
         own = [e["event"] for e in svc.events_after(game_id, 0, seat)["events"]]
         view["history"] = [*svc.fork_prehistory(loaded, seat), *own]  # a fork's: from before
     answer = _choose(bot, loaded.meta.game, view, rng)
+    if not isinstance(answer, tuple) and is_wait(answer):
+        return "waits: the bot wants no action now"
+    if _moved_during_pace(svc, game_id, expected_version, turn_ends):
+        return "stale: the game moved first (a person's move out of turn)"
     if isinstance(answer, tuple):
         return _fall_back(svc, (game_id, seat, expected_version, key), bot, *answer)
-    if is_wait(answer):
-        return "waits: the bot wants no action now"
     try:
         svc.submit_action(game_id, seat, answer, expected_version, key)
     except VersionConflict:
@@ -127,6 +127,14 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
         turn = (game_id, seat, expected_version, key)
         return _fall_back(svc, turn, bot, ILLEGAL, f"{answer} was refused: {err}")
     return "played"
+
+
+def _moved_during_pace(svc: GameService, game_id: str, version: int, turn_ends: float) -> bool:
+    """Wait out the rest of the bot's pace (``Table.bot_pace_ms``, counted from the start of
+    its turn, its thinking included: however long the bot thought, its move comes at the same
+    time); True when the game moved meanwhile."""
+    left = turn_ends - time.monotonic()
+    return left > 0 and svc.wait(game_id, version, left)
 
 
 def _fall_back(
