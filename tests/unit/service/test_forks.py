@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from replays import forks
 from replays.checks import Discrepancy
 from replays.format import loads
 from replays.verify import check, verify
+from service.cli import main
 from service.errors import GameNotOver, InvalidField
 from service.games import GameService
 from service.store import InMemoryEventStore
@@ -201,6 +203,23 @@ def test_a_forked_game_plays_to_its_end_with_bots_and_verifies_offline(
         other = loads(svc.replay_file(sources[sorted(set(GAMES) - {name})[0]]))
         refused = check(replay, source=other)
         assert not refused.ok and "source" in refused.reason
+
+
+def test_the_cli_verifies_a_fork_against_its_source(
+    svc: GameService, sources: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version, seat, _, _ = forkable(svc, sources["sixty_six"], 2)[1]
+    fork = svc.fork_game(sources["sixty_six"], at=version, view_as=seat, seats=[BOT, BOT])
+    play_out(svc, fork["id"])
+    files = {}
+    for name, game_id in (("fork", fork["id"]), ("source", sources["sixty_six"]),
+                          ("other", sources["shithead"])):  # fmt: skip
+        files[name] = tmp_path / f"{name}.replay.json"
+        files[name].write_text(svc.replay_file(game_id))
+    assert main(["replay", "verify", str(files["fork"]), "--source", str(files["source"])]) == 0
+    assert capsys.readouterr().out.startswith("OK sixty_six")
+    assert main(["replay", "verify", str(files["fork"]), "--source", str(files["other"])]) == 1
+    assert "source" in capsys.readouterr().err
 
 
 def test_the_fixed_cards_must_agree_with_the_source(
