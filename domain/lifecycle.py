@@ -442,6 +442,8 @@ class Lifecycle(Generic[S]):
             return self._fell_back(recent[0], self._told(recent[1:], seat))
         if recent and isinstance(recent[0], SeatIdled):
             return self._idled(recent[0].seat, self._told(recent[1:], seat))
+        if recent and isinstance(recent[0], clocks.TimedOut):
+            return self._timed_out(recent[0].seat, self._told(recent[1:], seat))
         return self._told(recent, seat)
 
     def _told(self, recent: Sequence[Event], seat: int | None) -> dict[str, Any] | None:
@@ -457,6 +459,14 @@ class Lifecycle(Generic[S]):
         said = f"seat {fell.seat} fell back ({fell.reason}) to the default move"
         told["text"] = f"{said}: {told['text']}" if told.get("text") else said
         told["fallback"] = fell.reason
+        return told
+
+    @staticmethod
+    def _timed_out(seat: int, move: dict[str, Any] | None) -> dict[str, Any]:
+        """The last action when a seat ran out of time: its default move, said to be one."""
+        told = dict(move or {"seat": seat, "type": "timeout", "results": []})
+        said = f"seat {seat} ran out of time"
+        told["text"] = f"{said}: the default move: {told['text']}" if told.get("text") else said
         return told
 
     @staticmethod

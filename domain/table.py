@@ -159,9 +159,10 @@ def fold_all(
 
 
 def role_after(recent: tuple[Event, ...], role: str) -> str:
-    """An event's narration role, where the move a fallback or an idle seat gets continues
-    its story."""
-    if role == "act" and recent and isinstance(recent[-1], BotFellBack | SeatIdled):
+    """An event's narration role, where the move a fallback, an idle seat or a timeout gets
+    continues its story."""
+    told_with = BotFellBack | SeatIdled | clocks.TimedOut  # the move is told with these
+    if role == "act" and recent and isinstance(recent[-1], told_with):
         return "follow"
     return role
 
@@ -210,7 +211,11 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
             return copy_with(state, vacant=tuple(s for s in state.vacant if s != seat))
         case BotFellBack() | SeatIdled():  # what follows (a move, a leave) is told with it
             return copy_with(state, recent=(event,))
-        case clocks.ClockSet() | clocks.TimedOut():
+        case clocks.TimedOut():  # the default move that follows is told with it
+            if state.clock is None:
+                return copy_with(state, recent=(event,))
+            return copy_with(state, clock=clocks.evolve(state.clock, event), recent=(event,))
+        case clocks.ClockSet():
             if state.clock is None:
                 return state
             return copy_with(state, clock=clocks.evolve(state.clock, event))

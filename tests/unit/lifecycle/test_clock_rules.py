@@ -100,3 +100,18 @@ def test_on_timeout_forfeit_without_a_clock_is_refused_and_the_default_is_accept
         clock.parse({"on_timeout": "forfeit"})
     assert clock.parse({"on_timeout": "move"}) == {}  # the default: changes nothing
     assert clock.parse({"turn_seconds": 5, "on_timeout": "forfeit"})["on_timeout"] == "forfeit"
+
+
+def test_a_timeouts_default_move_is_told_as_one_not_as_the_seats_own() -> None:
+    rules = lifecycle(get_game("sixty_six"))
+    keys = Keys(secret=SECRET)
+    created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
+                           filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
+    state = fold(rules, created)
+    [seat] = rules.awaited_seats(state)
+    after = fold(rules, rules.timeout(state, seat, 5_000, keys, 9), state)
+    for viewer in (None, 0, 1):
+        told = rules.view(after, viewer)["last_action"]
+        assert told["seat"] == seat
+        said = f"seat {seat} ran out of time: the default move: seat {seat} "
+        assert told["text"].startswith(said), told
