@@ -11,8 +11,8 @@ clock moved on by a sweep interval per sweep) is first let settle (every game se
 next look: an hour or a day away), then rounds alternate between the two namespaces, each
 timing ``--sweeps`` sweeps (this process's CPU time). Reported: CPU per sweep in each, the
 ratio idle / none per round and overall (target, issue 29: within 2x), and the cost of the
-sweep that reads the whole listing to repair it (every ``CARDROOM_SWEEP_REPAIR_SECONDS``, 600:
-one in 300 sweeps of 2 s), alone and spread over those 300 sweeps.
+sweep that reads the whole listing to repair it (every ``CARDROOM_SWEEP_REPAIR_SECONDS``, a day:
+one in 43,200 sweeps of 2 s), alone and spread over those sweeps.
 """
 
 from __future__ import annotations

@@ -6,11 +6,13 @@ that is due, not a scan: each live game has a time of its next look (a sorted se
 its cost does not grow with the games that sit idle. A sweep:
 
 1. finishes creations that stopped half-way (``GameService.complete_create``);
-2. puts the games listed since the last sweep on the look-out (their ids, from the listing,
-   created since its last sweep began, less ``DISCOVERY_SLACK``); every
-   ``CARDROOM_SWEEP_REPAIR_SECONDS`` (600) it reads the whole listing instead, and repairs the
-   listing of a game whose status moved without its index (a crash between an append and its
-   index update), queuing the replay export of a game found over that way;
+2. looks at once at the games listed, or moved to another status (a join that starts play, a
+   seat left open), since its last sweep began less ``DISCOVERY_SLACK`` (their ids, from the
+   store's ``relisted_since``); every
+   ``CARDROOM_SWEEP_REPAIR_SECONDS`` (a day) it reads the whole listing instead. Each game it
+   looks at has its listing checked against its own status: the listing of a game whose
+   status moved without its index (a crash between an append and its index update) is
+   repaired, and the replay export of a game found over that way queued;
 3. for every game due, remembers since when its version has not moved (in Redis, so any
    worker's sweeper judges by the same record) and sets its next look: soon (a sweep, or the
    stall) after it moved; for a game awaiting people, when it would be idle; for a waiting
@@ -82,9 +84,10 @@ def stall_seconds() -> float:
 
 
 def repair_seconds() -> float:
-    """Seconds between the sweeps that read the whole listing to repair it
-    (``CARDROOM_SWEEP_REPAIR_SECONDS``, default 600); the others read only what is due."""
-    return float(os.environ.get("CARDROOM_SWEEP_REPAIR_SECONDS") or 600.0)
+    """Seconds between the sweeps that read the whole listing (``CARDROOM_SWEEP_REPAIR_SECONDS``,
+    default 86400: a backstop, as each game's listing is checked when it is looked at); the
+    others read only what is due."""
+    return float(os.environ.get("CARDROOM_SWEEP_REPAIR_SECONDS") or 86400.0)
 
 
 def waiting_ttl() -> float:
@@ -168,14 +171,12 @@ class Sweeper:
         started = time.time()  # creation times are the web's wall clock
         if repair or raw_last is None:
             found.update((meta.id, now) for meta in self._live())
-        else:  # ids only: the games created since the last sweep, a slack back for late listings
-            for status in LIVE:
-                since = float(raw_last) - DISCOVERY_SLACK
-                for game_id, _ in self.service.store.listed_since(status, since, DUE_PAGE):
-                    found[game_id] = now
+        else:  # ids only: the games listed or moved since the last sweep (a slack back)
+            since = float(raw_last) - DISCOVERY_SLACK
+            found.update(dict.fromkeys(self.service.store.relisted_since(since, DUE_PAGE), now))
         pipe = connection.pipeline(transaction=False)
         if found:
-            pipe.zadd(self._due_key, found, nx=True)  # a game looked out for keeps its time
+            pipe.zadd(self._due_key, found, lt=True)  # looked at now, or sooner if due sooner
         pipe.set(self._newest_key, started)
         if repair:
             pipe.set(self._repaired_key, now)
@@ -193,6 +194,8 @@ class Sweeper:
         resumed = 0
         for game_id in due:
             meta = store.meta(game_id) if game_id in versions else None
+            if meta is not None:
+                self._relist(meta)
             if meta is None or meta.status == "over":
                 continue  # dropped from the look-out
             version = versions[game_id]
@@ -223,6 +226,16 @@ class Sweeper:
             pipe.zadd(self._due_key, nexts)
         pipe.execute()
         return resumed
+
+    def _relist(self, meta: GameMeta) -> None:
+        """Repair the listing of a game whose status moved without its index (a crash between
+        an append and its index update), and queue the export of a game found over that way."""
+        listed = self.service.store.listed_status(meta.id)
+        if listed is None or listed == meta.status:
+            return
+        self.service.store.set_status(meta.id, meta.status)
+        if meta.status == "over":
+            self.scheduler.enqueue_export(meta.id)
 
     def _moved(self, meta: GameMeta, version: int, now: float) -> float | None:
         """When to look again at a game first seen at ``version`` now (None: it expired)."""

@@ -79,10 +79,19 @@ class RedisListing:
         pipe.zrem(self._creating_key(), game_id)
         pipe.execute()
 
-    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
-        found = self.client.zrangebyscore(self._index_key(None, status), f"({after}", "+inf", 0,
-                                          limit, withscores=True)  # fmt: skip
-        return [(str(pair[0]), float(pair[1])) for pair in found]
+    def listed_status(self, game_id: str) -> str | None:
+        pipe = self.client.pipeline(transaction=False)
+        for status in STATUSES:
+            pipe.zscore(self._index_key(None, status), game_id)
+        found = [s for s, score in zip(STATUSES, pipe.execute(), strict=True) if score is not None]
+        return found[0] if found else None
+
+    def relisted_since(self, after: float, limit: int = 1000) -> list[str]:
+        found = self.client.zrangebyscore(self._relisted_key(), f"({after}", "+inf", 0, limit)
+        return [_text(i) for i in found]
+
+    def _relisted_key(self) -> str:
+        return f"{self.namespace}:index:{{{self.namespace}}}:relisted"
 
     def unsettled(self, before: float, limit: int = 100) -> list[str]:
         ids = self.client.zrangebyscore(self._creating_key(), "-inf", before, 0, limit)
@@ -101,6 +110,7 @@ class RedisListing:
                 if old != meta.status:
                     pipe.zrem(self._index_key(game, old), meta.id)
             pipe.zadd(self._index_key(game, meta.status), {meta.id: meta.created})
+        pipe.zadd(self._relisted_key(), {meta.id: time.time()})
         pipe.execute()
 
     def _creating_key(self) -> str:
@@ -146,6 +156,7 @@ class RedisListing:
             pipe.zadd(self._index_key(game, status), {meta.id: meta.created})
         if status == "over":
             pipe.zadd(self._ended_key(), {meta.id: time.time()}, nx=True)
+        pipe.zadd(self._relisted_key(), {meta.id: time.time()})
         pipe.execute()
 
     def _ended_key(self) -> str:

@@ -44,6 +44,7 @@ class _Game:
     keys_expire: float | None = None  # monotonic time the idempotency records expire at
     snapshot: bytes = b""  # the latest state snapshot (service.snapshots)
     ended: float | None = None  # when it was moved to over (Unix seconds)
+    relisted: float | None = None  # when it was listed or last moved to another status
 
 
 class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
@@ -114,6 +115,7 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
     def _list_game(self, meta: GameMeta) -> None:
         with self._lock:
             self._listed.add(meta.id)
+            self._games[meta.id].relisted = time.time()
 
     def append(
         self,
@@ -261,6 +263,8 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
             meta = records.meta_from_fields(game.fields)
             assert meta is not None
             game.fields["status"] = records.status_after_join(meta)
+            if game.fields["status"] != meta.status:
+                game.relisted = time.time()
             return meta.with_status(game.fields["status"])
 
     def vacate(self, game_id: str, seat: int) -> None:
@@ -308,12 +312,17 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
         found.sort(key=lambda m: (m.created, m.id), reverse=True)
         return found[offset : offset + limit]
 
-    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
+    def listed_status(self, game_id: str) -> str | None:
         with self._lock:
-            metas = [records.meta_from_fields(self._games[i].fields) for i in self._listed]
-        found = sorted((m.created, m.id) for m in metas
-                       if m is not None and m.status == status and m.created > after)  # fmt: skip
-        return [(game_id, created) for created, game_id in found[:limit]]
+            if game_id not in self._listed:
+                return None
+            return str(self._games[game_id].fields.get("status") or "") or None
+
+    def relisted_since(self, after: float, limit: int = 1000) -> list[str]:
+        with self._lock:
+            found = sorted((g.relisted, i) for i, g in self._games.items()
+                           if i in self._listed and g.relisted is not None and g.relisted > after)
+        return [game_id for _, game_id in found[:limit]]
 
     def game_count(self, status: str) -> int:
         with self._lock:
@@ -395,6 +404,8 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
             self._game(game_id).entries[version - 1].update(fields)
 
     def _set_status(self, game: _Game, status: str) -> None:
+        if game.fields.get("status") != status:
+            game.relisted = time.time()
         game.fields["status"] = status
         if status == "over":
             game.snapshot = b""  # a finished game keeps no snapshot

@@ -398,9 +398,14 @@ class EventStore(Protocol):
         """How many games are listed with ``status``."""
         ...
 
-    def listed_since(self, status: str, after: float, limit: int = 1000) -> list[tuple[str, float]]:
-        """``(id, created)`` of the games listed with ``status`` created after ``after`` (epoch
-        seconds), oldest first: what a sweep puts on its look-out without reading them."""
+    def listed_status(self, game_id: str) -> str | None:
+        """The status the listing has the game under (None: not listed): the sweeper compares
+        it with the game's own status to repair an index update a crash lost."""
+        ...
+
+    def relisted_since(self, after: float, limit: int = 1000) -> list[str]:
+        """Ids of the games listed, or moved to another status, after ``after`` (epoch seconds),
+        earliest first: what a sweep puts on its look-out without reading every game."""
         ...
 
     # Retention: finished games leave the store (for the archive, or an operator's purge).

@@ -32,6 +32,9 @@ class RedisPurge:
     def _index_key(self, game: str | None, status: str | None) -> str:
         raise NotImplementedError
 
+    def _relisted_key(self) -> str:
+        raise NotImplementedError  # RedisListing's
+
     def _ended_key(self) -> str:
         raise NotImplementedError
 
@@ -63,6 +66,7 @@ class RedisPurge:
             pipe.zrem(self._index_key(game, None), game_id)
             for status in STATUSES:
                 pipe.zrem(self._index_key(game, status), game_id)
+        pipe.zrem(self._relisted_key(), game_id)
         pipe.execute()
         self.client.zrem(self._clock_key(), game_id)
         self.client.zrem(self._creating_key(), game_id)

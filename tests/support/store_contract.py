@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -668,17 +667,23 @@ class StoreContract:
         assert [m.id for m in store.list_games(game="fake", status="waiting")] == [a.id]
         assert [m.id for m in store.list_games(limit=1, offset=1)] == [b.id]
 
-    def test_games_listed_since_a_time_are_found_by_id_and_creation_oldest_first(
-        self, store: Any
-    ) -> None:
-        now = time.time()
-        a, b, c = (self.created(store, replace(make_meta(status=status), created=now + i))
-                   for i, status in enumerate(("playing", "playing", "waiting")))  # fmt: skip
-        assert store.listed_since("playing", now - 1) == [(a.id, now), (b.id, now + 1)]
-        assert store.listed_since("playing", now) == [(b.id, now + 1)]  # after, not at
-        assert store.listed_since("playing", now - 1, limit=1) == [(a.id, now)]
-        assert store.listed_since("waiting", now - 1) == [(c.id, now + 2)]
-        assert store.listed_since("playing", now + 1) == []
+    def test_the_listing_says_which_status_it_has_a_game_under(self, store: Any) -> None:
+        meta = self.created(store, make_meta(status="waiting"))
+        assert store.listed_status(meta.id) == "waiting"
+        store.set_status(meta.id, "playing")
+        assert store.listed_status(meta.id) == "playing"
+        assert store.listed_status("no-such-game") is None
+
+    def test_games_listed_or_moved_since_a_time_are_found_by_id(self, store: Any) -> None:
+        before = time.time() - 0.001
+        a = self.created(store, make_meta(status="waiting"))
+        b = self.created(store, make_meta(status="waiting"))
+        assert store.relisted_since(before) == [a.id, b.id]
+        assert store.relisted_since(before, limit=1) == [a.id]
+        moved = time.time() - 0.001
+        assert store.relisted_since(moved) == []
+        store.set_status(a.id, "playing")  # a status change lists it again
+        assert store.relisted_since(moved) == [a.id]
 
     def test_games_that_ended_are_found_once_their_time_has_passed(self, store: Any) -> None:
         over, live = self.created(store), self.created(store)

@@ -375,6 +375,21 @@ def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -
     assert [m.id for m in stack.store.list_games(status="over")] == [game_id]
     stack.work()
     assert stack.store.replay(game_id) is not None
+def test_a_listing_left_behind_after_the_sweeper_saw_the_game_is_repaired_at_its_next_look(
+    stack: Stack,
+) -> None:
+    game_id = _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper.tick()  # seen (the listing read whole once), its next look due
+    meta = stack.store.meta(game_id)
+    assert meta is not None and meta.status == "waiting"
+    stack.client.hset(f"{NAMESPACE}:game:{{{game_id}}}:meta", "status", "playing")  # the
+    # status moved by an append whose index update a crash lost: still listed as waiting
+    sweeper.tick()
+    assert [m.id for m in stack.store.list_games(status="playing")] == [game_id]
+    assert stack.store.list_games(status="waiting") == []
+
+
 def test_a_replay_that_fails_verification_is_not_stored(stack: Stack) -> None:
     game_id = _create(stack)
     stack.work(config.BOTS)

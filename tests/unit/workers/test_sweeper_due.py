@@ -1,7 +1,8 @@
 """The sweeper does the work that is due, not a scan: once it has seen the live games, a sweep
 at a moment when none is due reads none of them (no metadata, no version), however many
-there are; of the listing it reads only the ids of the games created since, and the whole of it
-only every CARDROOM_SWEEP_REPAIR_SECONDS."""
+there are; of the listing it reads only the ids of the games listed or moved since, and the
+whole of it only every CARDROOM_SWEEP_REPAIR_SECONDS. A game that moves from waiting to playing
+is looked at again at once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.unit.workers.conftest import Stack
+from workers import sweeper as sweeper_module
 from workers.sweeper import Sweeper
 
 OPEN = {"type": "open"}
@@ -49,6 +51,7 @@ def test_a_sweep_with_nothing_due_reads_no_game_whatever_their_number(
 ) -> None:
     now = [time.time()]
     stack.service._clock = lambda: now[0]
+    monkeypatch.setattr(sweeper_module, "DISCOVERY_SLACK", 0.0)  # no listing made late here
     games = _idle_games(stack, 56)
     now[0] += 100
     games += _idle_games(stack, 4)  # the newest, long after the others
@@ -59,7 +62,7 @@ def test_a_sweep_with_nothing_due_reads_no_game_whatever_their_number(
     calls = _counting(stack, monkeypatch)
     sweeper.tick()
     assert calls["meta"] == calls["versions"] == calls["fetch"] == calls["fetch_latest"] == 0
-    assert calls["list_games"] == 0  # the newest listed games' ids only
+    assert calls["list_games"] == 0  # only the ids of the games listed or moved since
     assert stack.service.summary(games[1])["status"] == "playing"  # idle, not yet moved on
 
 
@@ -77,3 +80,19 @@ def test_a_game_created_after_the_last_sweep_is_looked_at(stack: Stack) -> None:
     bots_awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s == 1]
     assert sweeper.tick() == 0  # first sight of the new game
     assert sweeper.tick() == len(bots_awaited)  # stalled on its bot: queued again
+
+
+def test_a_waiting_game_that_starts_is_looked_at_again_at_once(stack: Stack) -> None:
+    now = [time.time()]
+    sweeper = Sweeper(stack.service, stack.scheduler, stall=3, clock=lambda: now[0])
+    game_id = str(stack.service.create_game("sixty_six", [OPEN, OPEN],
+                                            options={"idle_seconds": 60})["id"])  # fmt: skip
+    for _ in range(3):  # seen waiting: its next look is when it would expire, a day away
+        sweeper.tick()
+        now[0] += 3
+    for seat in (0, 1):
+        stack.service.join_seat(game_id, seat, f"p{seat}")  # it starts; nobody moves
+    for _ in range(25):
+        sweeper.tick()
+        now[0] += 3
+    assert "lifecycle.SeatIdled" in [e.event["type"] for e in stack.store.read(game_id)]
