@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -680,7 +681,8 @@ class StoreContract:
         b = self.created(store, make_meta(status="waiting"))
         assert store.relisted_since(before) == [a.id, b.id]
         assert store.relisted_since(before, limit=1) == [a.id]
-        moved = time.time() - 0.001
+        time.sleep(0.002)
+        moved = time.time()
         assert store.relisted_since(moved) == []
         store.set_status(a.id, "playing")  # a status change lists it again
         assert store.relisted_since(moved) == [a.id]
