@@ -12,7 +12,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields
 
-from service.api.deps import get_service
+from service.api.deps import get_service, problems
+from service.errors import NotFound
 from service.receipts import described
 
 blp = Blueprint("fairness", __name__, url_prefix="/fairness", description="Fair dealing")
@@ -69,6 +70,18 @@ class Log(MethodView):
         signed = signer.sign_log_head(last["index"], last["hash"]) if signer else None
         return {"entries": entries,
                 "head": {"index": last["index"], "hash": last["hash"], "signature": signed}}
+
+
+@blp.route("/log/<game_id>")
+class LogEntry(MethodView):
+    @problems(blp, 404)
+    @blp.response(200, LogEntrySchema())
+    def get(self, game_id: str) -> dict[str, Any]:
+        """A game's entry in the commitment log (its index, commitment and chain hashes)."""
+        found = get_service().store.logged(game_id)
+        if found is None:
+            raise NotFound(f"game {game_id} is not in the commitment log")
+        return found
 
 
 @blp.route("/key")

@@ -75,6 +75,12 @@ class RedisCommitmentLog:
         return [{"index": _index(i), "game": f["game"], "commitment": f["commitment"],
                  "prev": f["prev"], "hash": f["hash"]} for i, f in found]  # fmt: skip
 
+    def logged(self, game_id: str) -> dict[str, Any] | None:
+        """The game's entry in the log, None when it is not logged."""
+        index = self.client.hget(self._log_keys()[1], game_id)
+        found = self.commitment_log(int(index) - 1, 1) if index is not None else []
+        return found[0] if found else None
+
 
 def _index(stream_id: Any) -> int:
     text = stream_id.decode() if isinstance(stream_id, bytes) else str(stream_id)
@@ -103,3 +109,9 @@ class MemoryCommitmentLog:
         """Entries after index ``after``, at most ``limit``."""
         with self._log_lock:
             return [dict(e) for e in self._log[max(0, after):max(0, after) + limit]]
+
+    def logged(self, game_id: str) -> dict[str, Any] | None:
+        """The game's entry in the log, None when it is not logged."""
+        with self._log_lock:
+            index = self._logged.get(game_id)
+            return None if index is None else dict(self._log[index - 1])

@@ -439,6 +439,10 @@ class EventStore(Protocol):
         """The log's entries after index ``after``, at most ``limit``."""
         ...
 
+    def logged(self, game_id: str) -> dict[str, Any] | None:
+        """The game's entry in the commitment log, None when it is not logged."""
+        ...
+
     def put_replay(self, game_id: str, text: str) -> None:
         """Keep a finished game's verified replay file (replacing an earlier export)."""
         ...

@@ -18,7 +18,7 @@ from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
-CHECKS = 6  # secret, entropy in the seed, deck, cards shown, chain, receipts
+CHECKS = 7  # secret, the public log, entropy in the seed, deck, cards shown, chain, receipts
 
 
 def test_a_person_joining_from_the_table_sends_the_browsers_own_entropy(
@@ -37,7 +37,10 @@ def test_a_person_joining_from_the_table_sends_the_browsers_own_entropy(
 
 
 def _audited(
-    table_stack: Stack, watched: Watched, tamper: Callable[[Any], None] | None
+    table_stack: Stack,
+    watched: Watched,
+    tamper: Callable[[Any], None] | None,
+    log: Callable[[Any], None] | None = None,
 ) -> list[str]:
     """A Sixty-Six game joined from the page, resigned once the page has seen the deal; the
     audit panel's lines, the events served to the page changed by ``tamper`` first."""
@@ -51,6 +54,13 @@ def _audited(
 
         # the audit's own read of the log (the move list reads pages of it with ?after=)
         watched.page.route(lambda url: url.endswith(f"/games/{game_id}/events"), served)
+    if log is not None:
+        def logged(route: Any) -> None:
+            data = route.fetch().json()
+            log(data)
+            route.fulfill(json=data)
+
+        watched.page.route(lambda url: url.endswith(f"/fairness/log/{game_id}"), logged)
     take_seat(watched, game_id)
     watched.page.wait_for_function("key => (JSON.parse(localStorage.getItem(key)) || {}).shown",
                                    arg=f"cardroom.fair.{game_id}.0")  # the page saw its cards
@@ -95,3 +105,13 @@ def test_a_server_that_rewrites_a_past_event_is_caught_by_the_page(
 
     lines = _audited(table_stack, pages(), rewritten)
     assert any(line.startswith("✘ the hash chain") for line in lines), lines
+
+
+def test_a_log_that_shows_another_commitment_is_caught_by_the_page(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    def other_commitment(entry: dict[str, Any]) -> None:
+        entry["commitment"] = "6" * 64  # what another person was shown, say
+
+    lines = _audited(table_stack, pages(), None, other_commitment)
+    assert any(line.startswith("✘ the game's commitment") for line in lines), lines

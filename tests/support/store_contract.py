@@ -796,6 +796,7 @@ class StoreContract:
         assert entries[1]["prev"] == entries[0]["hash"]
         assert entries[1]["hash"] == commitment_link(entries[0]["hash"], "log-b", "b" * 64)
         assert store.commitment_log(first + 1, 10) == []
+        assert store.logged("log-b") == entries[1] and store.logged("log-c") is None
 
     def test_a_game_with_a_secret_is_logged_when_it_is_created(self, store: Any) -> None:
         meta = replace(make_meta(), secret="5" * 64)

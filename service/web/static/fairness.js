@@ -108,7 +108,7 @@ async function deckCommitment(seed, order) { return sha256(concat(enc.encode(see
 
 /** The checks of a finished game, each ``{what, ok, detail}``: made here from the public events,
  * the game's formulas and what this browser kept during play. */
-export async function audit(game, events, mine, seat) {
+export async function audit(game, events, mine, seat, logged = null) {
   const checks = [];
   const add = (what, ok, detail = "") => checks.push({ what, ok, detail });
   const plain = events.map((e) => e.event);
@@ -129,9 +129,18 @@ export async function audit(game, events, mine, seat) {
     add("your entropy is in the seed", own && own.entropy === mine.entropy && derived === reveal.seed,
       own && own.entropy !== mine.entropy ? "your seat's entropy is not the one this browser sent" : "");
   }
+  await checkLog(logged, created, add);
   await checkDeal(game, events, reveal, mine, add);
   await checkChain(events, reveal.secret, mine, add);
   return checks;
+}
+
+/** The game's entry in the public commitment log (GET /fairness/log/{id}) holds event 1's
+ * commitment, and its hash is SHA-256("cardroom/log/1" 0 prev 0 game 0 commitment). */
+async function checkLog(logged, created, add) {
+  const ok = Boolean(logged && logged.commitment === created.commitment
+    && logged.hash === await sha256(enc.encode(["cardroom/log/1", logged.prev, logged.game, logged.commitment].join("\0"))));
+  add("the game's commitment is the one in the public log", ok, logged ? "" : "not in the log");
 }
 
 async function checkDeal(game, events, reveal, mine, add) {
@@ -173,8 +182,9 @@ async function checkChain(events, secret, mine, add) {
     missed.length ? `not held: version ${missed.map((r) => r.version).join(", ")}` : "");
 }
 
-/** The audit panel of a finished game this browser played: each check with ✔ or ✘. */
-export async function auditPanel(gameId, game, seat, fetchEvents) {
+/** The audit panel of a finished game this browser played: each check with ✔ or ✘. ``get``
+ * reads a path of the API (its JSON, or null). */
+export async function auditPanel(gameId, game, seat, get) {
   const panel = document.createElement("section");
   panel.id = "audit";
   panel.className = "audit";
@@ -188,8 +198,8 @@ export async function auditPanel(gameId, game, seat, fetchEvents) {
     list.textContent = "This browser did not join this seat: nothing of yours to check.";
     return panel;
   }
-  const events = await fetchEvents();
-  for (const check of await audit(game, events, mine, seat)) {
+  const [data, logged] = await Promise.all([get(`/games/${gameId}/events`), get(`/fairness/log/${gameId}`)]);
+  for (const check of await audit(game, (data || {}).events || [], mine, seat, logged)) {
     const item = document.createElement("li");
     item.className = check.ok ? "ok" : "bad";
     item.textContent = `${check.ok ? "✔" : "✘"} ${check.what}${check.detail ? ` — ${check.detail}` : ""}`;

@@ -165,7 +165,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
         el("a", { href: `#/replay/${id}` }, "Replay and audit this game")));
       if (me !== null && !audited) {  // this browser checks the game itself (fairness.js)
         audited = true;
-        auditPanel(id, summary.game, me, async () => (await api("GET", `${path}/events`)).data.events)
+        auditPanel(id, summary.game, me, async (where) => (await api("GET", where)).data)
           .then((found) => outcome.after(found));
       }
     }

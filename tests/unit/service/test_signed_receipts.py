@@ -116,4 +116,6 @@ def test_the_commitment_log_holds_every_game_once_chained_with_a_signed_head(
     public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
     public.verify(bytes.fromhex(head["signature"]), log_head_message(head["index"], head["hash"]))
     assert client.get("/fairness/log?after=3").json == {"entries": [], "head": None}
+    assert client.get(f"/fairness/log/{tables[1].id}").json == entries[1]
+    assert client.get("/fairness/log/no-such-game").status_code == 404
     assert client.get("/fairness/log?limit=0").status_code == 422
