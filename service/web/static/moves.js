@@ -20,28 +20,33 @@ export function moveList({ path, token, onLeave }) {
   let pacer = null;
   onLeave(() => clearTimeout(pacer));
 
-  async function catchUp(version) {
-    if (version <= listed) return;
-    if (reading) { await reading; if (version <= listed) return; }
-    reading = (async () => {
-      let after = listed;
-      while (after !== null && after !== undefined && after < version) {
-        const page = await api("GET", `${path}/events?after=${after}&limit=1000`, { token: token() });
-        if (!page.ok) return;
-        for (const item of page.data.events) {
-          if (item.text && item.version > listed) { waiting.push(item); all.push(item); }
-        }
-        listed = Math.max(listed, ...page.data.events.map((i) => i.version));
-        after = page.data.next_after;
-      }
-    })();
-    try { await reading; } finally { reading = null; }
-    if (!opened) {  // what happened before the page opened is listed at once
+  async function catchUp(version, over = false) {
+    if (reading) await reading;
+    if (version > listed) {
+      reading = read(version);
+      try { await reading; } finally { reading = null; }
+    }
+    if (!opened || over) {  // what happened before the page opened, or once over, at once
       opened = true;
+      clearTimeout(pacer);
+      pacer = null;
       for (const item of waiting.splice(0)) list.append(entry(item));
       list.scrollTop = list.scrollHeight;
     }
     if (!pacer) showNext();
+  }
+
+  async function read(version) {
+    let after = listed;
+    while (after !== null && after !== undefined && after < version) {
+      const page = await api("GET", `${path}/events?after=${after}&limit=1000`, { token: token() });
+      if (!page.ok) return;
+      for (const item of page.data.events) {
+        if (item.text && item.version > listed) { waiting.push(item); all.push(item); }
+      }
+      listed = Math.max(listed, ...page.data.events.map((i) => i.version));
+      after = page.data.next_after;
+    }
   }
 
   const entry = (item) => el("li", { "data-version": item.version }, item.text);

@@ -50,7 +50,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   const sound = el("button", { type: "button", id: "sound", "aria-pressed": String(!muted()),
     onclick: () => { setMuted(!muted()); drawSound(); } });
   const drawSound = () => {
-    sound.textContent = muted() ? "\u{1f507} Sound off" : "\u{1f50a} Sound on";
+    sound.textContent = muted() ? "\u266a Sound off" : "\u266a Sound on";
     sound.setAttribute("aria-pressed", String(!muted()));
   };
   drawSound();
@@ -173,7 +173,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
 
   const controls = handControls({ handBox, actionsBox, send: (action) => play(action) });
   function drawHand() {
-    panel.hidden = me === null;
+    panel.hidden = me === null || Boolean(view.outcome);  // at the end the sheet takes over
     if (me !== null) controls.draw(view, me);
     drawLifecycle();
   }
@@ -309,7 +309,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       refusal.textContent = "Your seat token is no longer valid here: watching instead.";
     }
     draw();
-    moves.catchUp(version).then(drawSheet);
+    moves.catchUp(version, Boolean(view && view.outcome)).then(drawSheet);
   }
 
   let timer = null;

@@ -1,8 +1,8 @@
-// The end of a game: a sheet with how it ended, the result of every deal or hand (the move
-// list's scoring moves), who won what, and what to do next: a rematch with the same seats, the
+// The end of a game: a sheet under the outcome with the result of every deal or hand (the move
+// list's scoring moves), and what to do next: a rematch with the same seats, the
 // replay and its audit, the lobby.
 import { api, problemText } from "./api.js";
-import { el, outcomeText } from "./tables.js";
+import { el } from "./tables.js";
 
 const SCORING = /\.(DealScored|HandScored|HandThrownIn|PlayerOut|MatchEnded|GameEnded|MatchAborted|GameAborted)$/;
 
@@ -14,7 +14,6 @@ export function gameOverSheet({ id, summary, me, results, rematch }) {
   const list = el("ol", { class: "results", id: "results" }, results.map((words) => el("li", {}, words)));
   return el("section", { class: "panel sheet", id: "game-over", "aria-labelledby": "game-over-title" },
     el("h2", { id: "game-over-title" }, "Game over"),
-    el("p", { class: "outcome" }, outcomeText(summary.outcome || {}, summary.seats)),
     results.length ? el("h3", {}, "Deal by deal") : null, results.length ? list : null,
     el("div", { class: "row" },
       me === null ? null : el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, "Rematch, same seats"),
