@@ -112,3 +112,52 @@ def test_every_different_field_is_named_and_a_value_of_80_characters_is_shown_wh
         f'the rules produce a different highcard.CardPlayed here (card: rules "{played["card"]}", '
         f'replay "{card}"; seat: rules {played["seat"]}, replay {1 - played["seat"]})',
     )
+
+
+def with_command(replay: Replay, index: int, command: dict[str, Any]) -> Replay:
+    batches = list(replay.batches)
+    batches[index] = replace(batches[index], command=command)
+    return replace(replay, batches=tuple(batches))
+
+
+def test_a_first_batch_that_is_no_start_with_a_setup_is_named_at_event_one(
+    replay: Replay,
+) -> None:
+    start = replay.batches[0].command
+    why = "the first batch is not a start command with a setup"
+    assert reason(with_command(replay, 0, {**start, "kind": "action"})) == (1, why)
+    assert reason(with_command(replay, 0, {"kind": "start", "setup": "s1"})) == (1, why)
+
+
+def test_a_start_command_the_rules_refuse_is_named_at_event_one(replay: Replay) -> None:
+    start = replay.batches[0].command
+    setup = {k: v for k, v in start["setup"].items() if k != "players"}
+    assert reason(with_command(replay, 0, {**start, "setup": setup})) == (
+        1, "the rules refuse the start command: 'players'"
+    )
+
+
+def test_a_later_batch_that_is_no_action_is_named_at_its_first_event(replay: Replay) -> None:
+    command = replay.batches[1].command
+    first = replay.batches[1].events[0].version
+    why = "the batch's command is not an action"
+    assert reason(with_command(replay, 1, {**command, "kind": "start"})) == (first, why)
+    assert reason(with_command(replay, 1, {**command, "action": "play"})) == (first, why)
+
+
+def test_a_command_whose_seat_is_not_a_number_is_named(replay: Replay) -> None:
+    command = replay.batches[1].command
+    first = replay.batches[1].events[0].version
+    for seat in (True, "0", None):
+        assert reason(with_command(replay, 1, {**command, "seat": seat})) == (
+            first, f"the command's seat {seat!r} is not a seat number"
+        )
+
+
+def test_a_command_the_rules_refuse_says_whose_and_why(replay: Replay) -> None:
+    command = replay.batches[1].command
+    first = replay.batches[1].events[0].version
+    bad, why = reason(with_command(replay, 1, {**command, "action": {"type": "fly"}}))
+    assert bad == first
+    assert why.startswith(f"the rules refuse seat {command['seat']}'s command here: ")
+    assert len(why) > len(f"the rules refuse seat {command['seat']}'s command here: ")

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service import tickets
+from service.errors import Unauthorized
 from tests.support.api import Table, make_app
 from tests.unit.service.test_api_events import DEAL, sse
 from tests.unit.service.test_api_games import problem_of
@@ -83,3 +84,30 @@ def test_a_ticket_and_a_token_together_are_refused(table: Table) -> None:
         f"/games/{table.id}/stream?ticket={ticket}", headers=table.headers(0)
     )
     problem_of(response, 400, "invalid_request")
+
+
+def test_a_forged_ticket_for_an_unheld_or_missing_seat_is_unknown_not_a_500(
+    client: FlaskClient,
+) -> None:
+    body = {"game": "fake", "seats": [{"type": "open"}, {"type": "open"}], "deal": DEAL,
+            "dealer": 1}  # fmt: skip
+    game = client.post("/games", json=body).json["id"]
+    client.post(f"/games/{game}/seats/0", json={"name": "ann"})  # seat 1 stays open
+    meta = client.application.extensions["cardroom"].store.meta(game)
+    later = int(time.time()) + 60
+    for seat in (1, 2):  # held by nobody; past the last seat
+        with pytest.raises(Unauthorized, match=r"^unknown stream ticket$"):
+            tickets.check(meta, f"{seat}.{later}.{'0' * 64}", time.time())
+    with pytest.raises(Unauthorized, match=r"^unknown stream ticket$"):
+        tickets.check(meta, "nonsense", time.time())
+    with pytest.raises(Unauthorized, match=r"^unknown stream ticket$"):
+        tickets.check(meta, f"0.{later}.{'0' * 64}", time.time())
+
+
+def test_a_ticket_is_expired_from_its_expiry_second_on(table: Table) -> None:
+    meta = table.client.application.extensions["cardroom"].store.meta(table.id)
+    now = 1_000_000.0
+    ticket = tickets.issue(meta, 0, now, 60)
+    assert tickets.check(meta, ticket, now + 59.5) == 0
+    with pytest.raises(Unauthorized, match=r"^the stream ticket has expired; ask for a new one$"):
+        tickets.check(meta, ticket, now + 60)
