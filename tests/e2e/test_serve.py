@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from service.receipts import signature_holds
 from tests.e2e.conftest import BOT, ROOT, free_port, start_serve
 
 pytestmark = pytest.mark.e2e
@@ -35,6 +36,13 @@ def test_serve_runs_everything_on_an_embedded_redis_and_stops_on_ctrl_c(tmp_path
         ):
             assert time.monotonic() < deadline, "the bots did not finish"
             time.sleep(0.1)
+        # the receipt key is made in the data folder, and every web worker signs with it
+        key = requests.get(f"{base}/fairness/key", timeout=10).json()["public_key"]
+        assert key and (tmp_path / "var" / "signing-key.pem").exists()
+        signed = [requests.get(f"{base}/games/{created['id']}", timeout=10).json()
+                  for _ in range(8)]  # fmt: skip
+        assert all(signature_holds(key, created["id"], s["version"], s["head_hash"],
+                                   s["receipt_signature"]) for s in signed)  # fmt: skip
     finally:
         serve.send_signal(signal.SIGINT)
         assert serve.wait(30) == 0
