@@ -4,6 +4,7 @@ download its replay and audit it with `cardroom replay verify`."""
 from __future__ import annotations
 
 import random
+import secrets
 import subprocess
 import sys
 import time
@@ -31,8 +32,10 @@ def test_the_readme_walkthrough(stack: Stack, tmp_path: Path) -> None:
               "seats": [{"type": "open"}, *bots]},
     ).json()  # fmt: skip
     game = created["id"]
-    # 2. take seat 0: the token is shown once
-    token = http.post(f"{base}/games/{game}/seats/0", json={"name": "alice"}).json()["token"]
+    # 2. take seat 0 with your own entropy (your share of the deal): the token is shown once
+    entropy = secrets.token_hex(32)
+    joined = http.post(f"{base}/games/{game}/seats/0", json={"name": "alice", "entropy": entropy})
+    token = joined.json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
     # 3. look at your view and send one of its legal actions, until the game is over
     rng = random.Random(3)
