@@ -13,7 +13,10 @@ runner may send it for a bot that raised or timed out. The rule, rule number ``R
 
 The seed the service uses is ``move_seed(game seed, version, seat)``: the game's seed is
 revealed at the end, so an auditor re-derives every default move; nobody can foresee one
-during play. The rule never changes: a new rule gets a new number, and replays name the rule
+during play. A prearranged game with a salted deck (``GameCreated.salted_deck``) uses instead
+the seed derived from the secret and every seat's entropy (``Lifecycle.move_base``): its
+chosen seed may be short enough to guess, and its default moves must not help test a guess.
+The rule never changes: a new rule gets a new number, and replays name the rule
 their timeouts followed (docs/replay-format.md).
 """
 

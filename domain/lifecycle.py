@@ -31,7 +31,7 @@ from domain import clock as clocks
 from domain.default_move import RULE, default_move, move_seed
 from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, NotYourTurn
 from domain.events import Encoded, Event, EventCodec
-from domain.fairness import check_hex32, commitment, salted_deck
+from domain.fairness import check_hex32, commitment, deal_seed, salted_deck
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
 from domain.forks import GameForked, PositionDealt, position_of, redacted, state_of
 from domain.idle import SeatIdled, check_awaited
@@ -311,7 +311,16 @@ class Lifecycle(Generic[S]):
         legal = self.game.legal_actions(state.inner, seat)
         if not legal:
             raise IllegalAction(f"seat {seat} has no move to make for it", reason="no_move")
-        return default_move(self.game, legal, move_seed(self.seed(state, keys), version, seat))
+        return default_move(self.game, legal, move_seed(self.move_base(state, keys), version, seat))
+
+    def move_base(self, state: Table[S], keys: Keys) -> str:
+        """The seed default moves are drawn from: the game's, except in a prearranged game with
+        a salted deck (``GameCreated.salted_deck``), whose chosen seed may be guessable: there
+        the seed derived from the secret and every seat's entropy (revealed at the end too)."""
+        created = created_of(state)
+        if not created.salted_deck:
+            return self.seed(state, keys)
+        return deal_seed(keys.secret, [e for e in state.entropy if e is not None])
 
     def expire(self, state: Table[S], keys: Keys) -> list[Event]:
         """A game whose seats never all filled ends: GameExpired, then the secret revealed."""

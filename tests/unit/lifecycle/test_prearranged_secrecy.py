@@ -8,7 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.cards import deck_52
-from domain.fairness import salted_deck
+from domain.default_move import default_move, move_seed
+from domain.fairness import deal_seed, salted_deck
+from domain.lifecycle import Keys, lifecycle
+from domain.protocol import fold
+from domain.registry import get_game
 from domain.shuffle import deal_label, deck_commitment, seeded_choice, shuffled
 from replays.format import build_replay
 from replays.verify import check
@@ -64,3 +68,24 @@ def test_the_revealed_secret_proves_the_salted_deck_commitment() -> None:
     replay = build_replay(game_id, service.store.entries(game_id), game="shithead", seats=seats,
                           outcome=loaded.game.outcome(loaded.state))  # fmt: skip
     assert check(replay).ok  # the audit re-derives it
+
+
+def test_a_prearranged_games_default_moves_do_not_follow_from_its_chosen_seed() -> None:
+    """A spectator who guessed the seed must not be able to test the guess against the moves
+    made for a seat out of time: they are drawn from the secret and every seat's entropy."""
+    game = lifecycle(get_game("shithead"))
+    keys = Keys(secret="5a" * 32, seed=SEED)
+    entropy = ["1" * 64, "2" * 64]
+    events = game.create(players=2, options={}, dealer=None, keys=keys,
+                         filled=list(enumerate(entropy)), salted_deck=True)  # fmt: skip
+    state = fold(game, events)
+    while True:  # on to a seat with a real choice to make (not the pre-play's ready)
+        seat = game.awaited_seats(state)[0]
+        legal = game.legal_actions(state, seat)
+        if len([a for a in legal if a["type"] == "play"]) > 2:
+            break
+        state = fold(game, game.act(state, seat, legal[-1], keys), state)
+    hidden, chosen = deal_seed(keys.secret, entropy), SEED
+    made = [game.default_move(state, seat, keys, v) for v in range(40)]
+    assert made == [default_move(game.game, legal, move_seed(hidden, v, seat)) for v in range(40)]
+    assert made != [default_move(game.game, legal, move_seed(chosen, v, seat)) for v in range(40)]
