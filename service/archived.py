@@ -26,7 +26,13 @@ class ArchivedReads(Reading):
         try:
             return super().summary(game_id)
         except GameArchived:
-            return dict(self._archived(game_id).summary)
+            summary = dict(self._archived(game_id).summary)
+        # the receipt signed as a live game's is (Ed25519 signs deterministically: the same
+        # signature), whoever archived it: a worker or `cardroom archive` holds no key
+        if self.signer is not None and summary.get("head_hash"):
+            summary["receipt_signature"] = self.signer.sign(
+                game_id, summary["version"], summary["head_hash"])
+        return summary
 
     def replay_file(self, game_id: str) -> str:
         """A finished game's replay file: the exported one, one built now from its stream, or
