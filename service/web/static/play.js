@@ -54,8 +54,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     sound.setAttribute("aria-pressed", String(!muted()));
   };
   drawSound();
-  heading.append(" ", sound);
-  main.append(heading, mode, connection, status, outcome, sheetBox, refusal, joinBox, inviteBox, table, moves.box, panel);
+  main.append(el("div", { class: "title-row" }, heading, sound), mode, connection, status, outcome, sheetBox, refusal, joinBox, inviteBox, table, moves.box, panel);
   // the hand and the actions are fixed at the bottom: the table above keeps clear of them
   const sized = new ResizeObserver(() => main.style.setProperty("--panel-height", `${panel.hidden ? 0 : panel.offsetHeight}px`));
   sized.observe(panel);
@@ -270,6 +269,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   function draw() {
     mode.textContent = (me === null ? "Watching as a spectator: live." : `Playing seat ${me} as ${seatName(summary.seats, me)}.`)
       + (summary.prearranged ? " Prearranged: the seed or the deal was chosen by the creator." : "");
+    sound.hidden = me === null;  // the turn notice is a seat's
     drawJoin();
     drawInvite();
     if (!view) return;
