@@ -6,13 +6,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+
 from domain.chain import link_hash
 from domain.fairness import chain_salt, commitment
 from domain.lifecycle import Keys
 from domain.registry import get_game
-from replays.format import Header, RecordedEvent, Replay
+from replays.fair import parse_receipts
+from replays.format import Header, RecordedEvent, Replay, ReplayFormatError
 from replays.record import record_fair_game
-from replays.verify import check
+from replays.verify import VerificationFailed, check, verify
 
 SECRET = "11" * 32
 ENTROPY = ["22" * 32, "33" * 32]
@@ -185,3 +188,21 @@ def test_a_format_2_replay_with_winners_and_losers_swapped_names_the_head() -> N
     report = check(dataclasses.replace(replay, outcome=forged))
     assert not report.ok and report.bad_version == replay.header.head_version
     assert "is not the outcome of the events" in report.reason
+
+
+def test_verify_raises_for_a_receipt_or_head_that_check_refuses() -> None:
+    replay, receipts = sixty_six()
+    assert verify(replay, receipts=receipts, expect_head=receipts[-1][1]).ok
+    forged = [(receipts[0][0], "0" * 64)]
+    with pytest.raises(VerificationFailed, match="differs from a receipt"):
+        verify(replay, receipts=forged)
+    with pytest.raises(VerificationFailed, match="is not the expected"):
+        verify(replay, expect_head=receipts[-2][1])
+
+
+def test_receipts_that_are_no_json_list_say_so() -> None:
+    with pytest.raises(ReplayFormatError, match=r"^receipts are not valid JSON: "):
+        parse_receipts("[1,")
+    with pytest.raises(ReplayFormatError,
+                       match=r"^receipts are a JSON list of \[version, head_hash\] pairs$"):
+        parse_receipts('{"version": 1}')

@@ -161,3 +161,21 @@ def test_a_command_the_rules_refuse_says_whose_and_why(replay: Replay) -> None:
     assert bad == first
     assert why.startswith(f"the rules refuse seat {command['seat']}'s command here: ")
     assert len(why) > len(f"the rules refuse seat {command['seat']}'s command here: ")
+
+
+def test_the_summary_line_says_what_was_proven_or_where_it_failed(replay: Replay) -> None:
+    ok = check(replay, HIGHCARD)
+    assert ok.summary() == (
+        f"OK highcard game g-s1: {len(replay.events)} events in {len(replay.batches)} batches; "
+        f"hash chain intact (head {replay.header.head_hash[:16]}); deal and deck commitment "
+        f"re-derived from the seed; every batch is what the rules produce; outcome "
+        f"{canonical_json(replay.outcome)}"
+    )
+    unknown = check(replace(replay, header=replace(replay.header, game="nosuchgame")))
+    assert unknown.bad_version is None
+    assert unknown.summary() == f"FAILED nosuchgame game g-s1: the file: {unknown.reason}"
+    forged = check(replace(replay, header=replace(replay.header, head_hash="f" * 64)), HIGHCARD)
+    assert forged.summary() == (
+        f"FAILED highcard game g-s1: event {replay.header.head_version}: the header's head "
+        "hash is not the last event's hash"
+    )

@@ -186,3 +186,19 @@ def test_without_trusted_proxies_a_forwarded_address_is_not_believed(
                             headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
                 for i in range(3)]  # fmt: skip
     assert statuses == [201, 201, 429]
+
+
+def test_a_refusal_rounds_the_wait_up_to_whole_seconds_and_names_its_window(
+    store: InMemoryEventStore,
+) -> None:
+    app = limited(store, CARDROOM_LIMIT_ACTIONS="5 per second;100 per minute").application
+    limit = app.extensions[ACTION_LIMIT]
+    refused = limit.refusal(QuotaExceeded(1, 1001))
+    assert (refused.limit, refused.retry_after) == (str(limit.items[1]), 2)
+    assert str(refused) == str(limit.items[1])
+    assert limit.refusal(QuotaExceeded(0, 1000)).retry_after == 1
+
+
+def test_with_limits_off_an_action_carries_no_quota(store: InMemoryEventStore) -> None:
+    app = make_app(store, CARDROOM_RATE_LIMITS=0)
+    assert app.extensions[ACTION_LIMIT].quota("seat:x") is None
