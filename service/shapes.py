@@ -163,6 +163,7 @@ def check_name(name: object) -> str:
 
 
 _SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+_SEATS_WORD = re.compile(r"\bseats (\d+(?:, \d+)+)\b")
 
 
 def seat_names(meta: GameMeta) -> list[str | None]:
@@ -171,13 +172,14 @@ def seat_names(meta: GameMeta) -> list[str | None]:
 
 
 def named(words: str, names: Sequence[str | None]) -> str:
-    """Words with each "seat N" told by that seat's name (an open seat keeps its number)."""
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
+    """Words with each "seat N" (and "seats N, M") told by the seats' names (an open seat keeps
+    its number)."""
+    def one(seat: int) -> str:
         known = names[seat] if seat < len(names) else None
-        return known if known else match.group(0)
+        return known if known else f"seat {seat}"
 
-    return _SEAT_WORD.sub(name, words)
+    words = _SEATS_WORD.sub(lambda m: ", ".join(one(int(s)) for s in m.group(1).split(", ")), words)
+    return _SEAT_WORD.sub(lambda m: one(int(m.group(1))), words)
 
 
 def tell_items(

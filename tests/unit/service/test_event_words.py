@@ -11,6 +11,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from service.shapes import named
 from tests.support.api import Table
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|RJ|BJ)\b")
@@ -53,3 +54,12 @@ def test_an_event_told_names_no_card_its_reader_could_not_see(
         for item in told:
             seen = set(CARD.findall(json.dumps(item["event"])))
             assert set(CARD.findall(item["text"])) <= seen, (reader, item)
+
+
+def test_several_seats_are_named_too() -> None:
+    names = ["ada", None, "cy"]
+    assert named("the match ended: seats 0, 2 won", names) == "the match ended: ada, cy won"
+    assert named("hand 1 scored (normal): seats 1, 2 won", names) == (
+        "hand 1 scored (normal): seat 1, cy won"  # an open seat keeps its number
+    )
+    assert named("seat 2 took the trick", names) == "cy took the trick"
