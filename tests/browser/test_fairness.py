@@ -33,6 +33,9 @@ def test_a_person_joining_from_the_table_sends_the_browsers_own_entropy(
     person = next(e for e in filled if e["seat"] == 0)
     assert person["source"] == "client"
     assert isinstance(kept, dict) and person["entropy"] == kept["entropy"]
+    shown = watched.page.inner_text("#deal-fairness")  # beside the commitment, during play
+    commitment = table_stack.http.get(f"{table_stack.base}/games/{game_id}").json()["commitment"]
+    assert kept["entropy"][:8] in shown and commitment[:8] in shown
     watched.assert_clean()
 
 

@@ -29,6 +29,14 @@ export function keepEntropy(gameId, seat, entropy, commitment) {
 
 function record(gameId, seat) { return kept(`cardroom.fair.${gameId}.${seat}`); }
 
+/** "commitment 4112fcdb… · your entropy 9a3b51c0…": what this seat's deal is made of, beside
+ * each other on the table during play (both are checked in the audit at the end). */
+export function dealText(gameId, seat, commitment) {
+  const mine = seat === null ? null : record(gameId, seat);
+  const short = (h) => `${String(h).slice(0, 8)}…`;
+  return mine ? `commitment ${short(commitment)} · your entropy ${short(mine.entropy)}` : null;
+}
+
 /** Keep a receipt (version, head_hash) the seat was given, and the cards of the first view it
  * was shown once the cards were dealt. */
 export function keepReceipt(gameId, seat, answer) {

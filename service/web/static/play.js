@@ -1,6 +1,6 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
 import { api, freshKey, joinSeat, problemText, savedSeat, seatKey } from "./api.js";
-import { auditPanel, keepReceipt } from "./fairness.js";
+import { auditPanel, dealText, keepReceipt } from "./fairness.js";
 import { handControls } from "./hand.js";
 import { moveList } from "./moves.js";
 import { muted, setMuted, turnNotice } from "./notice.js";
@@ -157,7 +157,9 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" },
         (view.last_action && view.last_action.text) || lastAction || "none yet")),
       clockText() ? el("div", {}, el("dt", {}, "Clock"), el("dd", { id: "clock" }, clockText())) : null,
-      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version)))].filter(Boolean));
+      el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version))),
+      dealText(id, me, summary.commitment) ? el("div", {}, el("dt", {}, "Deal"), el("dd", { id: "deal-fairness" }, dealText(id, me, summary.commitment))) : null,
+    ].filter(Boolean));
     outcome.replaceChildren();
     if (view.outcome) {
       outcome.append(el("div", { class: "outcome" }, outcomeText(view.outcome, summary.seats), " ",
