@@ -67,6 +67,20 @@ def test_a_timeout_before_the_time_is_refused() -> None:
     assert idle.value.reason == "no_clock"
 
 
+def test_a_timeout_without_a_clock_or_for_no_seat_is_refused_saying_so() -> None:
+    ticking = running((10_000, None), (5_000, 5_000))
+    refusals = [
+        (None, 0, "this game has no clock"),
+        (ticking, 2, "no seat 2 on the clock"),  # one past the last seat
+        (ticking, -1, "no seat -1 on the clock"),
+        (ticking, "0", "no seat '0' on the clock"),
+    ]
+    for running_clock, seat, why in refusals:
+        with pytest.raises(IllegalAction) as refused:
+            clock.timed_out(running_clock, seat, 99_000)  # type: ignore[arg-type]
+        assert (refused.value.message, refused.value.reason) == (why, "no_clock")
+
+
 def test_in_shitheads_swap_phase_every_seat_runs_and_one_ready_stops_only_its_own() -> None:
     rules = lifecycle(get_game("shithead"))
     keys = Keys(secret=SECRET)
