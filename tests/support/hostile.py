@@ -34,6 +34,8 @@ class Hostile:
         per = max(1, games // threads)
         self.threads = [threading.Thread(target=self._play, args=(i, per), daemon=True)
                         for i in range(threads)]  # fmt: skip
+        # its event stream open, as a bot's client keeps it: the service counts the bot live
+        self.threads.append(threading.Thread(target=self._listen, daemon=True))
         for thread in self.threads:
             thread.start()
 
@@ -58,11 +60,26 @@ class Hostile:
                         return  # the service went away at the end
                     raise
 
+    def _listen(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        while not self.stop.is_set():
+            try:
+                with requests.get(f"{self.base}/bots/stream", headers=headers, stream=True,
+                                  timeout=30) as stream:  # fmt: skip
+                    for _ in stream.iter_lines():
+                        if self.stop.is_set():
+                            return
+            except requests.RequestException:
+                self.stop.wait(0.5)
+
     def _create(self, http: requests.Session, turn: int) -> str:
         name, seats = HOSTILE_GAMES[turn % len(HOSTILE_GAMES)]
         seated = [{"type": "bot", "bot": HOSTILE}] + [HEURISTIC] * (seats - 1)
-        return str(http.post(f"{self.base}/games", json={"game": name, "seats": seated})
-                   .json()["id"])  # fmt: skip
+        created = http.post(f"{self.base}/games", json={"game": name, "seats": seated})
+        if created.status_code != 201:
+            raise RuntimeError(f"the hostile bot's game was refused: {created.status_code} "
+                               f"{created.text[:300]}")  # fmt: skip
+        return str(created.json()["id"])
 
     def _answer(self, http: requests.Session, game_id: str) -> bool:
         """Play the game's turn at once if it waits on the bot; False once it is over."""
