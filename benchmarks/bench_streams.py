@@ -13,8 +13,12 @@ One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is wh
    spread over 5 s, and keeps them open (reconnecting when a stream's lifetime ends); the same
    actions are timed again once they are all open.
 
-Prints p50/p99 of both phases, the p99 ratio (loaded / baseline) and how many streams were open
-during the loaded phase. Exit 1 if the streams never all opened.
+The two phases alternate ``--alternations`` times (none first, then streams first, ...), each
+with its own streams opened afresh. Prints per alternation p50/p99 of both phases, the p99
+ratio (streams / none; issue 29: within 1.5x in every alternation), how many streams stayed
+open, the events the streams received and the web's CPU per streamed event beyond what the same
+actions cost without streams (``--follow`` streams on the played game carry its events).
+Exit 1 if the streams never all opened.
 """
 
 from __future__ import annotations
@@ -61,7 +65,9 @@ def redis_executable() -> str:
 # The load generator (its own process) --------------------------------------------------------
 
 
-async def _hold(port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float) -> None:
+async def _hold(
+    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
+) -> None:
     """Keep one stream open on ``path`` (first after ``delay``): reconnect whenever it ends."""
     await asyncio.sleep(delay)
     while not stop.is_set():
@@ -83,6 +89,8 @@ async def _hold(port: int, path: str, opened: list[int], stop: asyncio.Event, de
                     line = await reader.readline()
                     if not line:
                         break
+                    if line.startswith(b"data:"):
+                        opened[1] += 1  # a streamed event
             else:
                 await asyncio.sleep(0.2)
         except OSError:
@@ -94,7 +102,7 @@ async def _hold(port: int, path: str, opened: list[int], stop: asyncio.Event, de
 
 
 async def _generate(port: int, paths: list[str]) -> None:
-    opened = [0]
+    opened = [0, 0]  # streams open, events received
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -104,7 +112,7 @@ async def _generate(port: int, paths: list[str]) -> None:
         for i, p in enumerate(paths)
     ]
     while not stop.is_set():
-        print(f"open {opened[0]}", flush=True)
+        print(f"open {opened[0]} events {opened[1]}", flush=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.25)
     for task in tasks:
@@ -128,6 +136,7 @@ class LoadGenerator:
                    str(path_file)]  # fmt: skip
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         self.open = 0
+        self.events = 0
         self.low = 10**9
         self.watching = False
         threading.Thread(target=self._read, daemon=True).start()
@@ -136,7 +145,8 @@ class LoadGenerator:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             if line.startswith("open "):
-                self.open = int(line.split()[1])
+                words = line.split()
+                self.open, self.events = int(words[1]), int(words[3])
                 if self.watching:
                     self.low = min(self.low, self.open)
 
@@ -217,6 +227,23 @@ def describe(values: list[float]) -> str:
 # The run ------------------------------------------------------------------------------------
 
 
+class WebCpu:
+    """CPU seconds used so far by the web server (gunicorn's master and its workers)."""
+
+    def __init__(self, pid: int) -> None:
+        import psutil  # type: ignore[import-untyped]
+
+        self.master = psutil.Process(pid)
+
+    def seconds(self) -> float:
+        total = 0.0
+        for process in [self.master, *self.master.children(recursive=True)]:
+            with contextlib.suppress(Exception):
+                times = process.cpu_times()
+                total += times.user + times.system
+        return total
+
+
 def web_command(port: int, worker_class: str, threads: int) -> list[str]:
     from service.processes import web_command as serve_web_command
 
@@ -252,23 +279,44 @@ def run(args: argparse.Namespace) -> int:
         _wait_up(base, url)
         player = Player(base)
         player.timed_actions(20)  # warm up
-        baseline = player.timed_actions(args.actions)
         idle = [Player(base, seed=i).game_id for i in range(args.games)]
-        paths = [f"/games/{idle[i % len(idle)]}/stream" for i in range(args.clients - args.follow)]
-        paths += [f"/games/{player.game_id}/stream"] * args.follow
-        generator = LoadGenerator(web_port, paths, tmp)
-        if not generator.wait_open(args.clients, 120):
-            print(f"only {generator.open} of {args.clients} streams opened")
-            return 1
-        generator.watching = True
-        loaded = player.timed_actions(args.actions)
-        held = generator.low
-        print(f"worker class: {args.worker_class} (2 web workers)")
-        print(f"baseline, no stream open: {describe(baseline)} over {len(baseline)} actions")
-        print(f"with {args.clients} streams ({args.follow} on the played game): "
-              f"{describe(loaded)} over {len(loaded)} actions")  # fmt: skip
-        print(f"streams open throughout the loaded phase: at least {held}")
-        print(f"action p99 ratio (loaded / baseline): {p99(loaded) / p99(baseline):.2f}")
+        web_cpu = WebCpu(web.pid)
+        print(f"worker class: {args.worker_class} (2 web workers); {args.clients} streams "
+              f"({args.follow} on the played game), {args.actions} actions per phase")
+        ratios = []
+        for alternation in range(args.alternations):
+            phases = ("none", "streams") if alternation % 2 == 0 else ("streams", "none")
+            found: dict[str, list[float]] = {}
+            for phase in phases:
+                if phase == "none":
+                    cpu = web_cpu.seconds()
+                    found[phase] = player.timed_actions(args.actions)
+                    base_cpu = (web_cpu.seconds() - cpu) / len(found[phase])
+                    continue
+                paths = [f"/games/{idle[i % len(idle)]}/stream"
+                         for i in range(args.clients - args.follow)]
+                paths += [f"/games/{player.game_id}/stream"] * args.follow
+                generator = LoadGenerator(web_port, paths, tmp)
+                if not generator.wait_open(args.clients, 120):
+                    print(f"only {generator.open} of {args.clients} streams opened")
+                    return 1
+                generator.watching = True
+                events, cpu = generator.events, web_cpu.seconds()
+                found[phase] = player.timed_actions(args.actions)
+                used, streamed = web_cpu.seconds() - cpu, generator.events - events
+                held = generator.low
+                generator.stop()
+                generator = None
+            ratio = p99(found["streams"]) / p99(found["none"])
+            ratios.append(ratio)
+            extra = used - base_cpu * len(found["streams"])
+            per_event = f"{extra / streamed * 1e6:.0f} us" if streamed else "n/a (no event)"
+            print(f"  alternation {alternation + 1}: none {describe(found['none'])}; "
+                  f"streams {describe(found['streams'])}; p99 ratio {ratio:.2f}; streams open "
+                  f">= {held}; {streamed} events streamed, web CPU per streamed event "
+                  f"{per_event} (beyond the actions' own)")  # fmt: skip
+        print(f"action p99 ratio (streams / none) per alternation: "
+              f"{', '.join(f'{r:.2f}' for r in ratios)}; worst {max(ratios):.2f}")
         return 0
     finally:
         if generator is not None:
@@ -307,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--follow", type=int, default=0, help="streams on the played game")
     parser.add_argument("--games", type=int, default=20, help="idle games the streams watch")
     parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--alternations", type=int, default=4,
+                        help="pairs of phases, none and streams, in alternating order")
     parser.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread", "sync"))
     parser.add_argument("--threads", type=int, default=300, help="gthread threads per worker")
     parser.add_argument("--stream-seconds", type=float, default=25.0)

@@ -33,6 +33,7 @@ SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # built-in bots' games per minute beside a hostile HTTP bot (docs/bots.md, "Isolation")
     ("benchmarks.bench_bot_isolation", ("--seconds", "45", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--hostile-games", "4")),
+    ("benchmarks.bench_sweeper", (), ("--games", "40", "--sweeps", "3", "--rounds", "2")),
     # what one core of each tier does (docs/operations.md, "Sizing")
     ("benchmarks.bench_capacity", ("--seconds", "30", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--people", "2", "--idle", "1")),
