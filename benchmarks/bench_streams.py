@@ -10,8 +10,9 @@ One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is wh
    HTTP, a new game when one ends) with no stream open;
 2. loaded: a separate load-generator process opens ``--clients`` spectator streams
    (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played),
-   spread over 5 s, and keeps them open (reconnecting when a stream's lifetime ends); the same
-   actions are timed again once they are all open.
+   spread over 5 s, and keeps them open as a browser's EventSource does (reconnecting after the
+   server's ``retry:`` when a stream's lifetime ends, with ``Last-Event-ID``; closing on
+   ``event: over``); the same actions are timed again once they are all open.
 
 The two phases alternate ``--alternations`` times (none first, then streams first, ...), each
 with its own streams opened afresh. Prints per alternation p50/p99 of both phases, the p99
@@ -68,22 +69,30 @@ def redis_executable() -> str:
 async def _hold(
     port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
 ) -> None:
-    """Keep one stream open on ``path`` (first after ``delay``): reconnect whenever it ends."""
+    """Keep one stream open on ``path`` (first after ``delay``) as a browser's EventSource does:
+    reconnect when it ends, after the server's ``retry:``, with ``Last-Event-ID`` (the last
+    ``id:`` seen) so the server resumes there; close for good on ``event: over`` (the table
+    page does)."""
     await asyncio.sleep(delay)
+    last_id: str | None = None
+    retry = 1.0
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
         except OSError:
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(retry)
             continue
+        resume = f"Last-Event-ID: {last_id}\r\n" if last_id is not None else ""
         writer.write(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"{resume}\r\n".encode()
         )
-        counted = False
+        counted = over = False
         try:
             status = await reader.readline()
             if b" 200 " in status:
                 opened[0] += 1
+                opened[2] += 1
                 counted = True
                 while not stop.is_set():
                     line = await reader.readline()
@@ -91,18 +100,26 @@ async def _hold(
                         break
                     if line.startswith(b"data:"):
                         opened[1] += 1  # a streamed event
-            else:
-                await asyncio.sleep(0.2)
-        except OSError:
+                    elif line.startswith(b"id:"):
+                        last_id = line[3:].strip().decode()
+                    elif line.startswith(b"retry:"):
+                        retry = int(line[6:].strip()) / 1000
+                    elif line.startswith(b"event: over"):
+                        over = True
+        except (OSError, ValueError):
             pass
         finally:
             if counted:
                 opened[0] -= 1
             writer.close()
+        if over:
+            opened[3] += 1
+            return
+        await asyncio.sleep(retry)
 
 
 async def _generate(port: int, paths: list[str]) -> None:
-    opened = [0, 0]  # streams open, events received
+    opened = [0, 0, 0, 0]  # streams open, events received, connections made, streams over
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -112,7 +129,8 @@ async def _generate(port: int, paths: list[str]) -> None:
         for i, p in enumerate(paths)
     ]
     while not stop.is_set():
-        print(f"open {opened[0]} events {opened[1]}", flush=True)
+        print(f"open {opened[0]} events {opened[1]} connections {opened[2]} over {opened[3]}",
+              flush=True)  # fmt: skip
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.25)
     for task in tasks:
@@ -138,6 +156,8 @@ class LoadGenerator:
         self.open = 0
         self.events = 0
         self.low = 10**9
+        self.connections = 0
+        self.over = 0
         self.watching = False
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -147,8 +167,9 @@ class LoadGenerator:
             if line.startswith("open "):
                 words = line.split()
                 self.open, self.events = int(words[1]), int(words[3])
-                if self.watching:
-                    self.low = min(self.low, self.open)
+                self.connections, self.over = int(words[5]), int(words[7])
+                if self.watching:  # a stream closed for good on its game's end still counts
+                    self.low = min(self.low, self.open + self.over)
 
     def wait_open(self, count: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -302,9 +323,10 @@ def run(args: argparse.Namespace) -> int:
                     return 1
                 generator.watching = True
                 events, cpu = generator.events, web_cpu.seconds()
+                connections = generator.connections
                 found[phase] = player.timed_actions(args.actions)
                 used, streamed = web_cpu.seconds() - cpu, generator.events - events
-                held = generator.low
+                held, reconnects = generator.low, generator.connections - connections
                 generator.stop()
                 generator = None
             ratio = p99(found["streams"]) / p99(found["none"])
@@ -313,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
             per_event = f"{extra / streamed * 1e6:.0f} us" if streamed else "n/a (no event)"
             print(f"  alternation {alternation + 1}: none {describe(found['none'])}; "
                   f"streams {describe(found['streams'])}; p99 ratio {ratio:.2f}; streams open "
-                  f">= {held}; {streamed} events streamed, web CPU per streamed event "
+                  f">= {held}, {reconnects} reconnects; {streamed} events streamed, "
+                  f"web CPU per streamed event "
                   f"{per_event} (beyond the actions' own)")  # fmt: skip
         print(f"action p99 ratio (streams / none) per alternation: "
               f"{', '.join(f'{r:.2f}' for r in ratios)}; worst {max(ratios):.2f}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -100,8 +101,9 @@ class Stream(MethodView):
         """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.
 
         A seat's own stream with its token (Authorization) or a stream ticket (``ticket``);
-        the spectators' stream with neither. Each connection lasts at most
-        CARDROOM_SSE_SECONDS; clients reconnect (``retry:``) with Last-Event-ID and lose nothing.
+        the spectators' stream with neither. Each connection lasts between half of
+        CARDROOM_SSE_SECONDS and all of it; clients reconnect (``retry:``) with Last-Event-ID
+        and lose nothing.
         """
         service = get_service()
         who = reader()
@@ -117,13 +119,23 @@ class Stream(MethodView):
             game_id,
             who,
             first,
-            config["CARDROOM_SSE_SECONDS"],
+            lifetime(config["CARDROOM_SSE_SECONDS"]),
             config["CARDROOM_SSE_RETRY_MS"],
             config["CARDROOM_SSE_HEARTBEAT"],
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         stream = metrics.streaming(stream)
         return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def lifetime(seconds: float) -> float:
+    """One connection's lifetime: between half of ``seconds`` and all of it, drawn anew for each.
+
+    Streams opened together (a page load, a restart, a crowd arriving) would otherwise all end
+    and reconnect together every ``seconds``: a reconnect storm that stalls the actions served
+    beside them (bench_streams). A random share spreads their ends over half the period.
+    """
+    return seconds * (1.0 - 0.5 * random.random())
 
 
 def _resume_from(after: int) -> int:

@@ -167,3 +167,24 @@ def test_the_default_page_is_bounded_and_documented(client: FlaskClient) -> None
     params = spec["paths"]["/games/{game_id}/events"]["get"]["parameters"]
     limit = next(p for p in params if p["name"] == "limit")["schema"]
     assert limit["default"] == 200 and limit["maximum"] == 1000
+
+
+def test_each_stream_lives_its_own_share_of_the_stream_lifetime(
+    store: InMemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streams opened together must not all end (and reconnect) together: each connection's
+    lifetime is drawn between half of CARDROOM_SSE_SECONDS and all of it."""
+    import random
+    import time
+
+    client = make_app(store, CARDROOM_SSE_SECONDS=0.6, CARDROOM_SSE_HEARTBEAT=0.05).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    draws = iter([0.0, 0.999])
+    monkeypatch.setattr(random, "random", lambda: next(draws))
+    lasted = []
+    for _ in range(2):
+        started = time.monotonic()
+        client.get(f"/games/{table.id}/stream?after={DEALT}").get_data(as_text=True)
+        lasted.append(time.monotonic() - started)
+    assert 0.55 <= lasted[0] < 0.9  # the whole lifetime
+    assert 0.28 <= lasted[1] < 0.45  # half of it
