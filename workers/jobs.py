@@ -12,7 +12,10 @@ import json
 import logging
 import os
 import random
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -115,26 +118,50 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     answer = _choose(bot, loaded.meta.game, view, rng)
     if not isinstance(answer, tuple) and is_wait(answer):
         return "waits: the bot wants no action now"
-    if _moved_during_pace(svc, game_id, expected_version, turn_ends):
-        return "stale: the game moved first (a person's move out of turn)"
+    turn = (game_id, seat, expected_version, key)
+    left = turn_ends - time.monotonic()
+    if left > 0:
+        start_timer(left, partial(_paced_move, svc, turn, bot, answer))
+        return f"paced: its move is made in {left:.3f} s unless the game moves first"
+    return _move(svc, turn, bot, answer)
+
+
+def _move(svc: GameService, turn: tuple[str, int, int, str], bot: str, answer: Any) -> str:
+    """Submit the bot's chosen action (its fallback when ``answer`` is (reason, detail)) under
+    the turn's expected version and idempotency key: stale when the game moved meanwhile."""
+    game_id, seat, expected_version, key = turn
     if isinstance(answer, tuple):
-        return _fall_back(svc, (game_id, seat, expected_version, key), bot, *answer)
+        return _fall_back(svc, turn, bot, *answer)
     try:
         svc.submit_action(game_id, seat, answer, expected_version, key)
     except VersionConflict:
         return "stale: someone else moved first"
     except DomainError as err:
-        turn = (game_id, seat, expected_version, key)
         return _fall_back(svc, turn, bot, ILLEGAL, f"{answer} was refused: {err}")
     return "played"
 
 
-def _moved_during_pace(svc: GameService, game_id: str, version: int, turn_ends: float) -> bool:
-    """Wait out the rest of the bot's pace (``Table.bot_pace_ms``, counted from the start of
-    its turn, its thinking included: however long the bot thought, its move comes at the same
-    time); True when the game moved meanwhile."""
-    left = turn_ends - time.monotonic()
-    return left > 0 and svc.wait(game_id, version, left)
+def _paced_move(svc: GameService, turn: tuple[str, int, int, str], bot: str, answer: Any) -> None:
+    """The timer's end of a paced turn (``Table.bot_pace_ms``): its move at the turn's start
+    plus the pace, however long the bot thought, made from a timer so that the pace holds no
+    worker (the job has returned); a person's move during the pace (a ten out of turn) makes
+    it stale. A failure is logged: the sweeper re-queues a turn left unplayed."""
+    try:
+        result = _move(svc, turn, bot, answer)
+        log.info("game %s seat %s: %s", turn[0], turn[1], result)
+    except Exception:
+        log.exception("the paced move of game %s seat %s at version %s failed", *turn[:3])
+
+
+def _start_pace_timer(delay: float, action: Callable[[], None]) -> None:
+    """Run ``action`` in ``delay`` seconds on a thread of its own (one per paced turn: one
+    turn's submission never waits behind another's). Not a daemon: a worker that stops makes
+    the moves it has chosen first, at most a pace later; a killed one leaves them to the
+    sweeper."""
+    threading.Timer(delay, action).start()
+
+
+start_timer: Callable[[float, Callable[[], None]], None] = _start_pace_timer
 
 
 def _fall_back(

@@ -1,7 +1,8 @@
-"""A bot's pace: in a game with people every bot turn first waits ``bot_pace_ms`` for the game to
-move, whatever the cards; a person's ten out of turn (Shithead's ten_out_of_turn) in that time
-makes the bot's turn stale. The wait is the store's (it ends as soon as the game moves), so the
-tests hand the bot a wait of their own and note how long it was asked to wait."""
+"""A bot's pace: in a game with people every bot turn makes its move ``bot_pace_ms`` after its
+turn started, whatever the cards; a person's ten out of turn (Shithead's ten_out_of_turn) in that
+time makes the bot's move stale. The job chooses and hands the move to a timer (it holds no
+worker for the pace), so most tests hand the bot a timer of their own that notes how long it was
+asked to wait and makes the move at once."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from domain.games.shithead import Shithead
 from tests.unit.workers.conftest import Stack
-from workers import jobs
+from workers import config, jobs
 from workers.jobs import play_bot_turn
 
 RANDOM = {"type": "bot", "bot": "random"}
@@ -33,7 +34,7 @@ def asked(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> list[float]:
         MOVED.append(time.monotonic())
         return submit(*args, **kwargs)
 
-    monkeypatch.setattr(stack.service, "wait", lambda _g, _a, t: waits.append(t) or False)
+    monkeypatch.setattr(jobs, "start_timer", lambda t, move: waits.append(t) or move())
     monkeypatch.setattr(stack.service, "submit_action", submitted)
     return waits
 
@@ -47,7 +48,8 @@ def _move_time(asked: list[float], game_id: str, version: int) -> float:
     asked.clear()
     MOVED.clear()
     started = time.monotonic()
-    assert play_bot_turn(game_id, 1, version) == "played"
+    result = play_bot_turn(game_id, 1, version)
+    assert result == "played" or (result.startswith("paced") and asked), result
     return round(MOVED[-1] - started + sum(asked), 1)
 
 
@@ -71,7 +73,7 @@ def _game(stack: Stack, person_hand: list[str], **options: Any) -> str:
 
 
 def test_a_persons_ten_out_of_turn_during_the_bots_pace_makes_its_turn_stale(
-    stack: Stack, monkeypatch: pytest.MonkeyPatch, asked: list[float]
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, asked: list[float], caplog: Any
 ) -> None:
     game_id = _game(stack, ["3C", "TH", "5D"])
     loaded = stack.service.load(game_id)
@@ -80,14 +82,17 @@ def test_a_persons_ten_out_of_turn_during_the_bots_pace_makes_its_turn_stale(
     assert ten in loaded.game.legal_actions(loaded.state, 0)
     waited: list[float] = []
 
-    def person_plays_meanwhile(game: str, after: int, timeout: float) -> bool:
+    def person_plays_meanwhile(timeout: float, move: Any) -> None:
         waited.append(timeout)
-        stack.service.submit_action(game, 0, ten, after)
-        return True
+        stack.service.submit_action(game_id, 0, ten, loaded.version)
+        move()
 
-    monkeypatch.setattr(stack.service, "wait", person_plays_meanwhile)
-    result = play_bot_turn(game_id, 1, loaded.version)
-    assert len(waited) == 1 and 1.0 < waited[0] <= 1.5 and result.startswith("stale")
+    monkeypatch.setattr(jobs, "start_timer", person_plays_meanwhile)
+    with caplog.at_level("INFO", logger="cardroom.jobs"):
+        result = play_bot_turn(game_id, 1, loaded.version)
+    assert len(waited) == 1 and 1.0 < waited[0] <= 1.5 and result.startswith("paced")
+    assert [r.getMessage() for r in caplog.records] == [f"game {game_id} seat 1: stale: "
+                                                         "someone else moved first"]  # fmt: skip
     events = stack.service.events_after(game_id, loaded.version, 0)["events"]
     assert events[0]["event"]["type"] == "shithead.CardsPlayed"
     assert events[0]["event"]["seat"] == 0
@@ -112,7 +117,7 @@ def test_a_game_created_with_the_older_rights_grace_ms_keeps_it_as_its_pace(
 
 def test_bots_among_themselves_never_wait(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
     stack.service.bot_pace_ms = 1500
-    monkeypatch.setattr(stack.service, "wait", lambda *a: pytest.fail("a bot waited"))
+    monkeypatch.setattr(jobs, "start_timer", lambda *a: pytest.fail("a bot waited"))
     created = stack.service.create_game("shithead", [RANDOM, RANDOM], seed="bots",
                                         options={"ten_out_of_turn": True, "bot_pace_ms": 900})
     game_id = str(created["id"])
@@ -195,3 +200,28 @@ def test_a_spectator_timing_the_bots_does_no_better_than_chance_at_telling_a_hid
     assert best <= chance + 1.96 * math.sqrt(chance * (1 - chance) / n), (
         f"the pause tells a hidden ten: {best:.0%} right, chance {chance:.0%}"
     )
+
+
+def test_paced_turns_of_two_games_run_side_by_side_on_one_worker(stack: Stack) -> None:
+    """The pace holds no worker: one worker runs both games' turn jobs at once (neither game
+    has moved when it is done), and each move comes a pace after its own turn started, not
+    one pace after the other (on a worker held for each pace, the second came after two)."""
+    pace = 0.8
+    games = [_game(stack, ["3C", "KH", "5D"], bot_pace_ms=int(pace * 1000)) for _ in range(2)]
+    versions = [stack.service.load(g).version for g in games]
+    for game_id, version in zip(games, versions, strict=True):
+        stack.scheduler.enqueue_turn(game_id, 1, version, "random", attempt=1)
+    started = time.monotonic()
+    stack.work(config.BOTS)
+    worked = time.monotonic() - started
+    assert [stack.service.load(g).version for g in games] == versions, (
+        f"the worker was held {worked:.1f} s: the pace took it"
+    )
+    moved: dict[str, float] = {}
+    while len(moved) < len(games) and time.monotonic() - started < 10 * pace:
+        for game_id, version in zip(games, versions, strict=True):
+            if game_id not in moved and stack.service.load(game_id).version > version:
+                moved[game_id] = time.monotonic() - started
+        time.sleep(0.02)
+    assert len(moved) == 2 and all(pace <= t for t in moved.values()), moved
+    assert max(moved.values()) < 1.75 * pace, f"one after the other: {moved}"
