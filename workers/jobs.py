@@ -12,12 +12,16 @@ import json
 import logging
 import os
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from types import FrameType
 from typing import Any
+
+from rq.worker import BaseWorker
 
 from domain.errors import DomainError
 from domain.events import canonical_json
@@ -120,10 +124,32 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
         return "waits: the bot wants no action now"
     turn = (game_id, seat, expected_version, key)
     left = turn_ends - time.monotonic()
-    if left > 0:
+    if left > 0 and not in_forked_horse():
         start_timer(left, partial(_paced_move, svc, turn, bot, answer))
         return f"paced: its move is made in {left:.3f} s unless the game moves first"
+    if _moved_during_pace(svc, game_id, expected_version, turn_ends):
+        return "stale: the game moved first (a person's move out of turn)"
     return _move(svc, turn, bot, answer)
+
+
+def in_forked_horse() -> bool:
+    """True when this job runs in the child a forking RQ worker (a plain ``rq worker``) made
+    for it: the child ends with the job (``os._exit``), its timers too, so a paced turn there
+    waits out its pace in the job (it holds that worker, as every job of it does)."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        worker = frame.f_locals.get("self")
+        if isinstance(worker, BaseWorker):
+            return bool(getattr(worker, "_is_horse", False))
+        frame = frame.f_back
+    return False
+
+
+def _moved_during_pace(svc: GameService, game_id: str, version: int, turn_ends: float) -> bool:
+    """Wait out the rest of the bot's pace in the job (a forked horse); True when the game
+    moved meanwhile."""
+    left = turn_ends - time.monotonic()
+    return left > 0 and svc.wait(game_id, version, left)
 
 
 def _move(svc: GameService, turn: tuple[str, int, int, str], bot: str, answer: Any) -> str:

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+from rq import SimpleWorker
 
 from domain.games.shithead import Shithead
 from tests.unit.workers.conftest import Stack
@@ -225,3 +226,23 @@ def test_paced_turns_of_two_games_run_side_by_side_on_one_worker(stack: Stack) -
         time.sleep(0.02)
     assert len(moved) == 2 and all(pace <= t for t in moved.values()), moved
     assert max(moved.values()) < 1.75 * pace, f"one after the other: {moved}"
+
+
+def test_in_a_forked_horse_the_job_waits_out_its_pace_itself(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forking worker's child ends with its job (and its timers): there the job waits."""
+    game_id = _game(stack, ["3C", "KH", "5D"], bot_pace_ms=800)
+    version = stack.service.load(game_id).version
+    monkeypatch.setattr(jobs, "start_timer", lambda *a: pytest.fail("a timer in a horse"))
+    waited: list[float] = []
+    monkeypatch.setattr(stack.service, "wait", lambda _g, _v, t: waited.append(t) or False)
+
+    class Horse(SimpleWorker):
+        def play(self) -> str:
+            self._is_horse = True  # as rq's main_work_horse sets it in the forked child
+            return play_bot_turn(game_id, 1, version)
+
+    assert Horse([stack.queue(config.BOTS)], connection=stack.rq).play() == "played"
+    assert len(waited) == 1 and 0.5 < waited[0] <= 0.8
+    assert stack.service.load(game_id).version > version
