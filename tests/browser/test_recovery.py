@@ -4,8 +4,12 @@ processes."""
 
 from __future__ import annotations
 
+import ctypes
+import os
+import socket
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +19,9 @@ from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
-NETWORK = ("ERR_FAILED", "ERR_INTERNET_DISCONNECTED")  # what Chromium logs for a cut request
+# what Chromium logs for a request cut before its answer, and for an answer cut halfway
+NETWORK = ("ERR_FAILED", "ERR_INTERNET_DISCONNECTED", "ERR_INCOMPLETE_CHUNKED_ENCODING",
+           "ERR_CONTENT_LENGTH_MISMATCH")
 
 
 def version(page: Any) -> int:
@@ -35,6 +41,62 @@ def wait_for_turn(stack: Stack, game_id: str, seat: int, seconds: float = 15) ->
 
 def is_stream(url: str) -> bool:
     return url.endswith("/stream") or "/stream?" in url
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it (``cardroom serve``: gunicorn's master, its workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue  # self, thread-self, the kernel's files
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo.extend(children.get(found[-1], []))
+    return found
+
+
+def close_accepted_connections(stack: Stack) -> int:
+    """Shut down, on the server's side, every connection the stack's processes accepted on its
+    port (the open event streams): what a failing network does to them. Each socket is taken
+    from its process with pidfd_getfd(2) (our own descendants) and shut down; nothing is killed.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    closed = 0
+    for pid in descendants(stack.web.pid):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            continue  # gone
+        try:
+            for fd in fds:
+                copy = libc.syscall(438, pidfd, int(fd), 0)  # SYS_pidfd_getfd
+                if copy < 0:
+                    continue  # closed meanwhile
+                try:
+                    sock = socket.socket(fileno=copy)
+                except OSError:
+                    os.close(copy)  # not a socket
+                    continue
+                with sock:
+                    try:
+                        sock.getpeername()  # the listening socket has none
+                        ours = sock.family == socket.AF_INET
+                        accepted = ours and sock.getsockname()[1] == stack.port
+                    except OSError:
+                        continue
+                    if accepted:
+                        sock.shutdown(socket.SHUT_RDWR)
+                        closed += 1
+        finally:
+            os.close(pidfd)
+    return closed
 
 
 def test_a_lost_action_request_is_said_and_retried_and_the_page_stays_usable(
@@ -70,10 +132,16 @@ def test_a_cut_stream_says_reconnecting_follows_by_polling_and_comes_back(
     page = watched.page
     take_seat(watched, game_id)
     wait_for_a_play(page)
-    # the stream is cut mid-game: the open connection dies and every reconnection fails
+    # the network fails mid-game: every request fails, the open stream is cut (neither a route
+    # nor Chromium's offline mode touches a connection already open: it is shut down on the
+    # server's side) and, when the network is back, the stream still cannot reconnect
     page.route(is_stream, lambda route: route.abort())
     page.context.set_offline(True)
+    assert close_accepted_connections(table_stack) >= 1
     page.wait_for_selector("#connection >> text=reconnecting")
+    # the page's reads fail too: said, without hiding that the stream is down
+    page.wait_for_selector("#connection >> text=no answer")
+    assert "reconnecting" in page.inner_text("#connection")
     page.context.set_offline(False)
     page.wait_for_selector("#connection >> text=meanwhile the table is read")
     # the person plays; the bot's answer comes to the page by polling, with no stream

@@ -73,7 +73,11 @@ class Stack:
             "--bot-workers",
             str(bot_workers),
         )
-        self._wait_until_up()
+        try:
+            self._wait_until_up()
+        except BaseException:
+            self.stop()  # no fixture will: leave nothing running (and no keys) behind
+            raise
 
     def spawn(self, name: str, *args: str, module: str = "service.cli") -> subprocess.Popen[bytes]:
         path = self.logs / f"{name}-{uuid.uuid4().hex[:6]}.log"
@@ -94,7 +98,8 @@ class Stack:
         return worker
 
     def _wait_until_up(self) -> None:
-        deadline = time.monotonic() + 20
+        # a start takes 2-5 s on an idle machine and over 20 s under CI load (load average 15)
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 if self.http.get(f"{self.base}/games", timeout=5).status_code == 200:

@@ -18,7 +18,11 @@ export async function api(method, path, { body, token, key, timeout = TIMEOUT_MS
       method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal,
     });
     let data = null;
-    try { data = await response.json(); } catch { data = null; }
+    try {
+      data = await response.json();
+    } catch (err) {
+      if (err.name !== "SyntaxError") throw err;  // the body was cut (the network): no answer
+    }
     return { ok: response.ok, status: response.status, data };
   } catch {
     const failure = controller.signal.aborted ? `no answer within ${timeout / 1000} s` : "no answer from the server";

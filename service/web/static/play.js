@@ -261,10 +261,13 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   }
 
   function drawConnection() {
+    // a failed read says so, but never hides that the stream is down (both fail in a blip)
+    const failed = unreachable && `the last read of the table got ${unreachable}: trying again every ${POLL_MS / 1000} s`;
     let shown = "";
-    if (unreachable) shown = `The server gave ${unreachable}: trying again every ${POLL_MS / 1000} s.`;
-    else if (streamState === "reconnecting") shown = "reconnecting\u2026";
-    else if (streamState === "polling") shown = `reconnecting\u2026 (meanwhile the table is read every ${POLL_MS / 1000} s)`;
+    if (streamState === "reconnecting" || streamState === "polling") {
+      const meanwhile = streamState === "polling" ? `meanwhile the table is read every ${POLL_MS / 1000} s` : "";
+      shown = `reconnecting\u2026${failed || meanwhile ? ` (${failed || meanwhile})` : ""}`;
+    } else if (failed) shown = `${failed[0].toUpperCase()}${failed.slice(1)}.`;
     if (connection.textContent !== shown) connection.textContent = shown;
   }
 
