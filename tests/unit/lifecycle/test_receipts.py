@@ -206,3 +206,13 @@ def test_receipts_that_are_no_json_list_say_so() -> None:
     with pytest.raises(ReplayFormatError,
                        match=r"^receipts are a JSON list of \[version, head_hash\] pairs$"):
         parse_receipts('{"version": 1}')
+
+
+def test_a_receipt_for_version_one_is_checked_like_any_other() -> None:
+    replay, _ = sixty_six()
+    first = replay.events[0].hash
+    assert check(replay, receipts=[(1, first)]).ok
+    report = check(replay, receipts=[(1, "0" * 64)])
+    assert (report.ok, report.bad_version) == (False, 1)
+    assert report.reason == (f"the history differs from a receipt: at version 1 the receipt "
+                             f"holds {'0' * 16}..., the replay {first[:16]}...")  # fmt: skip

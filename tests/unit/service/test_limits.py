@@ -202,3 +202,9 @@ def test_a_refusal_rounds_the_wait_up_to_whole_seconds_and_names_its_window(
 def test_with_limits_off_an_action_carries_no_quota(store: InMemoryEventStore) -> None:
     app = make_app(store, CARDROOM_RATE_LIMITS=0)
     assert app.extensions[ACTION_LIMIT].quota("seat:x") is None
+
+
+def test_an_action_without_a_token_under_the_limit_is_a_401(store: InMemoryEventStore) -> None:
+    table, dealt = dealt_table(store, "5 per minute")
+    body = {"type": "play", "card": "AS", "expected_version": dealt}
+    problem_of(table.client.post(f"/games/{table.id}/actions", json=body), 401, "unauthorized")
