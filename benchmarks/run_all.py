@@ -34,6 +34,8 @@ SCRIPTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("benchmarks.bench_bot_isolation", ("--seconds", "45", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--hostile-games", "4")),
     ("benchmarks.bench_sweeper", (), ("--games", "40", "--sweeps", "3", "--rounds", "2")),
+    # bot turns per second of one worker with people's games: the pace held or on a timer
+    ("benchmarks.bench_pace", (), ("--games", "2", "--seconds", "2", "--rounds", "1")),
     # what one core of each tier does (docs/operations.md, "Sizing")
     ("benchmarks.bench_capacity", ("--seconds", "30", "--rounds", "3"),
      ("--seconds", "3", "--rounds", "1", "--games", "2", "--people", "2", "--idle", "1")),
