@@ -69,9 +69,15 @@ def _audited(
                                    arg=f"cardroom.fair.{game_id}.0")  # the page saw its cards
     seat = json.loads(watched.page.evaluate(f"localStorage.getItem('cardroom.seat.{game_id}')"))
     auth = {"Authorization": f"Bearer {seat['token']}"}
-    view = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view", headers=auth).json()
-    resigned = table_stack.http.post(f"{table_stack.base}/games/{game_id}/actions", headers=auth,
-                                     json={"type": "resign", "expected_version": view["version"]})
+    version = table_stack.http.get(f"{table_stack.base}/games/{game_id}/view",
+                                   headers=auth).json()["version"]
+    for _ in range(5):  # the bot may move between the read and the resign: resign again
+        resigned = table_stack.http.post(f"{table_stack.base}/games/{game_id}/actions",
+                                         headers=auth,
+                                         json={"type": "resign", "expected_version": version})
+        if resigned.status_code != 409:
+            break
+        version = resigned.json()["current_version"]
     assert resigned.status_code == 200, resigned.text
     watched.page.wait_for_function("n => document.querySelectorAll('#audit li').length === n",
                                    arg=CHECKS, timeout=20_000)  # fmt: skip
