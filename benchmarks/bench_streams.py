@@ -173,9 +173,9 @@ class LoadGenerator:
 
     def wait_open(self, count: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
-        while self.open < count and time.monotonic() < deadline:
+        while self.open + self.over < count and time.monotonic() < deadline:
             time.sleep(0.1)
-        return self.open >= count
+        return self.open + self.over >= count
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)

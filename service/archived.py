@@ -64,10 +64,16 @@ class ArchivedReads(Reading):
             return self._archived_events(game_id, after, limit)
 
     def events_for(
-        self, game_id: str, after: int, reader: Reader, limit: int | None = None
+        self,
+        game_id: str,
+        after: int,
+        reader: Reader,
+        limit: int | None = None,
+        *,
+        shared: bool = False,
     ) -> dict[str, Any]:
         try:
-            return super().events_for(game_id, after, reader, limit)
+            return super().events_for(game_id, after, reader, limit, shared=shared)
         except GameArchived:
             if reader.token is not None or reader.ticket is not None:
                 raise

@@ -24,6 +24,7 @@ from service.folding import Loaded
 from service.receipts import Signer
 from service.scheduling import NoScheduler, Scheduler
 from service.shapes import GAME_ID
+from service.shared_reads import SharedReads
 from service.store.port import ChainBroken, EventStore, GameMeta, IdempotencyRecord, StoredEvent
 
 log = logging.getLogger("service.games")  # the use cases' logger, named as before the split
@@ -59,6 +60,7 @@ class ServiceBase:
         self.bots = bots  # None: any bot name is accepted (trusted callers, tests)
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
+        self.shared_reads = SharedReads()  # the streams of a game share their reads
         self._games = games
         self._clock = clock
 
@@ -243,4 +245,3 @@ class ServiceBase:
 
 class _StaleCache(Exception):
     """The cached fold is newer than the stream it came from."""
-

@@ -55,12 +55,23 @@ class Reading(Access):
         return self._events_page(game_id, after, lambda _: seat, limit)
 
     def events_for(
-        self, game_id: str, after: int, reader: Reader, limit: int | None = None
+        self,
+        game_id: str,
+        after: int,
+        reader: Reader,
+        limit: int | None = None,
+        *,
+        shared: bool = False,
     ) -> dict[str, Any]:
         """``events_after`` for the reader's seat: the seat its token or stream ticket holds in
-        the game as read, in the same round trip, from the store (``Access.reader_seat``)."""
+        the game as read, in the same round trip, from the store (``Access.reader_seat``).
+
+        ``shared`` (a stream after a wait, no ``limit``): callers of this process asking for
+        the same game after the same version at the same time share one store read
+        (``service.shared_reads``); each still gets its own seat's events, checked against it.
+        """
         return self._events_page(
-            game_id, after, lambda loaded: self.reader_seat(loaded, reader), limit
+            game_id, after, lambda loaded: self.reader_seat(loaded, reader), limit, shared
         )
 
     def _events_page(
@@ -69,10 +80,16 @@ class Reading(Access):
         after: int,
         seat_in: Callable[[Loaded], int | None],
         limit: int | None,
+        shared: bool = False,
     ) -> dict[str, Any]:
         after = max(0, after)
         if limit is None:
-            loaded, stored, _ = self._load(game_id, read_from=after)
+
+            def read() -> tuple[Loaded, list[StoredEvent]]:
+                loaded, stored, _ = self._load(game_id, read_from=after)
+                return loaded, stored
+
+            loaded, stored = self.shared_reads.run((game_id, after), read) if shared else read()
             seat = seat_in(loaded)
             newer = [s for s in stored if s.version > after]
             page_end = None

@@ -168,8 +168,11 @@ def _sse(
     batch = first
     try:
         while True:
-            for item in batch["events"]:
-                yield f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
+            if batch["events"]:  # one write for the batch, not one per event
+                yield "".join(
+                    f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
+                    for item in batch["events"]
+                )
             last = batch["version"]
             if batch["over"]:
                 yield f"id: {last}\nevent: over\ndata: {json.dumps({'version': last})}\n\n"
@@ -179,7 +182,7 @@ def _sse(
                 return
             if not service.wait(game_id, last, min(remaining, heartbeat)):
                 yield ": keep-alive\n\n"
-            batch = service.events_for(game_id, last, who)
+            batch = service.events_for(game_id, last, who, shared=True)
     except OUTAGES as err:
         log.warning("stream of game %s ended: the store is unreachable (%s)", game_id, err)
     except (SeatLeft, Unauthorized):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -188,3 +189,44 @@ def test_each_stream_lives_its_own_share_of_the_stream_lifetime(
         lasted.append(time.monotonic() - started)
     assert 0.55 <= lasted[0] < 0.9  # the whole lifetime
     assert 0.28 <= lasted[1] < 0.45  # half of it
+
+
+def test_the_streams_of_a_game_woken_together_share_one_read_of_the_store(
+    store: InMemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five streams of one game in one process, woken by the same action: one store read for
+    all of them after the wait, not one each (bench_streams: those reads were the web's CPU)."""
+    import time
+
+    client = make_app(store, CARDROOM_SSE_SECONDS=3, CARDROOM_SSE_HEARTBEAT=3).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    streams = 5
+    reads: list[str] = []
+    fetch = store.fetch
+
+    def slow_fetch(game_id: str, after: int, idempotency_key: str | None = None) -> Any:
+        if threading.current_thread().name.startswith("stream-"):
+            reads.append(threading.current_thread().name)
+            time.sleep(0.2)  # a store round trip the other woken streams overlap
+        return fetch(game_id, after, idempotency_key)
+
+    got: dict[str, list[str]] = {}
+
+    def follow(name: str) -> None:
+        text = client.get(f"/games/{table.id}/stream?after={DEALT}").get_data(as_text=True)
+        got[name] = [m["id"] for m in sse(text) if m.get("event") == "event"]
+
+    threads = [threading.Thread(target=follow, args=(f"stream-{i}",), name=f"stream-{i}")
+               for i in range(streams)]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)  # all five opened (their first reads done) and waiting
+    monkeypatch.setattr(store, "fetch", slow_fetch)
+    for step, (seat, card) in enumerate(PLAYS):
+        table.act(seat, {"type": "play", "card": card}, version=DEALT + step)
+    for thread in threads:
+        thread.join()
+    assert all(ids == [str(v) for v in range(DEALT + 1, DEALT + 7)] for ids in got.values())
+    assert len(got) == streams
+    # the five woke together: one read (two if one woke late), not one each
+    assert len(reads) <= 2, reads
