@@ -9,7 +9,8 @@ One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is wh
 1. baseline: ``--actions`` timed ``POST /games/{id}/actions`` (two people playing Shithead over
    HTTP, a new game when one ends) with no stream open;
 2. loaded: a separate load-generator process opens ``--clients`` spectator streams
-   (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played),
+   (``GET /games/{id}/stream``) on idle games (``--follow`` of them on the game being played,
+   moving on to the next game when one ends),
    spread over 5 s, and keeps them open as a browser's EventSource does (reconnecting after the
    server's ``retry:`` when a stream's lifetime ends, with ``Last-Event-ID``; closing on
    ``event: over``); the same actions are timed again once they are all open.
@@ -46,6 +47,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGGER = 5.0  # seconds over which the load generator opens its streams
+PLAYING = "playing"  # the path of a stream on the played game, whichever it is now
 
 
 def free_port() -> int:
@@ -67,16 +69,24 @@ def redis_executable() -> str:
 
 
 async def _hold(
-    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float
+    port: int, path: str, opened: list[int], stop: asyncio.Event, delay: float, playing: Path
 ) -> None:
     """Keep one stream open on ``path`` (first after ``delay``) as a browser's EventSource does:
     reconnect when it ends, after the server's ``retry:``, with ``Last-Event-ID`` (the last
     ``id:`` seen) so the server resumes there; close for good on ``event: over`` (the table
-    page does)."""
+    page does). ``path`` PLAYING: a spectator of the played game, who moves on to the next
+    game (named in the file ``playing``) when one ends."""
     await asyncio.sleep(delay)
     last_id: str | None = None
     retry = 1.0
+    following, ended = path == PLAYING, ""
     while not stop.is_set():
+        if path == PLAYING or ended:
+            game = playing.read_text().strip()
+            if game == ended:  # the next game is not there yet
+                await asyncio.sleep(retry)
+                continue
+            path, ended = f"/games/{game}/stream", ""
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
         except OSError:
@@ -112,20 +122,23 @@ async def _hold(
             if counted:
                 opened[0] -= 1
             writer.close()
+        if over and following:  # on to the next game, from its start
+            ended, last_id = path.split("/")[2], None
+            continue
         if over:
             opened[3] += 1
             return
         await asyncio.sleep(retry)
 
 
-async def _generate(port: int, paths: list[str]) -> None:
+async def _generate(port: int, paths: list[str], playing: Path) -> None:
     opened = [0, 0, 0, 0]  # streams open, events received, connections made, streams over
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     # clients arrive over STAGGER seconds (as people do), so their reconnects are spread too
     tasks = [
-        asyncio.create_task(_hold(port, p, opened, stop, STAGGER * i / len(paths)))
+        asyncio.create_task(_hold(port, p, opened, stop, STAGGER * i / len(paths), playing))
         for i, p in enumerate(paths)
     ]
     while not stop.is_set():
@@ -140,7 +153,7 @@ async def _generate(port: int, paths: list[str]) -> None:
 
 def generator_main(port: int, path_file: str) -> int:
     paths = Path(path_file).read_text().split()
-    asyncio.run(_generate(port, paths))
+    asyncio.run(_generate(port, paths, Path(path_file).with_name(PLAYING)))
     return 0
 
 
@@ -192,8 +205,9 @@ class LoadGenerator:
 class Player:
     """Two people playing 2-player Shithead over HTTP; times every POST of an action."""
 
-    def __init__(self, base: str, seed: int = 1) -> None:
+    def __init__(self, base: str, seed: int = 1, playing: Path | None = None) -> None:
         self.base = base
+        self.playing = playing  # where the id of the game being played is written
         self.http = requests.Session()
         self.rng = random.Random(seed)
         self.game_id = ""
@@ -204,6 +218,8 @@ class Player:
         seats = [{"type": "open"}, {"type": "open"}]
         body = {"game": "shithead", "seats": seats}
         self.game_id = self.http.post(f"{self.base}/games", json=body).json()["id"]
+        if self.playing is not None:
+            self.playing.write_text(self.game_id)
         self.auth = []
         for seat in (0, 1):
             joined = self.http.post(
@@ -298,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
     generator: LoadGenerator | None = None
     try:
         _wait_up(base, url)
-        player = Player(base)
+        player = Player(base, playing=tmp / PLAYING)
         player.timed_actions(20)  # warm up
         idle = [Player(base, seed=i).game_id for i in range(args.games)]
         web_cpu = WebCpu(web.pid)
@@ -316,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 paths = [f"/games/{idle[i % len(idle)]}/stream"
                          for i in range(args.clients - args.follow)]
-                paths += [f"/games/{player.game_id}/stream"] * args.follow
+                paths += [PLAYING] * args.follow
                 generator = LoadGenerator(web_port, paths, tmp)
                 if not generator.wait_open(args.clients, 120):
                     print(f"only {generator.open} of {args.clients} streams opened")
