@@ -10,28 +10,9 @@ paired), and the action with the best total is played.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
 
 from workers.bots.base import Action, View
 from workers.bots.search import Adapter
-
-
-def history(view: View) -> list[dict[str, Any]]:
-    """The seat's redacted events (empty when the caller gave none)."""
-    return list(view.get("history") or [])
-
-
-def events_of(view: View, start_type: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(short type, event) of the history, from the last event of ``start_type`` on if given."""
-    events = history(view)
-    start = 0
-    if start_type is not None:
-        for i, event in enumerate(events):
-            if str(event.get("type", "")).rpartition(".")[2] == start_type:
-                start = i
-    for event in events[start:]:
-        yield str(event.get("type", "")).rpartition(".")[2], event
 
 
 class IterationSearch:

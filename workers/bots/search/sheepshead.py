@@ -1,24 +1,9 @@
-"""The Sheepshead search bot's world sampler and rollout (see ``workers.bots.search``).
+"""The Sheepshead search bot's rollout (see ``workers.bots.search``); its worlds are
+``domain.worlds.sheepshead``'s (what the seat knows, and how the unseen cards are dealt).
 
-What the seat knows (``Knowledge``), from its view (the current hand's tricks, the picker, the
-called card, the blitz queens shown, the blind and the burial when it picked) and its redacted
-history (the match options, from ``GameStarted``):
-
-- every card played, its own hand, and as the picker the blind and what it buried;
-- voids: a seat that did not follow the led suit (trump counting as one suit) holds none of it;
-- the partner card (the called card, or the J♦) is never with the picker once the picker
-  called it or the teams are announced as not alone; a called jack means the picker holds the
-  J♦ (in hand or buried); shown blitz queens stay with the picker until played, in hand or
-  buried (the picker may bury any card, R6.2).
-
-A world deals the unseen cards to the places the seat cannot see (the other seats' hands, the
-blind before the pick, the burial for the others) respecting those constraints: the most
-constrained cards first, each to an allowed place at random by free room; a card whose places
-are all full takes one while dealt cards move along a chain of places to one with room (an
-augmenting path, so a deal is always found when one exists). A rollout plays the candidate
-action, then the hand to its end with the heuristic bot's play (the picking, burying and
-calling through its view, the card play on the bare state), on the domain's ``decide``; the
-value is the seat's score for the hand.
+A rollout plays the candidate action, then the hand to its end with the heuristic bot's play
+(the picking, burying and calling through its view, the card play on the bare state), on the
+domain's ``decide``; the value is the seat's score for the hand.
 
 Searched: the pick/pass decision and every card play; burying, calling and cracking are the
 heuristic's.

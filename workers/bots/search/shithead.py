@@ -1,16 +1,9 @@
-"""The Shithead search bot's world sampler and rollout (see ``workers.bots.search``).
+"""The Shithead search bot's rollout (see ``workers.bots.search``); its worlds are
+``domain.worlds.shithead``'s (what the seat knows, and how the unseen cards are dealt).
 
-What the seat knows, read from its view and its redacted history (``Knowledge``): its hand, every
-face-up card, the pile, every card it has ever seen (dealt to it, drawn, played, flipped,
-swapped, picked up) and, per other seat, the cards known to be in that seat's hand: the pile it
-picked up (with the face-up cards taken along), the face-up card it swapped into its hand in
-pre-play, a flipped or stock card it had to take. Those stay known until the seat plays them.
-
-A world deals the cards the seat has never seen at random to the places it cannot see: the
-other seats' hands (their unknown part), every face-down slot still covered (its own too) and
-the stock. A rollout plays the chosen action, then the game on with the heuristic bot's play for
-every seat (the arena's opponents), straight on the domain's ``decide_play`` (no JSON), until
-the seat is out (a success) or the shithead (a failure).
+A rollout plays the chosen action, then the game on with the heuristic bot's play for every
+seat (the arena's opponents), straight on the domain's ``decide_play`` (no JSON), until the
+seat is out (a success) or the shithead (a failure).
 
 Pre-play (swaps) and blind flips are not searched: the heuristic's swaps, a random slot.
 """
