@@ -227,6 +227,12 @@ class Player:
             ).json()
             self.auth.append({"Authorization": f"Bearer {joined['token']}"})
 
+    def ready(self) -> None:
+        """A game still being played (the streams that follow it open on it)."""
+        summary = self.http.get(f"{self.base}/games/{self.game_id}").json()
+        if summary["status"] == "over" or not summary["to_act"]:
+            self.new_game()
+
     def timed_actions(self, count: int) -> list[float]:
         times: list[float] = []
         while len(times) < count:
@@ -333,6 +339,7 @@ def run(args: argparse.Namespace) -> int:
                 paths = [f"/games/{idle[i % len(idle)]}/stream"
                          for i in range(args.clients - args.follow)]
                 paths += [PLAYING] * args.follow
+                player.ready()  # not a finished game, or its followers wait for the next
                 generator = LoadGenerator(web_port, paths, tmp)
                 if not generator.wait_open(args.clients, 120):
                     print(f"only {generator.open} of {args.clients} streams opened")
