@@ -21,6 +21,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime
 from typing import Any
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -189,7 +190,8 @@ def revoke_bot(admin: Admin, args: argparse.Namespace) -> int:
 
 def _game_line(game: dict[str, Any]) -> str:
     seats = ",".join(s.get("name") or s.get("bot") or s["type"] for s in game["seats"])
-    return (f"{game['id']}  {game['status']:<7}  {game['game']:<10}  {game['created']:.0f}  "
+    created = datetime.fromtimestamp(game["created"], UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    return (f"{game['id']}  {game['status']:<7}  {game['game']:<10}  {created}  "
             f"{game['creator'] or '-'}  {seats}")  # fmt: skip
 
 

@@ -4,6 +4,7 @@ operator's token from the environment."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 
@@ -48,6 +49,8 @@ def test_the_operator_lists_ends_and_purges_a_creator_s_junk_games(
     listed = capsys.readouterr().out.splitlines()
     assert sorted(line.split()[0] for line in listed) == sorted(junk)
     assert all("waiting" in line and "127.0.0.1" in line for line in listed)
+    # when each was created, as a date the operator reads (UTC), not Unix seconds
+    assert all(re.search(r"  \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  ", line) for line in listed)
     assert main(["admin", "--url", url, "end", junk[0], "--reason", "spam"]) == 0
     assert "ended at version" in capsys.readouterr().out
     assert main(["admin", "--url", url, "purge", "--creator", "127.0.0.1"]) == 0
