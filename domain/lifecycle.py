@@ -448,11 +448,18 @@ class Lifecycle(Generic[S]):
             who = recent[0].seat
             return {"seat": who, "type": "resign", "text": f"seat {who} resigned", "results": []}
         if recent and isinstance(recent[0], BotFellBack):
-            return self._fell_back(recent[0], self._told(recent[1:], seat))
+            fell = recent[0]
+            said = f"seat {fell.seat} fell back ({fell.reason}) to the default move"
+            told = self._moved_for(fell.seat, "fallback", said, self._told(recent[1:], seat))
+            return {**told, "fallback": fell.reason}
         if recent and isinstance(recent[0], SeatIdled):
-            return self._idled(recent[0].seat, self._told(recent[1:], seat))
+            idler = recent[0].seat
+            return self._moved_for(idler, "idle", f"seat {idler} was idle too long",
+                                   self._told(recent[1:], seat), ": the default move")
         if recent and isinstance(recent[0], clocks.TimedOut):
-            return self._timed_out(recent[0].seat, self._told(recent[1:], seat))
+            late = recent[0].seat
+            return self._moved_for(late, "timeout", f"seat {late} ran out of time",
+                                   self._told(recent[1:], seat), ": the default move")
         return self._told(recent, seat)
 
     def _told(self, recent: Sequence[Event], seat: int | None) -> dict[str, Any] | None:
@@ -462,28 +469,13 @@ class Lifecycle(Generic[S]):
                            self._narration.narrate, self._narration.ACTS)
 
     @staticmethod
-    def _fell_back(fell: BotFellBack, move: dict[str, Any] | None) -> dict[str, Any]:
-        """The last action when a bot fell back: the default move, said to be one."""
-        told = dict(move or {"seat": fell.seat, "type": "fallback", "results": []})
-        said = f"seat {fell.seat} fell back ({fell.reason}) to the default move"
-        told["text"] = f"{said}: {told['text']}" if told.get("text") else said
-        told["fallback"] = fell.reason
-        return told
-
-    @staticmethod
-    def _timed_out(seat: int, move: dict[str, Any] | None) -> dict[str, Any]:
-        """The last action when a seat ran out of time: its default move, said to be one."""
-        told = dict(move or {"seat": seat, "type": "timeout", "results": []})
-        said = f"seat {seat} ran out of time"
-        told["text"] = f"{said}: the default move: {told['text']}" if told.get("text") else said
-        return told
-
-    @staticmethod
-    def _idled(idler: int, move: dict[str, Any] | None) -> dict[str, Any]:
-        """The last action when a seat was idle: its default move, or its leave."""
-        told = dict(move or {"seat": idler, "type": "idle", "results": []})
-        said = f"seat {idler} was idle too long"
-        told["text"] = f"{said}: the default move: {told['text']}" if told.get("text") else said
+    def _moved_for(
+        seat: int, kind: str, said: str, move: dict[str, Any] | None, moved: str = ""
+    ) -> dict[str, Any]:
+        """The last action when the service moved for a seat (a bot's fallback, a timeout, an
+        idle seat): what it did, said to be that (``moved`` names the move before its words)."""
+        told = dict(move or {"seat": seat, "type": kind, "results": []})
+        told["text"] = f"{said}{moved}: {told['text']}" if told.get("text") else said
         return told
 
     def reveal(self, state: Table[S]) -> dict[str, Any]:
