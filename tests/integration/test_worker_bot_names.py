@@ -4,34 +4,23 @@ would otherwise hold every seat naming the operator's bot)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-import redis
 
 from service.bots import RedisBotRegistry
 from service.store.connect import client_from_url
-from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import redis_url
 from workers import runner
 
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture
-def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    name = unique_namespace("names")
-    monkeypatch.setenv("CARDROOM_NAMESPACE", name)
-    monkeypatch.setenv("REDIS_URL", redis_url())
-    yield name
-    delete_namespace(redis.Redis.from_url(redis_url()), name)
 
 
 def _registry(namespace: str) -> RedisBotRegistry:
     return RedisBotRegistry(client_from_url(redis_url()), namespace)
 
 
-def test_a_worker_refuses_a_name_an_account_holds_and_holds_its_own(namespace: str) -> None:
-    registry = _registry(namespace)
+def test_a_worker_refuses_a_name_an_account_holds_and_holds_its_own(worker_namespace: str) -> None:
+    registry = _registry(worker_namespace)
     assert registry.create_account("lowball", "a" * 64)  # a stranger was first
     assert runner.run_worker(burst=True, sweep=False, bots=["lowball"]) == 2
     assert registry.is_account("lowball") and registry.operators() == set()

@@ -4,31 +4,21 @@ when the error reaches it: it does not exit as if it had been asked to stop."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-import redis
 from rq import SimpleWorker
 
-from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import redis_url
 from workers import runner
 
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture
-def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    name = unique_namespace("loop")
-    monkeypatch.setenv("CARDROOM_NAMESPACE", name)
-    monkeypatch.setenv("REDIS_URL", redis_url())
-    yield name
-    delete_namespace(redis.Redis.from_url(redis_url()), name)
-
 
 def test_a_worker_whose_rq_loop_quits_by_itself_serves_again(
-    namespace: str, monkeypatch: pytest.MonkeyPatch
+    worker_namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
 
@@ -44,7 +34,7 @@ def test_a_worker_whose_rq_loop_quits_by_itself_serves_again(
 
 
 def test_a_burst_worker_ends_when_its_queues_are_empty(
-    namespace: str, monkeypatch: pytest.MonkeyPatch
+    worker_namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
     monkeypatch.setattr(SimpleWorker, "work", lambda self, *a, **k: calls.append(1) or True)
