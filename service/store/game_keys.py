@@ -12,6 +12,7 @@ IDEM_PART = "idem"  # a game's idempotency records: one main hash, and buckets (
 IDEM_BUCKET = 128
 SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snapshots)
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
+WATCHERS_PART = "watchers"  # who watches: a sorted set, stream id -> expiry (Unix ms)
 REVIEW_PART = "review"  # a finished game's reviews, a hash by seat: <ns>:game:{<id>}:review
 
 

@@ -60,6 +60,7 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
         self._replays: dict[str, str] = {}
         self._reviews: dict[tuple[str, int], str] = {}
         self._clocks: dict[str, int] = {}
+        self._watchers: dict[str, dict[str, int]] = {}  # game -> watcher -> expiry (Unix ms)
         self._quotas: dict[tuple[str, str, int, int], tuple[int, float]] = {}  # count, ends at
 
 
@@ -341,6 +342,7 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
             for key in [k for k in self._reviews if k[0] == game_id]:
                 del self._reviews[key]
             self._clocks.pop(game_id, None)
+            self._watchers.pop(game_id, None)
             self._notes.pop(game_id, None)
             self._listed.discard(game_id)
             return self._games.pop(game_id, None) is not None
@@ -372,6 +374,19 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
     def review(self, game_id: str, seat: int) -> str | None:
         with self._lock:
             return self._reviews.get((game_id, seat))
+
+    def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
+        with self._lock:
+            kept = {w: t for w, t in self._watchers.get(game_id, {}).items() if t > now_ms}
+            self._watchers[game_id] = {**kept, watcher: until_ms}
+
+    def unwatch(self, game_id: str, watcher: str) -> None:
+        with self._lock:
+            self._watchers.get(game_id, {}).pop(watcher, None)
+
+    def watchers(self, game_id: str, now_ms: int) -> int:
+        with self._lock:
+            return sum(1 for t in self._watchers.get(game_id, {}).values() if t > now_ms)
 
     def hint_clock(self, game_id: str, due_ms: int) -> None:
         with self._lock:

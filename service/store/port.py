@@ -459,6 +459,22 @@ class EventStore(Protocol):
         """A game's review for a seat, None when there is none yet."""
         ...
 
+    # Who watches a game: each open spectator stream of any process, as an expiry (Unix ms)
+    # that its heartbeats push on, so a process that dies leaves no ghost past the expiry.
+
+    def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
+        """Count ``watcher`` (a stream's id) as watching the game until ``until_ms``; forget
+        the game's watchers whose expiry is at or before ``now_ms``."""
+        ...
+
+    def unwatch(self, game_id: str, watcher: str) -> None:
+        """``watcher`` stopped watching (its stream closed)."""
+        ...
+
+    def watchers(self, game_id: str, now_ms: int) -> int:
+        """How many watch the game: watchers whose expiry is after ``now_ms``."""
+        ...
+
     # The clock index: per game, a time (Unix ms) at or before which its clock is due. Written
     # ahead of an append (only ever lowered there), corrected by whoever finds it early.
 

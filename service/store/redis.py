@@ -12,7 +12,9 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
   ``idempotency_ttl`` seconds after the game is over (kept while the game is live);
 - ``<ns>:game:{<id>}:idem:<n>``  the same for keys ending in the version they expect (a bot's),
   ``IDEM_BUCKET`` versions a bucket (``_idem_key``), expiring with ``idem``;
-- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it).
+- ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it);
+- ``<ns>:game:{<id>}:watchers``  sorted set: an open spectator stream's id -> its expiry (Unix
+  ms), pushed on by the stream's heartbeats; the key expires with the latest of them.
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
@@ -50,6 +52,7 @@ from service.store.game_keys import (
     REPLAY_PART,
     REVIEW_PART,
     SNAPSHOT_PART,
+    WATCHERS_PART,
 )
 from service.store.listing import RedisListing
 from service.store.port import (
@@ -73,6 +76,7 @@ from service.store.scripts import (
     JOIN_LUA,
     RESET_CLOCK_LUA,
     VACATE_LUA,
+    WATCH_LUA,
 )
 
 log = logging.getLogger(__name__)
@@ -108,6 +112,7 @@ class RedisEventStore(
         self._join = client.register_script(JOIN_LUA)
         self._vacate = client.register_script(VACATE_LUA)
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
+        self._watch = client.register_script(WATCH_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._parked = ParkedCalls(client)  # the append, the count, the fetch and the read
@@ -306,6 +311,15 @@ class RedisEventStore(
     def review(self, game_id: str, seat: int) -> str | None:
         found = self.client.hget(self.key(game_id, REVIEW_PART), str(seat))
         return None if found is None else str(found)
+
+    def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
+        self._watch(keys=[self.key(game_id, WATCHERS_PART)], args=[now_ms, watcher, until_ms])
+
+    def unwatch(self, game_id: str, watcher: str) -> None:
+        self.client.zrem(self.key(game_id, WATCHERS_PART), watcher)
+
+    def watchers(self, game_id: str, now_ms: int) -> int:
+        return int(self.client.zcount(self.key(game_id, WATCHERS_PART), f"({now_ms}", "+inf"))
 
     # The clock index sits beside the listing index, outside the games' slots: one sorted set
     # (score: Unix ms) touched one key per command (the reset script too), so it works alike

@@ -158,3 +158,14 @@ if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
 else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
 return 1
 """
+
+WATCH_LUA = """
+-- KEYS: a game's watchers (sorted set: watcher -> expiry, Unix ms).
+-- ARGV: now (ms), the watcher, its expiry.  Drops the expired, sets the watcher's expiry and
+-- keeps the key until the latest expiry in it (a game nobody watches leaves no key behind).
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - tonumber(ARGV[1])))
+return 1
+"""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,3 +45,25 @@ def test_a_replay_is_stored_compressed_and_an_uncompressed_copy_still_reads() ->
     finally:
         delete_namespace(client, namespace)
         client.close()
+
+
+def test_spectators_of_every_process_count_together_and_leave_no_key_behind() -> None:
+    clients = [redis.Redis.from_url(redis_url(), decode_responses=True) for _ in range(2)]
+    namespace = unique_namespace()
+    web1, web2 = (RedisEventStore(c, namespace) for c in clients)  # two web processes
+    try:
+        now = int(time.time() * 1000)
+        web2.watch("g1", "stream-b", now, now + 300)
+        web1.watch("g1", "stream-a", now, now + 30_000)
+        assert web1.watchers("g1", now) == web2.watchers("g1", now) == 2
+        key = web1.key("g1", "watchers")
+        assert 29_000 < clients[0].pttl(key) <= 30_000  # kept until the latest expiry
+        web1.unwatch("g1", "stream-a")
+        web2.watch("g1", "stream-b", now, now + 300)  # then stream-b's process dies
+        assert clients[0].pttl(key) <= 300
+        time.sleep(0.5)
+        assert clients[0].exists(key) == 0 and web1.watchers("g1", now) == 0
+    finally:
+        delete_namespace(clients[0], namespace)
+        for c in clients:
+            c.close()
