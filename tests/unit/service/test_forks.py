@@ -1,6 +1,7 @@
 """Forks of finished games (docs/analysis.md): a fork as a seat tells that seat nothing it had
 not seen, a fork with every card open is the exact position, forks verify offline (against
-their source's replay too), and a forked game plays to its end with bots."""
+their source's replay too), a forked game plays to its end with bots, and an archived game is
+forked from its archived replay as it was before."""
 
 from __future__ import annotations
 
@@ -22,9 +23,11 @@ from replays import forks
 from replays.checks import Discrepancy
 from replays.format import loads
 from replays.verify import check, verify
+from service.archive import MemoryArchive
 from service.cli import main
 from service.errors import GameNotOver, InvalidField
 from service.games import GameService
+from service.retention import Retention
 from service.store import InMemoryEventStore
 from tests.support.api import CARD, make_app
 from tests.support.visibility import may_see
@@ -320,3 +323,41 @@ def test_the_api_forks_a_finished_game() -> None:
     assert once.json["id"] == again.json["id"]
     other = client.post(f"/games/{game_id}/forks", json={**body, "at": version + 1}, headers=key)
     assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
+
+
+def origin_of(svc: GameService, game_id: str) -> dict[str, Any]:
+    """A fork's stored origin event (its creation batch's lifecycle.GameForked)."""
+    return next(e.event for e in svc.store.read(game_id, 0, 3)
+                if e.event["type"] == "lifecycle.GameForked")  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str) -> None:
+    archive = MemoryArchive()
+    app = make_app(archive=archive)
+    svc = app.extensions["cardroom"]
+    game_id = svc.create_game(name, [BOT] * GAMES[name], seed=f"fork-archived-{name}")["id"]
+    play_out(svc, game_id)
+    version, seat, _, _ = forkable(svc, game_id, 2)[1]
+    other = (seat + 1) % GAMES[name]
+    before = {}
+    for view_as in (seat, "open"):
+        fork = svc.fork_game(game_id, at=version, view_as=view_as, seats=[BOT] * GAMES[name])
+        before[view_as] = (origin_of(svc, fork["id"]),
+                           svc.fork_prehistory(svc.load(fork["id"]), other))  # fmt: skip
+    assert Retention(svc, archive, 0).archive_game(game_id).outcome == "archived"
+    assert svc.store.meta(game_id) is None  # the source is in the archive only
+    source = loads(archive.get(game_id).replay)
+    for view_as in (seat, "open"):
+        body = {"at": version, "as": view_as, "seats": [BOT] * GAMES[name]}
+        response = app.test_client().post(f"/games/{game_id}/forks", json=body)
+        assert response.status_code == 201, response.json
+        fork_id = response.json["id"]
+        # the same origin as a fork made before the source was archived, and its bots read
+        # what they knew before the fork from the archived replay
+        assert origin_of(svc, fork_id) == before[view_as][0]
+        assert before[view_as][1]
+        assert svc.fork_prehistory(svc.load(fork_id), other) == before[view_as][1]
+        play_out(svc, fork_id)
+        report = verify(loads(svc.replay_file(fork_id)), source=source)
+        assert report.ok, report.summary()
