@@ -15,7 +15,7 @@ from typing import Any
 from domain import clock
 from service.folding import Loaded
 from service.scheduling import Scheduler
-from service.store.port import EventStore
+from service.store.port import ClockIndex
 
 
 def now_ms(wall: Callable[[], float]) -> int:
@@ -34,7 +34,7 @@ def next_due(state: Any) -> tuple[int, int] | None:
     return None if running is None else running.next_due()
 
 
-def hint(store: EventStore, game_id: str, state: Any) -> None:
+def hint(store: ClockIndex, game_id: str, state: Any) -> None:
     """Note ahead of an append when the state it leads to is due (nothing for unclocked)."""
     due = next_due(state)
     if due is not None:
@@ -65,7 +65,7 @@ def add_remaining(view: dict[str, Any], at_ms: int) -> dict[str, Any]:
     return view
 
 
-def after_append(store: EventStore, scheduler: Scheduler, loaded: Loaded) -> None:
+def after_append(store: ClockIndex, scheduler: Scheduler, loaded: Loaded) -> None:
     """Index and schedule the next due time of a clocked game (drop it once the game is over)."""
     if not clocked(loaded.state):
         return

@@ -18,7 +18,7 @@ from domain.protocol import Game, fold
 from service import shapes
 from service.folding import Loaded, fold_stored
 from service.receipts import Signer
-from service.store.port import EventStore, GameMeta, StoredEvent
+from service.store.port import EventLog, GameMeta, StoredEvent
 from service.store.records import salt_of
 
 FINGERPRINT_CHARS = 16  # of an action's request digest kept in its record (64 bits)
@@ -95,7 +95,7 @@ def same_request(recorded: str, request: str) -> bool:
 
 
 def render_action(
-    store: EventStore, loaded: Loaded, seat: int, version: int, signer: Signer | None = None
+    store: EventLog, loaded: Loaded, seat: int, version: int, signer: Signer | None = None
 ) -> dict[str, Any]:
     """The response the action whose batch ends at ``version`` got (from the stored events)."""
     rules = loaded.game

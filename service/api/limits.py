@@ -26,7 +26,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from service.api import problems
-from service.store import EventStore, Quota, QuotaExceeded
+from service.store import Quota, QuotaExceeded, Quotas
 from service.store.connect import is_cluster_url
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def token_key(token: str) -> str:
     return "seat:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def install(app: Flask, store: EventStore) -> Limiter:
+def install(app: Flask, store: Quotas) -> Limiter:
     """Attach the limiter and its limits to the app's create and action endpoints (the
     actions' counted by ``store``: ``ActionLimit``)."""
     config = app.config
@@ -137,7 +137,7 @@ class ActionLimit:
     a request is counted once whichever serves it. Off when the limiter is; a store that fails
     to count lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
 
-    def __init__(self, limiter: Limiter, limits: str, store: EventStore) -> None:
+    def __init__(self, limiter: Limiter, limits: str, store: Quotas) -> None:
         self.limiter = limiter
         self.items = parse_many(limits)
         self.windows = tuple((item.amount, item.get_expiry() * 1000) for item in self.items)

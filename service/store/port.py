@@ -1,4 +1,4 @@
-"""The event store port: what the service layer needs from storage, and nothing more.
+"""The event store's ports: what the service layer needs from storage, role by role.
 
 A game is one append-only stream of encoded events; event ``v`` (1, 2, ...) has version ``v``
 and the stream's version is its number of events. Events are appended in batches (one command's
@@ -10,6 +10,11 @@ metadata (seats, status, ...), its idempotency records and a global index for li
 A creation is not one atomic step where the listing lives in other Redis Cluster slots than the
 game: the game's own keys record that its listing and first scheduling are due, and a note of
 unsettled creations lets a retry or the sweeper complete a half-done one (``finish_create``).
+
+Each role is a port of its own (``EventLog``, ``Seats``, ``Waits``, ``Creations``, ``Listing``,
+``Retention``, ``Quotas``, ``ClockIndex``, ``CommitmentLog``, ``Exports``, ``Spectators``), each
+with its own
+contract suite; ``EventStore`` is all of them, what an adapter implements.
 """
 
 from __future__ import annotations
@@ -213,7 +218,7 @@ class Holder:
 class Quota:
     """Fixed windows counting one client's requests to one game, counted by the store: by the
     append the request makes, in the same atomic step (no round trip of its own), else by
-    ``EventStore.count``. Each counts once: the store sets ``counted`` when it counts."""
+    ``Quotas.count``. Each counts once: the store sets ``counted`` when it counts."""
 
     name: str  # who is counted (a seat token's digest, or a client)
     windows: tuple[tuple[int, int], ...]  # (at most this many requests, per this many ms)
@@ -250,43 +255,13 @@ class ChainReport:
     problem: str = ""
 
 
-class EventStore(Protocol):
-    """The port. Adapters: ``InMemoryEventStore`` and ``RedisEventStore``."""
+# The ports: each role a consumer depends on is its own protocol, with its own contract suite
+# (tests/support/store_contract/); a consumer types its dependency as the ports it uses. One
+# adapter implements them all (``EventStore``).
 
-    def create(
-        self,
-        meta: GameMeta,
-        events: Sequence[Encoded],
-        command: Mapping[str, Any],
-        idempotency: IdempotencyRecord | None = None,
-    ) -> Appended:
-        """Record a new game's metadata and creation batch; GameExists if the id is taken.
-
-        With ``idempotency``, a key already recorded for that id returns its record
-        (``replayed``, or IdempotencyKeyReused for another request) and records nothing.
-
-        Steps: a note that the creation began (``unsettled``), the game's own keys (one atomic
-        step, marked due), its listing. A crash between steps leaves either no game (the note
-        alone) or a game whose creation ``finish_create`` completes (a retry or the sweeper).
-        """
-        ...
-
-    def finish_create(self, game_id: str) -> GameMeta | None:
-        """Complete a half-done create: list the game if its creation is not settled yet.
-
-        Returns the metadata when the creation was due (the caller then schedules its first
-        turns and calls ``settle_create``); None when there is nothing to finish (settled, or
-        never recorded: the note of a create that failed before it wrote anything is dropped).
-        """
-        ...
-
-    def settle_create(self, game_id: str) -> None:
-        """The creation's after-steps (listing, first scheduling) are done: forget its note."""
-        ...
-
-    def unsettled(self, before: float, limit: int = 100) -> list[str]:
-        """Ids of creations begun before ``before`` (epoch seconds) and not settled since."""
-        ...
+class EventLog(Protocol):
+    """The event log: each game's stream of batches, appended under an expected version, and
+    its reads (the action path, loading and folding a game, the replay export)."""
 
     def append(
         self,
@@ -327,15 +302,6 @@ class EventStore(Protocol):
         """
         ...
 
-    def count(self, game_id: str, quota: Quota) -> None:
-        """Count a request that made no append against ``quota`` (unless it was counted
-        already); QuotaExceeded past one of its windows."""
-        ...
-
-    def snapshot(self, game_id: str) -> bytes | None:
-        """The game's latest state snapshot as an append stored it (None: none)."""
-        ...
-
     def fetch(self, game_id: str, after: int, idempotency_key: str | None = None) -> Fetched:
         """Metadata, events after version ``after`` and (optionally) one idempotency record."""
         ...
@@ -362,9 +328,21 @@ class EventStore(Protocol):
         """The number of events of a game (0 when unknown)."""
         ...
 
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The version of each game in one call (0 for an unknown one)."""
+        ...
+
     def verify_chain(self, game_id: str) -> ChainReport:
         """Check every stored event against its hash chain."""
         ...
+
+    def snapshot(self, game_id: str) -> bytes | None:
+        """The game's latest state snapshot as an append stored it (None: none)."""
+        ...
+
+
+class Seats(Protocol):
+    """Seats and tokens: a game's record (``GameMeta``) and who holds its seats."""
 
     def meta(self, game_id: str) -> GameMeta | None:
         """A game's metadata, None when unknown."""
@@ -375,14 +353,63 @@ class EventStore(Protocol):
         same claim again (the same name and token hash: a retried join) returns the metadata."""
         ...
 
-    def set_status(self, game_id: str, status: str) -> None:
-        """Move a game to another status (metadata and index)."""
-        ...
-
     def vacate(self, game_id: str, seat: int) -> None:
         """A person left the seat: forget its join (the seat is open to a new join) and keep
         the token's hash among ``left`` (it is refused as a former seat's). Idempotent."""
         ...
+
+
+class Waits(Protocol):
+    """Waiting for a game to move (the event streams)."""
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
+        ...
+
+
+class Creations(Protocol):
+    """Creating a game in steps (the module docstring): a crash between them is completed by a
+    retry or the sweeper."""
+
+    def create(
+        self,
+        meta: GameMeta,
+        events: Sequence[Encoded],
+        command: Mapping[str, Any],
+        idempotency: IdempotencyRecord | None = None,
+    ) -> Appended:
+        """Record a new game's metadata and creation batch; GameExists if the id is taken.
+
+        With ``idempotency``, a key already recorded for that id returns its record
+        (``replayed``, or IdempotencyKeyReused for another request) and records nothing.
+
+        Steps: a note that the creation began (``unsettled``), the game's own keys (one atomic
+        step, marked due), its listing. A crash between steps leaves either no game (the note
+        alone) or a game whose creation ``finish_create`` completes (a retry or the sweeper).
+        """
+        ...
+
+    def finish_create(self, game_id: str) -> GameMeta | None:
+        """Complete a half-done create: list the game if its creation is not settled yet.
+
+        Returns the metadata when the creation was due (the caller then schedules its first
+        turns and calls ``settle_create``); None when there is nothing to finish (settled, or
+        never recorded: the note of a create that failed before it wrote anything is dropped).
+        """
+        ...
+
+    def settle_create(self, game_id: str) -> None:
+        """The creation's after-steps (listing, first scheduling) are done: forget its note."""
+        ...
+
+    def unsettled(self, before: float, limit: int = 100) -> list[str]:
+        """Ids of creations begun before ``before`` (epoch seconds) and not settled since."""
+        ...
+
+
+class Listing(Protocol):
+    """The global index of games by status, newest first (the lobby, the operator, the sweeper's
+    repairs)."""
 
     def list_games(
         self,
@@ -408,7 +435,13 @@ class EventStore(Protocol):
         earliest first: what a sweep puts on its look-out without reading every game."""
         ...
 
-    # Retention: finished games leave the store (for the archive, or an operator's purge).
+    def set_status(self, game_id: str, status: str) -> None:
+        """Move a game to another status (metadata and index)."""
+        ...
+
+
+class Retention(Protocol):
+    """Finished games leave the store (for the archive, or an operator's purge)."""
 
     def ended_before(self, before: float, limit: int = 100) -> list[str]:
         """Ids of games moved to ``over`` before ``before`` (epoch seconds), earliest first.
@@ -420,15 +453,37 @@ class EventStore(Protocol):
         crash half-way is completed by purging again). True when its events were there."""
         ...
 
-    def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
+
+class Quotas(Protocol):
+    """Counting a request that made no append against its ``Quota`` (an append counts its own:
+    ``EventLog.append``'s ``quota``)."""
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        """Count a request that made no append against ``quota`` (unless it was counted
+        already); QuotaExceeded past one of its windows."""
         ...
 
-    # Replays and bulk reads (kept apart from the create/append scripts above).
 
-    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
-        """The version of each game in one call (0 for an unknown one)."""
+class ClockIndex(Protocol):
+    """The clock index: per game, a time (Unix ms) at or before which its clock is due. Written
+    ahead of an append (only ever lowered there), corrected by whoever finds it early."""
+
+    def hint_clock(self, game_id: str, due_ms: int) -> None:
+        """Note that the game's clock may be due at ``due_ms`` (kept if an earlier one is)."""
         ...
+
+    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Games whose noted time has come, earliest first: (game id, noted time)."""
+        ...
+
+    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
+        """Replace the noted time ``seen_ms`` by ``due_ms`` (None: drop the game), only if
+        it is still ``seen_ms`` (None: whatever it is); True when it was."""
+        ...
+
+
+class CommitmentLog(Protocol):
+    """The public hash-chained log of the games' commitments (``service.store.commitment_log``)."""
 
     def log_commitment(self, game_id: str, commitment: str) -> int:
         """Append the game's commitment to the public hash-chained log (once per game: a game
@@ -442,6 +497,11 @@ class EventStore(Protocol):
     def logged(self, game_id: str) -> dict[str, Any] | None:
         """The game's entry in the commitment log, None when it is not logged."""
         ...
+
+
+class Exports(Protocol):
+    """What a worker makes of a finished game, kept with it and purged with it: its replay file
+    and its reviews."""
 
     def put_replay(self, game_id: str, text: str) -> None:
         """Keep a finished game's verified replay file (replacing an earlier export)."""
@@ -459,8 +519,10 @@ class EventStore(Protocol):
         """A game's review for a seat, None when there is none yet."""
         ...
 
-    # Who watches a game: each open spectator stream of any process, as an expiry (Unix ms)
-    # that its heartbeats push on, so a process that dies leaves no ghost past the expiry.
+
+class Spectators(Protocol):
+    """Who watches a game: each open spectator stream of any process, as an expiry (Unix ms)
+    that its heartbeats push on, so a process that dies leaves no ghost past the expiry."""
 
     def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
         """Count ``watcher`` (a stream's id) as watching the game until ``until_ms``; forget
@@ -475,18 +537,10 @@ class EventStore(Protocol):
         """How many watch the game: watchers whose expiry is after ``now_ms``."""
         ...
 
-    # The clock index: per game, a time (Unix ms) at or before which its clock is due. Written
-    # ahead of an append (only ever lowered there), corrected by whoever finds it early.
 
-    def hint_clock(self, game_id: str, due_ms: int) -> None:
-        """Note that the game's clock may be due at ``due_ms`` (kept if an earlier one is)."""
-        ...
-
-    def clocks_due(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
-        """Games whose noted time has come, earliest first: (game id, noted time)."""
-        ...
-
-    def reset_clock(self, game_id: str, seen_ms: int | None, due_ms: int | None) -> bool:
-        """Replace the noted time ``seen_ms`` by ``due_ms`` (None: drop the game), only if
-        it is still ``seen_ms`` (None: whatever it is); True when it was."""
-        ...
+class EventStore(
+    EventLog, Seats, Waits, Creations, Listing, Retention, Quotas, ClockIndex, CommitmentLog,
+    Exports, Spectators, Protocol,
+):
+    """The whole store, every port above: what an adapter implements (``InMemoryEventStore``,
+    ``RedisEventStore``) and the composition root hands out, port by port."""

