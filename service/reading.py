@@ -42,6 +42,7 @@ class Reading(Access):
                 clocks.now_ms(self._clock),
             ),
             "bots_missing": self.bots_missing(loaded.meta),
+            "spectators": self.spectators(game_id),
         }
 
     def events_after(
@@ -146,6 +147,7 @@ class Reading(Access):
             "created": meta.created,
             "outcome": shapes.json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
+            "spectators": self.spectators(game_id),
             **shapes.receipt(meta, loaded.head_hash),
             **self.signed(meta, loaded.version, loaded.head_hash),
         }
@@ -176,6 +178,20 @@ class Reading(Access):
             }
             for m in metas
         ]
+
+    def watch(self, game_id: str, watcher: str, seconds: float) -> None:
+        """Count the spectator stream ``watcher`` as watching the game for ``seconds`` more
+        (docs/service.md, "Spectators")."""
+        now = clocks.now_ms(self._clock)
+        self.store.watch(game_id, watcher, now, now + int(seconds * 1000))
+
+    def unwatch(self, game_id: str, watcher: str) -> None:
+        """The spectator stream ``watcher`` closed."""
+        self.store.unwatch(game_id, watcher)
+
+    def spectators(self, game_id: str) -> int:
+        """How many spectator streams of any process watch the game now."""
+        return self.store.watchers(game_id, clocks.now_ms(self._clock))
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game passes version ``after`` or ``timeout`` seconds pass."""

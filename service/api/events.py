@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -166,8 +167,12 @@ def _sse(
     deadline = time.monotonic() + seconds
     yield f"retry: {retry_ms}\n\n"
     batch = first
+    spectator = who.token is None and who.ticket is None
+    watching = Watching(service, game_id, heartbeat) if spectator else None
     try:
         while True:
+            if watching is not None and not batch["over"]:
+                watching.beat()
             if batch["events"]:  # one write for the batch, not one per event
                 yield "".join(
                     f"id: {item['version']}\nevent: event\ndata: {json.dumps(item)}\n\n"
@@ -187,3 +192,32 @@ def _sse(
         log.warning("stream of game %s ended: the store is unreachable (%s)", game_id, err)
     except (SeatLeft, Unauthorized):
         return  # the seat changed hands: nothing more for this reader
+    finally:
+        if watching is not None:
+            watching.stop()
+
+
+class Watching:
+    """A spectator stream counted among the game's watchers while it is open (docs/service.md,
+    "Spectators"): its expiry is pushed on at most once a ``heartbeat`` (the stream's loop comes
+    round at least that often) to three heartbeats ahead, so a stream whose process died stops
+    counting within three heartbeats; a stream that closes says so at once."""
+
+    def __init__(self, service: GameService, game_id: str, heartbeat: float) -> None:
+        self.service, self.game_id, self.heartbeat = service, game_id, heartbeat
+        self.watcher = secrets.token_hex(8)
+        self.beaten: float | None = None
+
+    def beat(self) -> None:
+        now = time.monotonic()
+        if self.beaten is None or now - self.beaten >= self.heartbeat:
+            self.beaten = now
+            self.service.watch(self.game_id, self.watcher, 3 * self.heartbeat)
+
+    def stop(self) -> None:
+        if self.beaten is None:
+            return
+        try:
+            self.service.unwatch(self.game_id, self.watcher)
+        except OUTAGES as err:  # its expiry drops it
+            log.warning("stream of game %s: could not stop counting it (%s)", self.game_id, err)

@@ -229,6 +229,9 @@ class SummarySchema(ma.Schema):
         fields.Nested(MissingBotSchema),
         metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
     )
+    spectators = fields.Integer(metadata={
+        "description": "how many watch the game now: open spectator streams of every web "
+                       "process (docs/service.md, 'Spectators')"})
     secret = fields.String(metadata={"description": "the server's secret, revealed at the end"})
     clock = fields.Dict(
         metadata={"description": "a clocked game's clock: settings, each seat's deadline and "
@@ -256,6 +259,9 @@ class ViewSchema(ma.Schema):
     id = fields.String()
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)
+    spectators = fields.Integer(metadata={
+        "description": "how many watch the game now: open spectator streams of every web "
+                       "process (docs/service.md, 'Spectators')"})
     view = Union({}, "game", component="GameView",
                  metadata={"description": "the game's view, with legal_actions"})
     bots_missing = fields.List(

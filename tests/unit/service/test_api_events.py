@@ -230,3 +230,34 @@ def test_the_streams_of_a_game_woken_together_share_one_read_of_the_store(
     assert len(got) == streams
     # the five woke together: one read (two if one woke late), not one each
     assert len(reads) <= 2, reads
+
+
+def test_open_spectator_streams_are_counted_in_the_summary_and_the_view(
+    store: InMemoryEventStore,
+) -> None:
+    client = make_app(store, CARDROOM_SSE_SECONDS=30).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    url = f"/games/{table.id}/stream"
+
+    def counted() -> tuple[int, int, int]:
+        return (client.get(f"/games/{table.id}").json["spectators"],
+                table.view(0)["spectators"], table.view(None)["spectators"])  # fmt: skip
+
+    def opened(**kwargs: Any) -> Any:
+        response = client.get(url, buffered=False, **kwargs)
+        body = iter(response.response)
+        next(body), next(body)  # the retry, then the events so far: the stream is open
+        return response
+
+    assert counted() == (0, 0, 0)
+    watching = [opened(), opened()]
+    seat = opened(headers=table.headers(1))  # a seat's own stream is no spectator
+    assert counted() == (2, 2, 2)
+    watching[0].close()
+    assert counted() == (1, 1, 1)
+    watching[1].close()
+    seat.close()
+    assert counted() == (0, 0, 0)
+    spec = client.get("/openapi.json").json["components"]["schemas"]
+    assert spec["Summary"]["properties"]["spectators"]["type"] == "integer"
+    assert spec["View"]["properties"]["spectators"]["type"] == "integer"
