@@ -96,9 +96,11 @@ def plan(
     """Write up to ``lines`` replayable actions of ``games`` games: the ``live`` ones of the
     previous sample go on from where the server left them (their state read back from the
     store), new ones top them up. (lines written, the games still live)."""
+    from domain.events import canonical_json
     from domain.protocol import fold
-    from service import dealing, folding, shapes
+    from service import deal_keys, folding
     from service.games import GameService
+    from service.json_ready import json_ready
     from service.store.redis import RedisEventStore
 
     service = GameService(RedisEventStore.from_url(url, namespace))
@@ -113,7 +115,7 @@ def plan(
         loaded = service.load(created["id"])
         live.append({"id": created["id"], "tokens": tokens, "rules": loaded.game,
                      "state": loaded.state, "version": loaded.version,
-                     "keys": dealing.keys_of(loaded.meta)})  # fmt: skip
+                     "keys": deal_keys.keys_of(loaded.meta)})  # fmt: skip
     written = 0
     with out.open("w") as file:
         while written < lines and len(live) >= 8 * concurrency:
@@ -125,13 +127,13 @@ def plan(
                     live.remove(g)
                     continue
                 seat, action = rnd.choice(choices)
-                body = {**shapes.json_ready(action), "expected_version": g["version"]}
+                body = {**json_ready(action), "expected_version": g["version"]}
                 events = folding.decide(rules, state, seat, action, g["keys"])
                 g["state"] = fold(rules, events, state)
                 g["version"] += len(events)
                 file.write(
                     f"/games/{g['id']}/actions\t{g['tokens'][seat]}\t"
-                    f"{shapes.canonical_json(body)}\n"
+                    f"{canonical_json(body)}\n"
                 )
                 written += 1
                 if written >= lines:

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from service import shapes, tickets
+from service import request_checks, tickets
 from service.base import ServiceBase
 from service.bots import BUILTIN_BOTS
+from service.digests import token_hash
 from service.errors import (
     BotAccountsFull,
     BotExists,
@@ -23,7 +24,6 @@ from service.errors import (
     UnknownBot,
 )
 from service.folding import Loaded
-from service.shapes import token_hash
 from service.store.port import GameMeta, Holder
 
 
@@ -174,7 +174,7 @@ class Access(ServiceBase):
         """An HTTP bot account: its name may then be seated; the token is shown this once."""
         if self.bots is None:
             raise NotFound("this service keeps no bot accounts")
-        if not shapes.BOT_NAME.match(name):
+        if not request_checks.BOT_NAME.match(name):
             raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
         registry, most = self.bots.registry, self.bots.accounts_max
         if name in BUILTIN_BOTS:

@@ -15,13 +15,13 @@ from typing import Any
 from domain.errors import DomainError, InvalidAction
 from domain.lifecycle import Lifecycle, timeout_command
 from domain.protocol import action_command, fold
-from service import clocks, dealing, folding, metrics, responses, shapes, snapshots
+from service import clocks, deal_keys, digests, folding, metrics, responses, snapshots
 from service.access import check_holds, not_held
 from service.base import ServiceBase, log
 from service.cache import Folded
+from service.digests import fingerprint
 from service.errors import NotFound
 from service.folding import Loaded
-from service.shapes import fingerprint
 from service.store.port import (
     ChainBroken,
     Holder,
@@ -152,7 +152,7 @@ class Acting(ServiceBase):
         rules, version, salt = loaded.game, loaded.version, salt_of(loaded.meta)
         if self.check_action is not None:
             self.check_action(loaded.meta.game, action)
-        keys = dealing.keys_of(loaded.meta)
+        keys = deal_keys.keys_of(loaded.meta)
         at = clocks.now_ms(self._clock)
         events = folding.decide(rules, loaded.state, seat, action, keys, at, version)
         state = fold(rules, events, loaded.state)
@@ -229,7 +229,7 @@ class Acting(ServiceBase):
         same version for ``ttl`` seconds: ``still_since`` is (version, since when), as the
         sweeper saw it."""
         loaded = self.load(game_id)
-        keys = dealing.keys_of(loaded.meta)
+        keys = deal_keys.keys_of(loaded.meta)
         state = loaded.state
         if keys is None or loaded.over or loaded.meta.created + ttl > now:
             return False
@@ -248,7 +248,7 @@ class Acting(ServiceBase):
                               prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
         except VersionConflict:
             return False  # someone joined (or another sweeper expired it) meanwhile
-        head = shapes.head(encoded, loaded.head_hash, salt)
+        head = digests.head(encoded, loaded.head_hash, salt)
         after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
         self._remember(after)
         self._notify(after)
@@ -280,7 +280,7 @@ class Acting(ServiceBase):
             return "no clock runs", None
         if at < due[0]:
             return f"not due: {due[0] - at} ms left", None
-        rules, keys = loaded.game, dealing.keys_of(loaded.meta)
+        rules, keys = loaded.game, deal_keys.keys_of(loaded.meta)
         if not isinstance(rules, Lifecycle) or keys is None:
             return "no clock runs", None
         seat = due[1]
@@ -296,7 +296,7 @@ class Acting(ServiceBase):
                               salt=salt)  # fmt: skip
         except VersionConflict:
             return "moved on while deciding", None
-        head = shapes.head(encoded, loaded.head_hash, salt)
+        head = digests.head(encoded, loaded.head_hash, salt)
         after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
         self.settle(after)
         log.info("game %s: seat %s timed out (%s late)", game_id, seat, at - due[0])

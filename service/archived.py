@@ -12,10 +12,11 @@ from typing import Any
 
 from domain.registry import get_game
 from replays.format import Replay, build_replay, dumps, loads
-from service import shapes
+from service import narration
 from service.access import Reader
 from service.archive import ArchivedGame
 from service.errors import GameArchived, GameNotOver
+from service.json_ready import json_ready
 from service.reading import Reading
 
 
@@ -116,14 +117,14 @@ def archived_events(
             items.append(item)
     names = [seat.get("name") if seat.get("type") != "open" else None
              for seat in archived.summary.get("seats", [])]  # fmt: skip
-    shapes.tell_items(items, get_game(replay.header.game), names)
+    narration.tell_items(items, get_game(replay.header.game), names)
     version = replay.header.head_version
     upto = version if limit is None else min(after + max(1, limit), version)
-    salted = bool(archived.summary.get("secret"))  # as ``shapes.receipt``: salted chains only
+    salted = bool(archived.summary.get("secret"))  # as ``public.receipt``: salted chains only
     head = {"head_hash": replay.header.head_hash} if salted else {}
     out: dict[str, Any] = {
         "id": archived.id, "version": version, **head, "over": True,
-        "events": shapes.json_ready([i for i in items if after < i["version"] <= upto]),
+        "events": json_ready([i for i in items if after < i["version"] <= upto]),
     }  # fmt: skip
     if limit is not None:
         out["next_after"] = upto if upto < version else None

@@ -15,15 +15,15 @@ from domain.chain import GENESIS
 from domain.lifecycle import lifecycle
 from domain.protocol import Game, fold
 from domain.registry import all_games, get_game
-from service import clocks, folding, shapes, snapshots
+from service import clocks, folding, public, snapshots
 from service.archive import Archive
 from service.bots import BotDirectory, builtin_bots
 from service.cache import Folded, StateCache
 from service.errors import GameArchived, NotFound, ServiceError
 from service.folding import Loaded
 from service.receipts import Signer
+from service.request_checks import GAME_ID
 from service.scheduling import NoScheduler, Scheduler
-from service.shapes import GAME_ID
 from service.shared_reads import SharedReads
 from service.store.port import ChainBroken, EventStore, GameMeta, IdempotencyRecord, StoredEvent
 
@@ -231,7 +231,7 @@ class ServiceBase:
                 loaded.meta.id,
                 loaded.version,
                 game=loaded.meta.game,
-                seats=shapes.public_seats(loaded.meta),
+                seats=public.public_seats(loaded.meta),
                 to_act=tuple(loaded.game.awaited_seats(loaded.state)),
                 over=loaded.over,
             )

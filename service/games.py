@@ -22,9 +22,8 @@ from service.idle import Idling
 from service.operating import Operating
 from service.reviewing import Reviewing
 from service.scheduling import NoScheduler, Scheduler
-from service.shapes import fingerprint, token_hash
 
-__all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler", "fingerprint", "token_hash"]
+__all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler"]
 
 
 class GameService(Reviewing, Acting, Idling, ArchivedReads, Operating):

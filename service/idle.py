@@ -19,7 +19,7 @@ from domain.default_move import RULE
 from domain.idle import DEFAULT_IDLE_SECONDS, idle_command
 from domain.lifecycle import Lifecycle
 from domain.protocol import fold
-from service import clocks, dealing, shapes
+from service import clocks, deal_keys, digests
 from service.base import ServiceBase
 from service.folding import Loaded
 from service.store.port import VersionConflict
@@ -56,7 +56,7 @@ class Idling(ServiceBase):
 
     def _idle_batch(self, loaded: Loaded, seat: int, gone: bool) -> Loaded | None:
         """One seat's idle batch appended under ``loaded``'s version (None: the game moved)."""
-        rules, keys = loaded.game, dealing.keys_of(loaded.meta)
+        rules, keys = loaded.game, deal_keys.keys_of(loaded.meta)
         assert isinstance(rules, Lifecycle)
         if keys is None:
             return None
@@ -75,7 +75,7 @@ class Idling(ServiceBase):
                               prev_hash=loaded.head_hash, salt=salt, status=status)  # fmt: skip
         except VersionConflict:
             return None
-        head = shapes.head(encoded, loaded.head_hash, salt)
+        head = digests.head(encoded, loaded.head_hash, salt)
         after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
         self.settle(after)
         game_id = loaded.meta.id

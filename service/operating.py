@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.protocol import fold
-from service import dealing, shapes
+from service import deal_keys, digests, public, request_checks
 from service.access import Access
 from service.base import log
 from service.bots import BUILTIN_BOTS, OPERATOR, REVOKED, BotRegistry
 from service.errors import BotExists, GameLive, InvalidRequest, NotFound
 from service.folding import Loaded
+from service.json_ready import json_ready
 from service.store.port import GameMeta, VersionConflict
 from service.store.records import salt_of
 
@@ -61,7 +62,7 @@ class Operating(Access):
         raise VersionConflict(game_id, self.load(game_id).version, loaded.version)
 
     def _stop(self, loaded: Loaded, reason: str) -> dict[str, Any]:
-        keys = dealing.keys_of(loaded.meta)
+        keys = deal_keys.keys_of(loaded.meta)
         if keys is None:
             raise NotFound(f"game {loaded.meta.id} predates recorded secrets: it cannot stop")
         rules = loaded.game
@@ -70,7 +71,7 @@ class Operating(Access):
         self.store.append(loaded.meta.id, loaded.version, encoded,
                           {"kind": "stop", "reason": reason}, prev_hash=loaded.head_hash,
                           status="over", salt=salt_of(loaded.meta))  # fmt: skip
-        head = shapes.head(encoded, loaded.head_hash, salt_of(loaded.meta))
+        head = digests.head(encoded, loaded.head_hash, salt_of(loaded.meta))
         state = fold(rules, events, loaded.state)
         after = Loaded(loaded.meta.with_status("over"), rules, state,
                        loaded.version + len(encoded), head)  # fmt: skip
@@ -78,12 +79,12 @@ class Operating(Access):
         self._notify(after)
         log.warning("game %s stopped by the operator: %s", loaded.meta.id, reason)
         return {"id": loaded.meta.id, "version": after.version,
-                "outcome": shapes.json_ready(rules.outcome(state))}  # fmt: skip
+                "outcome": json_ready(rules.outcome(state))}  # fmt: skip
 
     def purge_game(self, game_id: str) -> dict[str, Any]:
         """Forget a game nobody plays (waiting or over) in the store; GameLive for a game
         being played (stop it first), NotFound for a game the store does not hold."""
-        meta = self.store.meta(game_id) if shapes.GAME_ID.match(game_id) else None
+        meta = self.store.meta(game_id) if request_checks.GAME_ID.match(game_id) else None
         if meta is None:
             raise NotFound(f"no game {game_id} in the store")
         if meta.status == "playing":
@@ -109,7 +110,7 @@ class Operating(Access):
         """Hold a name for the operator's own bot (before its worker first starts); BotExists
         when an HTTP account holds it (revoke that first)."""
         registry = self._registry()
-        if not shapes.BOT_NAME.match(name) or name in BUILTIN_BOTS:
+        if not request_checks.BOT_NAME.match(name) or name in BUILTIN_BOTS:
             raise InvalidRequest(f"{name!r} is no name for a bot of yours (a simple name, not "
                                  f"one of the built-in {', '.join(BUILTIN_BOTS)})")  # fmt: skip
         if not registry.claim_operator(name):
@@ -147,7 +148,7 @@ def _listed(meta: GameMeta) -> dict[str, Any]:
         "game": meta.game,
         "status": meta.status,
         "players": meta.players,
-        "seats": shapes.public_seats(meta),
+        "seats": public.public_seats(meta),
         "created": meta.created,
         "creator": meta.creator,
     }

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service import clocks, shapes
+from service import clocks, narration, public
 from service.access import Access, Reader
 from service.errors import NotFound
 from service.folding import Loaded
+from service.json_ready import json_ready
 from service.store.port import StoredEvent
 
 
@@ -32,12 +33,12 @@ class Reading(Access):
         return {
             "id": game_id,
             "version": loaded.version,
-            **shapes.receipt(loaded.meta, loaded.head_hash),
+            **public.receipt(loaded.meta, loaded.head_hash),
             **self.signed(loaded.meta, loaded.version, loaded.head_hash),
             "seat": seat,
             "view": clocks.add_remaining(
-                shapes.json_ready(
-                    shapes.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
+                json_ready(
+                    narration.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
                 ),
                 clocks.now_ms(self._clock),
             ),
@@ -109,21 +110,21 @@ class Reading(Access):
         self, game_id: str, loaded: Loaded, newer: Sequence[StoredEvent], seat: int | None
     ) -> dict[str, Any]:
         if loaded.over:
-            items = [shapes.full_event(s) for s in newer]
+            items = [public.full_event(s) for s in newer]
         else:
             redact, decode = loaded.game.redact, loaded.game.codec.decode
             items = [
                 {"version": s.version, "event": redact(decode(s.event), seat),
-                 **shapes.receipt(loaded.meta, s.hash, "hash")}
+                 **public.receipt(loaded.meta, s.hash, "hash")}
                 for s in newer
             ]  # fmt: skip
-        shapes.tell_items(items, loaded.game, shapes.seat_names(loaded.meta))
+        narration.tell_items(items, loaded.game, narration.seat_names(loaded.meta))
         return {
             "id": game_id,
             "version": loaded.version,
-            **shapes.receipt(loaded.meta, loaded.head_hash),
+            **public.receipt(loaded.meta, loaded.head_hash),
             "over": loaded.over,
-            "events": shapes.json_ready(items),
+            "events": json_ready(items),
         }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -138,17 +139,17 @@ class Reading(Access):
             "players": meta.players,
             "options": meta.options,
             "status": "over" if outcome is not None else meta.status,
-            "seats": shapes.public_seats(meta),
+            "seats": public.public_seats(meta),
             "to_act": list(rules.awaited_seats(state)),
             "version": loaded.version,
             "commitment": meta.commitment,
             "prearranged": meta.prearranged,
-            **shapes.forked(meta),
+            **public.forked(meta),
             "created": meta.created,
-            "outcome": shapes.json_ready(outcome),
+            "outcome": json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bots_missing(meta),
             "spectators": self.spectators(game_id),
-            **shapes.receipt(meta, loaded.head_hash),
+            **public.receipt(meta, loaded.head_hash),
             **self.signed(meta, loaded.version, loaded.head_hash),
         }
         if clocks.clocked(state) and outcome is None:
@@ -156,7 +157,7 @@ class Reading(Access):
         if outcome is not None:
             # A format 1 game's head hash only once over: with two consecutive unsalted head
             # hashes a player could brute-force the few hidden cards of the newest event.
-            out.update(shapes.revealed(meta, state))
+            out.update(public.revealed(meta, state))
             out["head_hash"] = loaded.head_hash
         return out
 
@@ -171,9 +172,9 @@ class Reading(Access):
                 "game": m.game,
                 "status": m.status,
                 "players": m.players,
-                "seats": shapes.public_seats(m),
+                "seats": public.public_seats(m),
                 "prearranged": m.prearranged,
-                **shapes.forked(m),
+                **public.forked(m),
                 "created": m.created,
             }
             for m in metas

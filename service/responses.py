@@ -15,8 +15,9 @@ from typing import Any
 import orjson
 
 from domain.protocol import Game, fold
-from service import shapes
+from service import narration
 from service.folding import Loaded, fold_stored
+from service.json_ready import ready
 from service.receipts import Signer
 from service.store.port import EventLog, GameMeta, StoredEvent
 from service.store.records import salt_of
@@ -36,18 +37,18 @@ def action_response(
     signature: str | None = None,
 ) -> dict[str, Any]:
     """``{"version", "head_hash" (salted chains), "receipt_signature" (when signed), "events"
-    (redacted for the seat), "view"}``, as ``shapes.json_ready`` makes it."""
+    (redacted for the seat), "view"}``, as ``json_ready`` makes it."""
     return ActionResponse(
         before,
         head if salted else None,
-        [shapes.ready(rules.redact(e, seat)) for e in events],
-        shapes.ready(shapes.for_people(rules.view(state, seat), meta)),
+        [ready(rules.redact(e, seat)) for e in events],
+        ready(narration.for_people(rules.view(state, seat), meta)),
         signature,
     )
 
 
 class ActionResponse(dict[str, Any]):
-    """An action's response as ``shapes.json_ready`` makes it, with the JSON of its events and
+    """An action's response as ``json_ready`` makes it, with the JSON of its events and
     its view as they were encoded to make it (keys sorted): the API answers with those bytes
     instead of encoding the response again (``service.api.hotpath``). Not to be changed once
     made: the JSON would no longer be its own."""
@@ -62,7 +63,7 @@ class ActionResponse(dict[str, Any]):
         view: tuple[bytes, Any],
         signature: str | None = None,
     ) -> None:
-        """``events`` and ``view``: ``shapes.ready``'s (JSON, data) of each."""
+        """``events`` and ``view``: ``ready``'s (JSON, data) of each."""
         super().__init__()  # keys sorted, as json_ready's
         self["events"] = [
             {"event": data, "version": before + i + 1} for i, (_, data) in enumerate(events)

@@ -9,17 +9,19 @@ from typing import Any
 from domain.errors import GameOver
 from domain.forks import GameForked, origin_summary
 from domain.lifecycle import Keys, create_command, join_command
-from domain.protocol import fold
-from service import clocks, dealing, folding, shapes
+from domain.protocol import Game, fold
+from service import clocks, deal_keys, digests, folding, public, request_checks
 from service.access import Access
 from service.base import log
+from service.digests import token_hash
 from service.errors import NotFound, SeatNotOpen
 from service.folding import Loaded
-from service.shapes import token_hash
+from service.json_ready import json_ready
 from service.store.port import (
     GameMeta,
     IdempotencyKeyReused,
     IdempotencyRecord,
+    SeatRecord,
     SeatTaken,
     VersionConflict,
 )
@@ -36,6 +38,13 @@ def join_key(seat: int, key: str) -> str:
 def new_game_id() -> str:
     """A fresh random game id."""
     return secrets.token_urlsafe(12)
+
+
+def _status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
+    """The status a new game is listed under."""
+    if rules.outcome(state) is not None:
+        return "over"
+    return "waiting" if any(s.type == "open" for s in seats) else "playing"
 
 
 class Seating(Access):
@@ -65,14 +74,15 @@ class Seating(Access):
         ``fork``: the origin of a game that starts at a moment of another (``forks``).
         """
         origin = None if fork is None else origin_summary(fork)
-        request = shapes.creation_fingerprint(game, seats, options, seed, dealer, deal, origin)
+        request = digests.creation_fingerprint(game, seats, options, seed, dealer, deal, origin)
         rules = self.rules(game)
-        records = tuple(shapes.seat_record(i, s) for i, s in enumerate(seats))
+        records = tuple(request_checks.seat_record(i, s) for i, s in enumerate(seats))
         self._check_bots(rules.name, records)
         if not wait_for_bots:
             self._check_served(records)
-        keys = dealing.creation_keys(None if seed is None else shapes.check_seed(seed), deal)
-        filled = [(i, dealing.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
+        chosen = None if seed is None else request_checks.check_seed(seed)
+        keys = deal_keys.creation_keys(chosen, deal)
+        filled = [(i, deal_keys.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
         setup: dict[str, Any] = {
             "players": len(records),
             "options": self._paced(options, records),
@@ -87,29 +97,29 @@ class Seating(Access):
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         meta = GameMeta(
-            id=shapes.game_id_for_key(idempotency_key) if idempotency_key else new_game_id(),
+            id=digests.game_id_for_key(idempotency_key) if idempotency_key else new_game_id(),
             game=rules.name,
             players=len(records),
-            options=shapes.json_ready(state.created.options),
+            options=json_ready(state.created.options),
             seats=records,
             created=self._clock(),
             commitment=state.created.commitment,
             seed=keys.seed or "",
-            status=shapes.status(rules, state, records),
+            status=_status(rules, state, records),
             secret=keys.secret,
-            deal=shapes.json_ready(keys.deal),
+            deal=json_ready(keys.deal),
             prearranged=state.prearranged,
             creator=creator,
             forked=origin,
         )
-        head = shapes.head(encoded, None, salt_of(meta))
-        response = shapes.json_ready(
+        head = digests.head(encoded, None, salt_of(meta))
+        response = json_ready(
             {
                 "id": meta.id,
                 "game": meta.game,
                 "version": len(encoded),
                 "status": meta.status,
-                "seats": shapes.public_seats(meta),
+                "seats": public.public_seats(meta),
                 "commitment": meta.commitment,
                 "prearranged": meta.prearranged,
                 "head_hash": head,
@@ -176,17 +186,17 @@ class Seating(Access):
         of the same request returns the same token (re-derived, never stored), whichever
         process serves it and however many retries race.
         """
-        name = shapes.check_name(name)
-        entropy = dealing.check_entropy(entropy)
+        name = request_checks.check_name(name)
+        entropy = deal_keys.check_entropy(entropy)
         if idempotency_key:
-            dealing.check_join_key(idempotency_key, entropy)
-        request = shapes.request_digest({"seat": seat, "name": name, "entropy": entropy})
+            deal_keys.check_join_key(idempotency_key, entropy)
+        request = digests.request_digest({"seat": seat, "name": name, "entropy": entropy})
         key = join_key(seat, idempotency_key) if idempotency_key else None
         for _ in range(JOIN_ATTEMPTS):
             loaded, _, earlier = self._load(game_id, idempotency_key=key)
             if earlier is None:
                 self._check_open(loaded, seat)
-                keys = dealing.keys_of(loaded.meta)
+                keys = deal_keys.keys_of(loaded.meta)
                 if keys is None:
                     return self._join_meta(game_id, seat, name, secrets.token_urlsafe(32), {})
                 try:
@@ -224,14 +234,14 @@ class Seating(Access):
         """Append the seat's SeatFilled (and the deal when it is the last); the join's record."""
         rules, salt = loaded.game, salt_of(loaded.meta)
         source = "server" if entropy is None else "client"
-        value = entropy or dealing.draw_entropy()
+        value = entropy or deal_keys.draw_entropy()
         at = clocks.now_ms(self._clock)
         events = folding.join(rules, loaded.state, seat, value, keys, source, at)
         state = fold(rules, events, loaded.state)
         clocks.hint(self.store, loaded.meta.id, state)
         encoded = [rules.codec.encode(e) for e in events]
         version = loaded.version + len(encoded)
-        head = shapes.head(encoded, loaded.head_hash, salt)
+        head = digests.head(encoded, loaded.head_hash, salt)
         response = {"id": loaded.meta.id, "seat": seat, "name": name, "version": version,
                     "head_hash": head, "prearranged": loaded.meta.prearranged}  # fmt: skip
         record = IdempotencyRecord(key or "", request, version, response)
@@ -265,7 +275,7 @@ class Seating(Access):
             raise IdempotencyKeyReused("that idempotency key already joined with another request")
         secret = loaded.meta.secret
         token = (
-            dealing.join_token(secret, seat, idempotency_key, request)
+            deal_keys.join_token(secret, seat, idempotency_key, request)
             if idempotency_key
             else secrets.token_urlsafe(32)
         )
@@ -283,4 +293,4 @@ class Seating(Access):
                 raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
         self._refresh_meta(meta)
         out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
-        return {**out, "seats": shapes.public_seats(meta)}
+        return {**out, "seats": public.public_seats(meta)}

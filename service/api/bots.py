@@ -27,9 +27,9 @@ from marshmallow import Schema, fields
 
 from service.api.deps import bearer_token, get_service, problems
 from service.bots import valid_cursor
+from service.digests import token_hash
 from service.errors import InvalidField, NotFound, Unauthorized
 from service.games import GameService
-from service.shapes import token_hash
 from service.store.port import UnknownGameId
 
 blp = Blueprint("bots", __name__, url_prefix="/bots", description="Bot accounts over HTTP")

@@ -8,7 +8,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.api.typed.union import Union
-from service.shapes import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
+from service.request_checks import BOT_NAME, MAX_NAME_LENGTH, MAX_SEED_LENGTH
 from service.store.port import STATUSES
 
 MAX_SEATS = 16

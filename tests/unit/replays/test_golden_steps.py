@@ -23,7 +23,7 @@ from domain.lifecycle import lifecycle
 from domain.registry import get_game
 from replays import Replay, read
 from service.cli import main
-from service.shapes import json_ready
+from service.json_ready import json_ready
 from service.store import InMemoryEventStore
 from service.store.port import GameMeta, SeatRecord
 from tests.support.api import make_app

@@ -14,9 +14,10 @@ import pytest
 from werkzeug.test import EnvironBuilder
 
 from service import app as app_module
-from service import responses, shapes
+from service import narration, responses
 from service.api import actions, hotpath, schemas
 from service.api.deps import EXTENSION
+from service.json_ready import json_ready
 from service.store import InMemoryEventStore
 from service.store.records import salt_of
 from tests.support.api import Table, make_app
@@ -192,12 +193,12 @@ def test_an_action_response_is_what_json_ready_makes_of_it() -> None:
     assert isinstance(result, responses.ActionResponse)
     loaded = service.load(table.id)
     rules, salted = loaded.game, bool(salt_of(loaded.meta))
-    made = shapes.json_ready({
+    made = json_ready({
         "version": loaded.version,
         **({"head_hash": loaded.head_hash} if salted else {}),
         "events": [{"version": s.version, "event": rules.redact(rules.codec.decode(s.event), 0)}
                    for s in service.store.read(table.id, DEALT, loaded.version)],
-        "view": shapes.for_people(rules.view(loaded.state, 0), loaded.meta),
+        "view": narration.for_people(rules.view(loaded.state, 0), loaded.meta),
     })  # fmt: skip
     assert result["events"] and result == made
     assert json.dumps(result) == json.dumps(made)  # keys in the same order too

@@ -70,7 +70,7 @@ def test_a_bots_fallback_records_it_then_the_default_move(
     service: GameService = client.application.extensions[EXTENSION]
     before = service.load(game_id)
     rules: Lifecycle[Any] = before.game  # type: ignore[assignment]
-    from service.dealing import keys_of
+    from service.deal_keys import keys_of
 
     expected = rules.default_move(before.state, 0, keys_of(before.meta), before.version)
     answer = act(client, game_id, bot, 0, type="fallback", reason="raised")

@@ -11,7 +11,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from service.shapes import named
+from service.narration import named
 from tests.support.api import Table
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|RJ|BJ)\b")

@@ -1,4 +1,5 @@
-"""The service's side of fair dealing: it draws the secrets the pure domain only derives from.
+"""The keys of a game's deal (``domain.lifecycle.Keys``): the service's side of fair dealing, it
+draws the secrets the pure domain only derives from.
 
 ``domain.lifecycle`` and ``domain.fairness`` hold the formulas (docs/fairness.md); here the
 server's secret and the entropy of bots and of clients that send none are drawn, the keys of a
