@@ -119,9 +119,11 @@ def create_app(
     app.before_request(bodies.refuse_bad_fields)
     problems.register(app)
     ops.install(app)  # /healthz /readyz /metrics, request timing, JSON logs on request
-    limits.install(app, store)
+    limits.install(app, store, registry.account_of)
     security.install(app)  # the security headers of every answer
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
+    # each bot account's requests counted before anything else (service.api.limits)
+    app.wsgi_app = limits.BotRequests(app.wsgi_app, app.extensions[limits.BOT_LIMIT])  # type: ignore[method-assign]
     trust_proxies(app, int(app.config["CARDROOM_TRUSTED_PROXIES"]))  # outermost
     return app
 

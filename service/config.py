@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_RATE_LIMITS": 1,  # 1: the limits below apply (see service.api.limits); 0: off
     "CARDROOM_LIMIT_CREATE": "30 per minute",  # POST /games per client address
     "CARDROOM_LIMIT_ACTIONS": "20 per second",  # POST /games/{id}/actions per seat
+    # every request with an HTTP bot account's token (actions and reads, all its games), per
+    # account ("": none)
+    "CARDROOM_LIMIT_BOT_REQUESTS": "20 per second",
     "RATELIMIT_STORAGE_URI": "",  # default: REDIS_URL
     # proxies in front of the app whose X-Forwarded-For / -Proto it believes (0: none; 1: one
     # nginx; see docs/operations.md): the rate limits then count the real client

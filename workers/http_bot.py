@@ -13,7 +13,9 @@ longer than ``move_seconds`` or answers an action the rules refuse, the runner l
 sends ``{"type": "fallback", "reason": "raised" | "timeout" | "illegal"}``: the service makes
 the game's default move for the seat and records it as a fallback (docs/bots.md). A decision
 that overran is abandoned: its thread runs on until the bot returns, and its answer is
-dropped. Only the standard library is used.
+dropped. A request the service refuses for the bot account's rate (a 429, docs/bots.md) is
+sent again once its ``Retry-After`` has passed, as often as it takes: a bot faster than its
+account's limit is slowed down, never failed. Only the standard library is used.
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ RAISED, TIMEOUT, ILLEGAL = "raised", "timeout", "illegal"
 LONGEST_PAUSE = 30.0  # seconds between reconnects, at most
 
 
+def retry_after(headers: Any) -> float:
+    """Seconds a 429's ``Retry-After`` asks to wait (whole seconds; 1 when it says none)."""
+    try:
+        return max(1.0, float((headers or {}).get("Retry-After") or 1))
+    except ValueError:  # an HTTP date: this service never sends one
+        return 1.0
+
+
 class Client:
     """The few HTTP calls a bot makes, with its bot token."""
 
@@ -49,6 +59,18 @@ class Client:
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, Any]:
+        """(status, JSON body); a 429 is sent again after its ``Retry-After`` until it passes
+        (an action keeps its ``Idempotency-Key``: played once whatever happens)."""
+        while True:
+            status, answer, wait = self._send(method, path, body, headers)
+            if status != 429:
+                return status, answer
+            log.info("%s %s: over the bot's rate limit; again in %g s", method, path, wait)
+            time.sleep(wait)
+
+    def _send(
+        self, method: str, path: str, body: Any, headers: dict[str, str] | None
+    ) -> tuple[int, Any, float]:
         data = None if body is None else json.dumps(body).encode()
         sent = {"Authorization": f"Bearer {self.token}", **(headers or {})}
         if data is not None:
@@ -56,9 +78,9 @@ class Client:
         req = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as response:
-                return response.status, json.loads(response.read() or b"null")
+                return response.status, json.loads(response.read() or b"null"), 0.0
         except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
+            return err.code, json.loads(err.read() or b"null"), retry_after(err.headers)
 
     def events(self) -> Iterator[dict[str, Any]]:
         """The bot's stream messages until the connection ends (resuming after the last
@@ -252,6 +274,8 @@ def follow(client: Client, turns: Turns, max_games: int) -> int:
             if err.code in (401, 403):
                 log.error("the service refused the bot token (%s): stopping", err.code)
                 return 1
+            if err.code == 429:  # the account's rate: not a failure, its wait is a floor
+                pause = max(pause, retry_after(err.headers))
             log.warning("stream refused (%s); reconnecting in %.0f s", err.code, pause)
         except (urllib.error.URLError, ConnectionError, TimeoutError) as err:
             log.warning("stream interrupted (%s); reconnecting in %.0f s", err, pause)

@@ -6,10 +6,13 @@ Settings (app config or environment): ``CARDROOM_RATE_LIMITS`` (1 on, 0 off),
 ``RATELIMIT_STORAGE_URI``: default ``REDIS_URL``, a Redis Cluster's ``redis+cluster://`` URL
 included; ``memory://`` for one process), ``CARDROOM_LIMIT_ACTIONS`` (``POST
 /games/{id}/actions`` per seat token, else per address, on each game: counted by the event
-store beside the game, in the action's own append: ``ActionLimit``). A refused request is a
-429 problem+json ``rate_limited`` with ``Retry-After`` (whole seconds: for a create, the limit's
-window, as the refusal reads nothing from Redis). When the limits' storage is unreachable
-requests are let through (logged), not refused.
+store beside the game, in the action's own append: ``ActionLimit``),
+``CARDROOM_LIMIT_BOT_REQUESTS`` (every request with an HTTP bot account's token, its actions
+and reads across all its games together, per account: ``BotLimit``, counted in front of the
+app by ``BotRequests``). A refused request is a 429 problem+json ``rate_limited`` with
+``Retry-After`` (whole seconds: for a create, the limit's window, as the refusal reads nothing
+from Redis). When the limits' storage is unreachable requests are let through (logged), not
+refused.
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import threading
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import orjson
 import redis
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
@@ -26,6 +33,8 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from service.api import problems
+from service.api.security import HEADERS
+from service.digests import token_hash
 from service.store import Quota, QuotaExceeded, Quotas
 from service.store.connect import is_cluster_url
 
@@ -55,9 +64,13 @@ def token_key(token: str) -> str:
     return "seat:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def install(app: Flask, store: Quotas) -> Limiter:
+def install(
+    app: Flask, store: Quotas, account_of: Callable[[str], str | None] | None = None
+) -> Limiter:
     """Attach the limiter and its limits to the app's create and action endpoints (the
-    actions' counted by ``store``: ``ActionLimit``)."""
+    actions' counted by ``store``: ``ActionLimit``). With ``account_of`` (a token hash -> the
+    bot account's name, or None), the bot accounts' limit too (``BotLimit``, in
+    ``app.extensions``; ``BotRequests`` counts it in front of the app)."""
     config = app.config
     storage_uri = config.get("RATELIMIT_STORAGE_URI") or ""
     prefix = f"{config['CARDROOM_NAMESPACE']}:limits"
@@ -88,6 +101,10 @@ def install(app: Flask, store: Quotas) -> Limiter:
         )(views[BOTS_ENDPOINT])
     actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), store)
     app.extensions[ACTION_LIMIT] = actions
+    if account_of is not None:
+        app.extensions[BOT_LIMIT] = BotLimit(
+            limiter, str(config["CARDROOM_LIMIT_BOT_REQUESTS"]), account_of, prefix
+        )
 
     @app.before_request
     def limit_actions() -> None:  # the action hot path counts the requests it serves itself
@@ -118,6 +135,7 @@ def install(app: Flask, store: Quotas) -> Limiter:
 
 
 ACTION_LIMIT = "cardroom.action_limit"  # app.extensions key of the ActionLimit
+BOT_LIMIT = "cardroom.bot_limit"  # app.extensions key of the BotLimit
 COUNTED = "cardroom.limit_counted"  # WSGI environ mark: this request was counted already
 
 
@@ -177,3 +195,117 @@ class ActionLimit:
         except ActionsLimited as limited:
             return limited
         return error
+
+
+class BotLimited(Exception):
+    """A bot account sent more requests than its limit allows (a 429 rate_limited)."""
+
+    def __init__(self, limit: str, retry_after: int) -> None:
+        super().__init__(limit)
+        self.limit, self.retry_after = limit, retry_after
+
+
+class BotLimit:
+    """``CARDROOM_LIMIT_BOT_REQUESTS`` per HTTP bot account: every request that carries an
+    account's token (its actions, views, histories, summaries, stream connections, in all its
+    games) counted together, in the limiter's storage (fixed windows, like the creates'), so
+    one account's requests cannot take the web processes, the store and the workers from
+    everybody else (issue 28 §5). A person's seat token or the operator's token is not counted
+    here (their own limits apply).
+
+    Which token is an account's is read from the bot registry (``account_of``, one ``HGET``)
+    once per token and process, then remembered (``KNOWN`` tokens at most): a token's account
+    never changes (a token is made with its account), and a revoked account's token, still
+    counted, holds nothing anyway. Off when the limiter is; storage that fails lets the request
+    through (logged), as the limiter's own ``swallow_errors`` does."""
+
+    KNOWN = 10_000
+
+    def __init__(
+        self,
+        limiter: Limiter,
+        limits: str,
+        account_of: Callable[[str], str | None],
+        prefix: str,
+    ) -> None:
+        self.limiter, self.account_of, self.prefix = limiter, account_of, prefix
+        self.items = parse_many(limits) if limits.strip() else []
+        self._known: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def check(self, token: str) -> None:
+        """Count one request of ``token`` if it is a bot account's; BotLimited past its limit."""
+        if not self.items or not self.limiter.enabled:
+            return
+        name = self._account(token_hash(token))
+        if name is None:
+            return
+        strategy = self.limiter.limiter
+        try:
+            passed = [strategy.hit(item, self.prefix, "bot", name) for item in self.items]
+        except Exception:
+            log.exception("the bot accounts' limit could not be counted; the request goes through")
+            return
+        if all(passed):
+            return
+        item = self.items[passed.index(False)]
+        raise BotLimited(f"{item} per bot account", self._retry_after(item, name))
+
+    def _account(self, digest: str) -> str | None:
+        with self._lock:
+            if digest in self._known:
+                return self._known[digest]
+        try:
+            name = self.account_of(digest)
+        except Exception:  # the registry's Redis: counted again next time
+            log.exception("could not tell whether a token is a bot account's")
+            return None
+        with self._lock:
+            if len(self._known) >= self.KNOWN:
+                self._known.pop(next(iter(self._known)))  # the oldest
+            self._known[digest] = name
+        return name
+
+    def _retry_after(self, item: Any, name: str) -> int:
+        """Whole seconds until the exceeded window resets (its length if that cannot be read;
+        1 for a window of a second, without reading: a refusal costs one round trip)."""
+        if item.get_expiry() <= 1:
+            return 1
+        try:
+            reset = self.limiter.limiter.get_window_stats(item, self.prefix, "bot", name)[0]
+            seconds = reset - time.time()
+        except Exception:
+            seconds = item.get_expiry()
+        return max(1, math.ceil(seconds))
+
+
+class BotRequests:
+    """WSGI middleware in front of the app (and of its action hot path): counts each request
+    with a bearer token against ``BotLimit`` before anything else, and answers one past the
+    limit itself (429 problem+json ``rate_limited``, ``Retry-After``, the security headers):
+    a refusal costs one count in the limits' storage, no request context."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], limit: BotLimit) -> None:
+        self.app, self.limit = app, limit
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
+        token = token.strip()
+        if token and scheme.lower() == "bearer":
+            try:
+                self.limit.check(token)
+            except BotLimited as refused:
+                return self._refuse(refused, start_response)
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _refuse(refused: BotLimited, start_response: Callable[..., Any]) -> list[bytes]:
+        detail = (f"too many requests: at most {refused.limit} (its actions and reads in all "
+                  f"its games); retry after {refused.retry_after} s")  # fmt: skip
+        body = orjson.dumps(problems.problem_body("rate_limited", detail))
+        start_response(
+            "429 Too Many Requests",
+            [("Content-Type", problems.PROBLEM_TYPE), ("Content-Length", str(len(body))),
+             ("Retry-After", str(refused.retry_after)), *HEADERS],
+        )  # fmt: skip
+        return [body]

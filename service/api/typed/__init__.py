@@ -127,7 +127,9 @@ def finish(api: Any) -> None:
                 statuses.update(BODY)
             if any(p.get("in") == "query" for p in operation.get("parameters", ())):
                 statuses.update(QUERY_OR_BODY)
-            if (path, method) in LIMITED:
+            # a bot account's token is limited on every operation that takes a bearer token
+            bearer = any("bearerAuth" in need for need in operation.get("security", ()))
+            if (path, method) in LIMITED or bearer:
                 statuses.add(429)
             responses = operation["responses"]
             for status in sorted(statuses):

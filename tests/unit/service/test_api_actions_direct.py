@@ -122,7 +122,7 @@ def test_a_plain_action_is_played_before_flask(
 ) -> None:
     app = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=limits)
     table = Table(app.test_client(), deal=DEAL, dealer=1)
-    hot = app.wsgi_app
+    hot = app.wsgi_app.app  # behind the bot accounts' limit (limits.BotRequests)
     assert isinstance(hot, hotpath.ActionHotPath)
 
     def flask(environ: Any, start_response: Any) -> Any:

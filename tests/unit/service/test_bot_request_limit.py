@@ -1,0 +1,114 @@
+"""One HTTP bot account's requests are limited together (issue 28 §5): its reads and actions in
+all its games share ``CARDROOM_LIMIT_BOT_REQUESTS``; past it a 429 problem+json
+``rate_limited`` with ``Retry-After``, and nothing is stored; people and other accounts keep
+their own budgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.api.limits import BOT_LIMIT
+from service.api.security import HEADERS
+from service.store import InMemoryEventStore
+from tests.support.api import bearer, make_app
+from tests.unit.service.test_api_games import problem_of
+
+ME = {"type": "bot", "bot": "mybot"}
+
+
+def limited(store: InMemoryEventStore, bot_requests: str, **config: Any) -> FlaskClient:
+    settings = {"CARDROOM_RATE_LIMITS": 1, "CARDROOM_LIMIT_BOT_REQUESTS": bot_requests,
+                "CARDROOM_LIMIT_CREATE": "1000 per minute", **config}  # fmt: skip
+    return make_app(store, **settings).test_client()
+
+
+def account(client: FlaskClient, name: str = "mybot") -> str:
+    return str(client.post("/bots", json={"name": name}).json["token"])
+
+
+def game(client: FlaskClient, seats: list[dict[str, Any]], seed: str) -> str:
+    created = client.post("/games", json={"game": "sixty_six", "seats": seats, "seed": seed})
+    assert created.status_code == 201, created.json
+    return str(created.json["id"])
+
+
+def view(client: FlaskClient, token: str, game_id: str) -> Any:
+    return client.get(f"/games/{game_id}/view", headers=bearer(token))
+
+
+def act(client: FlaskClient, token: str, game_id: str, seen: dict[str, Any]) -> Any:
+    """The first legal action of a view the token read (a plain action: the hot path's)."""
+    action = {**seen["view"]["legal_actions"][0], "expected_version": seen["version"],
+              "seat": seen["seat"]}  # fmt: skip
+    return client.post(f"/games/{game_id}/actions", json=action, headers=bearer(token))
+
+
+def test_a_bot_accounts_reads_and_actions_in_all_its_games_share_one_budget() -> None:
+    store = InMemoryEventStore()
+    client = limited(store, "4 per minute")
+    token = account(client)
+    first, second = game(client, [ME, ME], "one"), game(client, [ME, ME], "two")
+    seen_first = view(client, token, first).json  # 1
+    seen_second = view(client, token, second).json  # 2
+    assert act(client, token, first, seen_first).status_code == 200  # 3
+    assert client.get(f"/games/{second}/events?after=0", headers=bearer(token)).status_code == 200
+    before = store.version(second)
+    refused = act(client, token, second, seen_second)  # the fifth, in the other game
+    body = problem_of(refused, 429, "rate_limited")
+    assert "4 per 1 minute per bot account" in body["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert all(refused.headers[name] == value for name, value in HEADERS)
+    assert store.version(second) == before  # the refused action stored nothing
+    problem_of(view(client, token, first), 429, "rate_limited")  # reads too
+    problem_of(client.get("/bots/stream", headers=bearer(token)), 429, "rate_limited")
+
+
+def test_people_and_other_accounts_keep_their_own_budgets() -> None:
+    client = limited(InMemoryEventStore(), "1 per minute")
+    token, other = account(client), account(client, "otherbot")
+    game_id = game(client, [{"type": "open"}, ME], "people")
+    person = client.post(f"/games/{game_id}/seats/0", json={"name": "ann"}).json["token"]
+    assert view(client, token, game_id).status_code == 200
+    problem_of(view(client, token, game_id), 429, "rate_limited")
+    for _ in range(5):  # a person's token is not a bot account's (CARDROOM_LIMIT_ACTIONS is)
+        assert view(client, person, game_id).status_code == 200
+        assert client.get(f"/games/{game_id}").status_code == 200  # a spectator neither
+    # another account: its own budget (its token holds no seat of this game: a 401, counted)
+    assert view(client, other, game_id).status_code == 401
+    problem_of(view(client, other, game_id), 429, "rate_limited")
+
+
+@pytest.mark.parametrize("off", [{"CARDROOM_RATE_LIMITS": 0}, {"CARDROOM_LIMIT_BOT_REQUESTS": ""}])
+def test_no_bot_limit_with_the_rate_limits_off_or_none_set(off: dict[str, Any]) -> None:
+    client = limited(InMemoryEventStore(), "1 per minute", **off)
+    token = account(client)
+    game_id = game(client, [ME, ME], "off")
+    assert all(view(client, token, game_id).status_code == 200 for _ in range(5))
+
+
+def test_a_token_is_looked_up_once_and_a_failing_count_lets_the_request_through() -> None:
+    client = limited(InMemoryEventStore(), "2 per minute")
+    token = account(client)
+    game_id = game(client, [ME, ME], "lookups")
+    limit = client.application.extensions[BOT_LIMIT]
+    looked_up: list[str] = []
+    account_of = limit.account_of
+    limit.account_of = lambda digest: looked_up.append(digest) or account_of(digest)
+    assert [view(client, token, game_id).status_code for _ in range(3)] == [200, 200, 429]
+    assert len(looked_up) == 1
+
+    def broken(*args: Any) -> bool:
+        raise ConnectionError("the limits' storage went away")
+
+    limit.limiter.limiter.hit = broken  # type: ignore[method-assign]
+    assert view(client, token, game_id).status_code == 200
+
+
+def test_the_api_documents_the_429_where_a_bot_token_may_be_sent() -> None:
+    spec = make_app(InMemoryEventStore()).test_client().get("/openapi.json").json
+    for path, method in (("/games/{game_id}/view", "get"), ("/bots/stream", "get"),
+                         ("/games/{game_id}/events", "get")):  # fmt: skip
+        assert "429" in spec["paths"][path][method]["responses"], path
