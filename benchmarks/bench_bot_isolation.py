@@ -2,16 +2,19 @@
 as a ratio to the same run without it (issue 28 §5).
 
 Run: ``.venv/bin/python -m benchmarks.bench_bot_isolation [--seconds 30] [--rounds 2]
-[--modes loop,silent] [--hostile-games 20]``, under ``flock /tmp/cardroom-bench.lock``.
+[--modes loop,instant,silent] [--hostile-games 20] [--bot-limit "20 per second"]``, under
+``flock /tmp/cardroom-bench.lock``.
 
 Each phase is a fresh deployment as ``bench_capacity`` starts it (a web role, a worker role with
-one RQ worker, the store and RQ on redis-servers of their own), with the default limit of
-actions per seat. ``--games`` (10) bots-only games of built-in heuristic bots (Shithead at 4,
+one RQ worker, the store and RQ on redis-servers of their own), with the default limits of
+actions per seat and of requests per bot account (``--bot-limit`` sets the latter, ``""``
+none). ``--games`` (10) bots-only games of built-in heuristic bots (Shithead at 4,
 Sixty-Six, Sheepshead at 5, in turn) are kept in flight for ``--seconds``; the figure is the
 games that finished per minute. Phases: ``alone`` (nothing else), then each mode of the hostile
 HTTP bot, an account seated in ``--hostile-games`` games beside heuristic bots, played by client
 threads of this process (``tests.support.hostile``): ``loop`` answers every turn at once,
-swapping in Shithead for ever, ``silent`` never answers.
+swapping in Shithead for ever, ``instant`` answers every turn at once with a move that takes
+the game on, ``silent`` never answers; ``loop`` and ``instant`` do not wait out a 429.
 
 The order of the phases alternates between rounds. A mode passes when its median ratio to
 ``alone`` is at least 0.8. The same figures per minute of the worker's CPU time tell the
@@ -41,10 +44,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--games", type=int, default=10, help="bots-only games in flight")
     parser.add_argument("--hostile-games", type=int, default=20)
-    parser.add_argument("--modes", default="loop,silent")
+    parser.add_argument("--modes", default="loop,instant,silent")
+    parser.add_argument("--bot-limit", default=None,
+                        help="CARDROOM_LIMIT_BOT_REQUESTS (default: the service's)")
     args = parser.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
-    print(f"{load_note()}; {args.rounds} rounds of {args.seconds:g} s per phase", flush=True)
+    limit = "the default" if args.bot_limit is None else repr(args.bot_limit)
+    print(f"{load_note()}; {args.rounds} rounds of {args.seconds:g} s per phase; requests per "
+          f"bot account: {limit}", flush=True)  # fmt: skip
     rates: dict[str, list[float]] = {}
     per_cpu: dict[str, list[float]] = {}
     for index in range(args.rounds):
@@ -64,6 +71,8 @@ def _phase(phase: str, args: argparse.Namespace) -> tuple[float, float, str]:
     """Games per minute, and per minute of the worker's CPU, in one phase."""
     # the action limit per seat as deployed; creations unlimited (one client makes them all)
     limits = {"CARDROOM_RATE_LIMITS": "1", "CARDROOM_LIMIT_CREATE": "100000 per minute"}
+    if args.bot_limit is not None:
+        limits["CARDROOM_LIMIT_BOT_REQUESTS"] = args.bot_limit
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-isolation-") as tmp, \
             deployment(Path(tmp), "single", limits) as (base, tiers, _):  # fmt: skip
         stop = threading.Event()
@@ -76,7 +85,8 @@ def _phase(phase: str, args: argparse.Namespace) -> tuple[float, float, str]:
             stop.set()
             if hostile is not None:
                 hostile.join()
-        extra = f"(hostile: {hostile.actions} actions)" if hostile is not None else ""
+        extra = "" if hostile is None else (
+            f"(hostile: {hostile.actions} actions, {hostile.refused} refused)")
         return finished * 60.0 / args.seconds, finished * 60.0 / worker, extra
 
 

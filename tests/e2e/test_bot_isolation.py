@@ -1,5 +1,7 @@
-"""Real processes (issue 28 §5): a hostile HTTP bot that answers at once and loops, in games
-beside built-in bots, does not keep ten bots-only games of built-in bots from finishing."""
+"""Real processes (issue 28 §5): a hostile HTTP bot that answers at once (looping, or taking its
+games on) and never waits out a refusal, in games beside built-in bots, does not keep ten
+bots-only games of built-in bots from finishing, and the service holds its requests to the
+bot accounts' limit (``CARDROOM_LIMIT_BOT_REQUESTS``, its default)."""
 
 from __future__ import annotations
 
@@ -8,18 +10,25 @@ import time
 from pathlib import Path
 
 import pytest
+from limits import parse
 
+from service.config import DEFAULTS
 from tests.e2e.conftest import Stack
 from tests.support.hostile import HEURISTIC, Hostile
 
 pytestmark = pytest.mark.e2e
 
+# the service's own limits, but creations: the test and the hostile bot make many games
+LIMITS = {"CARDROOM_RATE_LIMITS": "1", "CARDROOM_LIMIT_CREATE": "100000 per minute"}
 
-def test_bots_only_games_finish_beside_a_looping_http_bot(tmp_path: Path) -> None:
-    stack = Stack(tmp_path, bot_workers=1, web_workers=1)
+
+@pytest.mark.parametrize("mode", ["loop", "instant"])
+def test_bots_only_games_finish_beside_a_hostile_http_bot(tmp_path: Path, mode: str) -> None:
+    stack = Stack(tmp_path, bot_workers=1, web_workers=1, env=LIMITS)
     stop = threading.Event()
     try:
-        hostile = Hostile(stack.base, "loop", 12, stop, threads=3)
+        began = time.monotonic()
+        hostile = Hostile(stack.base, mode, 12, stop, threads=3)
         time.sleep(3)  # its games are under way: their turns fill the worker's queues
         games = [stack.http.post(f"{stack.base}/games",
                                  json={"game": "sixty_six", "seats": [HEURISTIC] * 2}).json()["id"]
@@ -36,6 +45,12 @@ def test_bots_only_games_finish_beside_a_looping_http_bot(tmp_path: Path) -> Non
         if "hostile" in locals():
             hostile.join()
         stack.stop()
+    seconds = time.monotonic() - began
+    limit = parse(str(DEFAULTS["CARDROOM_LIMIT_BOT_REQUESTS"]))
+    windows = seconds / limit.get_expiry() + 1  # fixed windows, from its first request
+    assert hostile.served <= limit.amount * windows, (hostile.served, seconds)
+    assert hostile.refused > 0
+    assert all(1 <= int(wait) <= limit.get_expiry() for wait in hostile.retry_after)
 
 
 def _status(stack: Stack, game_id: str) -> str:

@@ -1,11 +1,16 @@
 """A hostile HTTP bot, for the tests and the benchmark of bots' isolation (issue 28 §5): an
-account seated in games beside heuristic bots, played (``loop``) or not (``silent``) by client
-threads until stopped.
+account seated in games beside heuristic bots, played (``loop``, ``instant``) or not
+(``silent``) by client threads until stopped.
 
 - ``loop``: answers every turn at once with the first of its legal actions, a Shithead swap
   whenever it may (so it never readies: each such game runs to its action limit), and replaces
   every game that ends;
+- ``instant``: answers every turn at once with a move that takes the game on (no swap while
+  anything else is legal), and replaces every game that ends;
 - ``silent``: never answers (its games wait on it).
+
+It is hostile to the service too: a refusal (a 429 past the bot account's rate) is not waited
+out, its next request follows at once; ``refused`` counts them.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import requests
 HOSTILE = "hostile"
 HEURISTIC = {"type": "bot", "bot": "heuristic"}
 HOSTILE_GAMES = (("shithead", 4), ("sixty_six", 2))
+# what ``instant`` leaves to the end: moves that keep a game where it is (docs/bots.md)
+STALLING = ("swap", "stack", "declare_out")
 
 
 class Hostile:
@@ -29,7 +36,10 @@ class Hostile:
     ) -> None:
         self.base, self.mode, self.stop = base, mode, stop
         self.token = requests.post(f"{base}/bots", json={"name": HOSTILE}).json()["token"]
-        self.actions = 0
+        self.actions = 0  # accepted
+        self.served = 0  # its requests answered other than 429 (the stream's aside)
+        self.refused = 0  # 429s, of its reads, actions and creates
+        self.retry_after: set[str] = set()  # the Retry-After values they carried
         self._lock = threading.Lock()
         per = max(1, games // threads)
         self.threads = [threading.Thread(target=self._play, args=(i, per), daemon=True)
@@ -76,6 +86,10 @@ class Hostile:
         name, seats = HOSTILE_GAMES[turn % len(HOSTILE_GAMES)]
         seated = [{"type": "bot", "bot": HOSTILE}] + [HEURISTIC] * (seats - 1)
         created = http.post(f"{self.base}/games", json={"game": name, "seats": seated})
+        while self._refused(created) and not self.stop.is_set():  # its token rides along
+            created = http.post(f"{self.base}/games", json={"game": name, "seats": seated})
+        if created.status_code == 429:
+            return ""  # stopped meanwhile
         if created.status_code != 201:
             raise RuntimeError(f"the hostile bot's game was refused: {created.status_code} "
                                f"{created.text[:300]}")  # fmt: skip
@@ -83,18 +97,35 @@ class Hostile:
 
     def _answer(self, http: requests.Session, game_id: str) -> bool:
         """Play the game's turn at once if it waits on the bot; False once it is over."""
-        view = http.get(f"{self.base}/games/{game_id}/view", params={"seat": 0}).json()
+        read = http.get(f"{self.base}/games/{game_id}/view", params={"seat": 0})
+        if self._refused(read):
+            return True
+        view = read.json()
         inner: dict[str, Any] = view.get("view", {})
         if inner.get("outcome") is not None:
             return False
         legal = inner.get("legal_actions") or []
         if not legal:
             return True
-        swaps = [a for a in legal if a["type"] == "swap"]
-        action = (swaps or legal)[0]
+        if self.mode == "loop":
+            chosen = [a for a in legal if a["type"] == "swap"]
+        else:
+            chosen = [a for a in legal if a["type"] not in STALLING]
+        action = (chosen or legal)[0]
         body = {**action, "seat": 0, "expected_version": view["version"]}
         answer = http.post(f"{self.base}/games/{game_id}/actions", json=body)
         if answer.status_code == 200:
             with self._lock:
                 self.actions += 1
+        self._refused(answer)
+        return True
+
+    def _refused(self, answer: requests.Response) -> bool:
+        """Tally an answer: True for a 429."""
+        with self._lock:
+            if answer.status_code != 429:
+                self.served += 1
+                return False
+            self.refused += 1
+            self.retry_after.add(answer.headers.get("Retry-After", ""))
         return True
