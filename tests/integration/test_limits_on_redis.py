@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from tests.support.api import Table, make_app
+from tests.support.api import Table, bearer, make_app
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.unit.service.test_api_games import create, problem_of
 from tests.unit.service.test_limits import DEAL
@@ -51,3 +51,18 @@ def test_two_web_processes_share_a_seats_action_budget(namespace: str) -> None:
     assert "2 per 1 minute" in problem_of(refused, 429, "rate_limited")["detail"]
     assert table.act(1, {"type": "play", "card": "KD"}, version=dealt + 1).status_code == 200
     assert table.summary()["version"] == dealt + 2  # the refused action stored nothing
+
+
+def test_two_web_processes_share_a_bot_accounts_budget(namespace: str) -> None:
+    config = {"REDIS_URL": redis_url(), "CARDROOM_NAMESPACE": namespace,
+              "CARDROOM_RATE_LIMITS": 1, "RATELIMIT_STORAGE_URI": "",
+              "CARDROOM_LIMIT_BOT_REQUESTS": "3 per minute"}  # fmt: skip
+    first, second = (make_app(redis=True, **config).test_client() for _ in range(2))
+    token = first.post("/bots", json={"name": "sharedbot"}).json["token"]
+    me = {"type": "bot", "bot": "sharedbot"}
+    game = first.post("/games", json={"game": "sixty_six", "seats": [me, me]}).json["id"]
+    views = [c.get(f"/games/{game}/view", headers=bearer(token)) for c in (first, second, first)]
+    assert [v.status_code for v in views] == [200] * 3
+    refused = second.get(f"/games/{game}/view", headers=bearer(token))
+    problem_of(refused, 429, "rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60  # the window's time left, read
