@@ -68,9 +68,10 @@ class Reading(Access):
         """``events_after`` for the reader's seat: the seat its token or stream ticket holds in
         the game as read, in the same round trip, from the store (``Access.reader_seat``).
 
-        ``shared`` (a stream after a wait, no ``limit``): callers of this process asking for
-        the same game after the same version at the same time share one store read
-        (``service.shared_reads``); each still gets its own seat's events, checked against it.
+        ``shared`` (a stream's reads, its first included; no ``limit``): callers of this
+        process asking for the same game after the same version at the same time share one
+        store read (``service.shared_reads``); each still gets its own seat's events, checked
+        against it.
         """
         return self._events_page(
             game_id, after, lambda loaded: self.reader_seat(loaded, reader), limit, shared

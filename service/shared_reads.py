@@ -5,11 +5,15 @@ The streams of a game in a process are woken together by the fan-out
 version. Measured with 50 streams on a played game (bench_streams, py-spy on the web workers):
 those reads, one store round trip per stream per move, took about 40 % of the web workers' CPU
 and made the actions served beside them wait. Here the first caller for a key reads; those that
-ask for the same key while it reads wait for its answer instead of reading again.
+ask for the same key while it reads wait for its answer instead of reading again. The same
+holds for a stream's first read: streams reconnecting together from the same version (their
+lifetimes ending, a crowd resuming with Last-Event-ID, spectators moving on to a new game) share
+it, each checking its own seat against it before its stream opens.
 
 Only for callers to whom a read that began a moment before they asked is as good as their own:
 a stream, which asks again at once from the version it got (``store.wait`` returns at once when
-the game has moved since), so it loses nothing. Nothing is kept once the read is answered.
+the game has moved since), so it loses nothing; a seat that changed hands in that moment is
+seen by the stream's next read, which ends it. Nothing is kept once the read is answered.
 """
 
 from __future__ import annotations

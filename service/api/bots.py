@@ -6,10 +6,12 @@ token>``) is a server-sent event stream, like lichess's bot stream: ``gameStart`
 ``yourTurn`` (game, seat, version) and ``gameFinish`` (with the outcome), each a JSON ``data``
 line. The bot acts through the normal ``POST /games/{id}/actions`` with its bot token (which
 holds only the seats that name the bot) and reads ``/games/{id}/view`` and ``/events`` the same
-way. A connection lasts at most CARDROOM_SSE_SECONDS; on reconnecting, the stream tells the
-current state of every unfinished game again (a turn already played is simply stale), and a
-finished game only after the cursor the bot resumes from: every ``gameFinish`` carries an SSE
-``id`` (a cursor), sent back as ``Last-Event-ID`` (EventSource does it) or ``?since=``.
+way. A connection lasts between half of CARDROOM_SSE_SECONDS and all of it (drawn anew for each,
+as a game stream's is: bots connected together do not all reconnect together); on reconnecting,
+the stream tells the current state of every unfinished game again (a turn already played is
+simply stale), and a finished game only after the cursor the bot resumes from: every
+``gameFinish`` carries an SSE ``id`` (a cursor), sent back as ``Last-Event-ID`` (EventSource
+does it) or ``?since=``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from service.api.deps import bearer_token, get_service, problems
+from service.api.events import lifetime
 from service.bots import valid_cursor
 from service.digests import token_hash
 from service.errors import InvalidField, NotFound, Unauthorized
@@ -82,8 +85,8 @@ class BotStream(MethodView):
             raise InvalidField("since", "must be a cursor the stream sent (an event id)")
         config = current_app.config
         stream = bot_events(
-            service, name, config["CARDROOM_SSE_SECONDS"], config["CARDROOM_SSE_HEARTBEAT"],
-            since, digest,
+            service, name, lifetime(config["CARDROOM_SSE_SECONDS"]),
+            config["CARDROOM_SSE_HEARTBEAT"], since, digest,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

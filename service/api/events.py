@@ -113,7 +113,10 @@ class Stream(MethodView):
                 raise InvalidRequest("send a seat token or a stream ticket, not both")
             who = Reader(ticket=query["ticket"])
         after = _resume_from(query["after"])
-        first = service.events_for(game_id, after, who)  # 401/403/404 before the stream opens
+        # 401/403/404 before the stream opens. Shared: streams of the game resuming from the same
+        # version at the same time (a crowd reconnecting, followers moving on to the next game)
+        # read the store once between them; each checks its own seat against that read.
+        first = service.events_for(game_id, after, who, shared=True)
         config = current_app.config
         stream = _sse(
             service,

@@ -261,3 +261,60 @@ def test_open_spectator_streams_are_counted_in_the_summary_and_the_view(
     spec = client.get("/openapi.json").json["components"]["schemas"]
     assert spec["Summary"]["properties"]["spectators"]["type"] == "integer"
     assert spec["View"]["properties"]["spectators"]["type"] == "integer"
+
+
+def test_streams_resuming_a_game_together_share_one_first_read_each_checking_its_seat(
+    store: InMemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six streams of one game resuming from the same Last-Event-ID at the same time (a crowd
+    reconnecting, bench_streams' followers moving on to the next game): one store read for
+    their first batch, not one each; every stream still gets its own seat's events, and a
+    token that holds no seat is refused (401) by that same read, before its stream opens."""
+    import time
+
+    from service.api import events
+
+    client = make_app(store).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    table.act(0, {"type": "play", "card": "AS"}, version=DEALT)
+    table.act(1, {"type": "play", "card": "KD"}, version=DEALT + 1)
+    monkeypatch.setattr(events, "lifetime", lambda seconds: 0.0)  # the first batch, then end
+    reads: list[str] = []
+    fetch = store.fetch
+
+    def slow_fetch(game_id: str, after: int, idempotency_key: str | None = None) -> Any:
+        if threading.current_thread().name.startswith("stream-"):
+            reads.append(threading.current_thread().name)
+            time.sleep(0.3)  # a store round trip the other reconnects overlap
+        return fetch(game_id, after, idempotency_key)
+
+    monkeypatch.setattr(store, "fetch", slow_fetch)
+    who = [None, None, None, 0, 1, "not-a-token"]
+    got: dict[int, tuple[int, list[dict[str, str]]]] = {}
+
+    def resume(i: int) -> None:
+        token = who[i]
+        headers = {"Last-Event-ID": str(DEALT - 1)}  # from the deal on
+        if isinstance(token, int):
+            headers.update(table.headers(token))
+        elif token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        response = client.get(f"/games/{table.id}/stream", headers=headers)
+        got[i] = (response.status_code, sse(response.get_data(as_text=True)))
+
+    threads = [threading.Thread(target=resume, args=(i,), name=f"stream-{i}")
+               for i in range(len(who))]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert [got[i][0] for i in range(len(who))] == [200] * 5 + [401]
+    hands = []
+    for i in range(5):
+        batch = [m for m in got[i][1] if m.get("event") == "event"]
+        assert [m["id"] for m in batch] == [str(v) for v in range(DEALT, DEALT + 3)]
+        hands.append(json.loads(batch[0]["data"])["event"]["hands"])
+    # each reads its own seat's redaction of that one read
+    assert hands == [[2, 2]] * 3 + [[["AS", "9H"], 2], [2, ["KD", "TC"]]]
+    # the six arrived together: one read (two if one came late), not six
+    assert len(reads) <= 2, reads

@@ -109,3 +109,29 @@ def test_the_stream_tells_the_bot_its_games_and_turns(client: FlaskClient) -> No
 def test_the_stream_needs_a_bot_token(client: FlaskClient) -> None:
     assert client.get("/bots/stream").status_code == 401
     assert client.get("/bots/stream", headers=bearer("nope")).status_code == 401
+
+
+def test_each_bot_stream_lives_its_own_share_of_the_stream_lifetime(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bots connected together (a worker's restart, a crowd of clients) must not all end and
+    reconnect together: each bot stream's lifetime is drawn between half of
+    CARDROOM_SSE_SECONDS and all of it, as a game stream's is."""
+    import random
+    import time
+
+    client = make_app(
+        InMemoryEventStore(), CARDROOM_SSE_SECONDS=1.2, CARDROOM_SSE_HEARTBEAT=0.05
+    ).test_client()
+    token = _account(client)
+    draws = iter([0.0, 0.999])
+    monkeypatch.setattr(random, "random", lambda: next(draws))
+    lasted = []
+    for _ in range(2):
+        started = time.monotonic()
+        response = client.get("/bots/stream", headers=bearer(token))
+        assert response.status_code == 200
+        response.get_data()
+        lasted.append(time.monotonic() - started)
+    assert 1.15 <= lasted[0] < 1.9  # the whole lifetime
+    assert 0.55 <= lasted[1] < 0.95  # half of it
