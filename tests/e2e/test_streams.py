@@ -105,7 +105,9 @@ def test_many_open_streams_do_not_stop_actions(quiet_stack: Stack) -> None:
     assert still_open == STREAMS
 
 
-def test_an_idle_stream_lives_its_whole_lifetime_with_heartbeats(quiet_stack: Stack) -> None:
+def test_an_idle_stream_lives_its_lifetime_with_heartbeats(quiet_stack: Stack) -> None:
+    """A connection lives between half of CARDROOM_SSE_SECONDS (12 s here) and all of it
+    (``events.lifetime``), sending a comment every heartbeat (6 s) while nothing happens."""
     stack = quiet_stack
     game_id = stack.create("shithead", [{"type": "open"}] * 2)["id"]
 
@@ -117,7 +119,7 @@ def test_an_idle_stream_lives_its_whole_lifetime_with_heartbeats(quiet_stack: St
         return time.monotonic() - started, rest
 
     lived, rest = asyncio.run(follow())
-    assert lived >= 11.5, f"the stream ended after {lived:.1f} s of its 12 s"
+    assert 5.9 <= lived <= 15, f"the stream ended after {lived:.1f} s, not within 6-12 s"
     assert b": keep-alive" in rest
     assert rest.endswith(b"0\r\n\r\n"), "the chunked response did not end cleanly"
     logs = "".join(Path(p).read_text() for p in stack.log_of.values())
