@@ -76,10 +76,14 @@ class Waiters:
             if (pending := [w for w in ws if not w.moved.is_set()])
         }
 
-    def _wake(self, newest: dict[str, int]) -> None:
-        """Wake the waiters of each stream whose newest version passed theirs."""
+    def _wake(self, newest: dict[str, int]) -> dict[str, int]:
+        """Wake the waiters of each stream whose newest version passed theirs; the streams that
+        woke someone, with that version."""
+        woke: dict[str, int] = {}
         with self._lock:
             for key, version in newest.items():
                 for waiter in self._waiters.get(key, []):
                     if waiter.after < version:
                         waiter.moved.set()
+                        woke[key] = version
+        return woke

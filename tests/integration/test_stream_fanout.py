@@ -98,3 +98,52 @@ def test_more_concurrent_commands_than_connections_wait_for_one(tmp_path: Path) 
         assert errors == []
     finally:
         own.stop()
+
+
+def test_streams_woken_by_a_move_wait_again_without_interrupting_the_reader(
+    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streams woken by a move read the game and wait again from the new version: the reader's
+    next XREAD already covers them, so a move costs no CLIENT UNBLOCK (each was a round trip
+    and an XREAD sent again, 3-10 % of a web worker in bench_streams). Another game is waited
+    on meanwhile, so the reader is always blocked on something when they come back."""
+    from service.store.fanout import Fanout
+
+    followers, moves = 5, 6
+    quiet: list[bool] = []
+    threading.Thread(target=lambda: quiet.append(store.wait("quiet", 0, 30.0)),
+                     daemon=True).start()  # fmt: skip
+    deadline = time.monotonic() + 10
+    while store.waiting() < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    fanout = store._fanout
+    assert isinstance(fanout, Fanout)
+    nudges: list[float] = []
+    nudge = fanout._nudge
+    monkeypatch.setattr(fanout, "_nudge", lambda: (nudges.append(time.monotonic()), nudge()))
+    seen: dict[int, list[int]] = {i: [] for i in range(followers)}
+
+    def follow(i: int) -> None:
+        version = 0
+        while version < moves:
+            if store.wait("played", version, 10.0):
+                version += 1  # read the game, then wait again from where it is now
+                seen[i].append(version)
+
+    threads = [threading.Thread(target=follow, args=(i,)) for i in range(followers)]
+    for thread in threads:
+        thread.start()
+    for move in range(1, moves + 1):
+        deadline = time.monotonic() + 10
+        while (store.waiting() < followers + 1 or not all(len(seen[i]) == move - 1
+               for i in seen)) and time.monotonic() < deadline:  # fmt: skip
+            time.sleep(0.005)
+        if move == 2:
+            nudges.clear()  # the first wait on the played game interrupts the reader, once
+        store.client.xadd(store.key("played", "events"), {"x": "1"}, id=f"{move}-0")
+    for thread in threads:
+        thread.join(10)
+    assert all(versions == list(range(1, moves + 1)) for versions in seen.values()), seen
+    # one interruption a move before (the woken re-waited on a stream the reader had dropped)
+    assert len(nudges) <= 1, len(nudges)
+    store.client.xadd(store.key("quiet", "events"), {"x": "1"}, id="1-0")
