@@ -68,9 +68,7 @@ class Run:
 
     def _service(self, store: RedisEventStore) -> GameService:
         scheduler = RQScheduler(self.rq, self.namespace, accounts=store.client)
-        svc = GameService(store, scheduler)
-        svc.bot_pace_ms = self.args.pace_ms
-        return svc
+        return GameService(store, scheduler, bot_pace_ms=self.args.pace_ms)
 
     def start_timer(self, delay: float, action: Callable[[], None]) -> None:
         job = get_current_job()

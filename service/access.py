@@ -1,16 +1,17 @@
-"""Seat access: tokens, stream tickets and HTTP bot accounts (a mixin of ``GameService``)."""
+"""Seat access: who holds which seat (tokens, stream tickets) and the bots a game seats (HTTP
+bot accounts, user bots served or not)."""
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from service import request_checks, tickets
-from service.base import ServiceBase
-from service.bots import BUILTIN_BOTS
+from service.bots import BUILTIN_BOTS, BotDirectory, builtin_bots
+from service.cache import StateCache
 from service.digests import token_hash
 from service.errors import (
     BotAccountsFull,
@@ -24,6 +25,7 @@ from service.errors import (
     UnknownBot,
 )
 from service.folding import Loaded
+from service.loading import GameLoader
 from service.store.port import GameMeta, Holder
 
 
@@ -59,10 +61,19 @@ def not_held(game_id: str, *, left: bool) -> SeatLeft | Unauthorized:
     return Unauthorized("the token does not hold a seat in this game")
 
 
-class Access(ServiceBase):
-    """Who holds which seat: tokens, stream tickets and HTTP bot accounts."""
+class BotSeats:
+    """The bots a game seats: known names, user bots served by a live worker or client, HTTP bot
+    accounts (``bots`` None: any bot name is accepted, trusted callers and tests)."""
 
-    def _check_bots(self, game: str, records: Sequence[Any]) -> None:
+    def __init__(self, bots: BotDirectory | None, clock: Callable[[], float]) -> None:
+        self.bots = bots
+        self.clock = clock
+
+    def known(self, game: str) -> list[str]:
+        """The names of the bots that play ``game``."""
+        return builtin_bots(game) if self.bots is None else self.bots.known(game)
+
+    def check_bots(self, game: str, records: Sequence[Any]) -> None:
         if self.bots is None:
             return
         names = {str(r.bot) for r in records if r.type == "bot"}
@@ -75,7 +86,7 @@ class Access(ServiceBase):
                 known=known,
             )
 
-    def _check_served(self, records: Sequence[Any]) -> None:
+    def check_served(self, records: Sequence[Any]) -> None:
         """BotUnavailable when a bot seat names a user bot nobody serves now."""
         if self.bots is None:
             return
@@ -89,20 +100,60 @@ class Access(ServiceBase):
                 missing=missing,
             )
 
-    def _index_bot_accounts(self, meta: GameMeta) -> None:
+    def index_accounts(self, meta: GameMeta) -> None:
         if self.bots is None:
             return
         for name in {str(s.bot) for s in meta.seats if s.type == "bot"} - set(BUILTIN_BOTS):
             if self.bots.registry.is_account(name):
                 self.bots.registry.add_game(name, meta.id)
 
-    def bots_missing(self, meta: GameMeta) -> list[dict[str, Any]]:
+    def missing(self, meta: GameMeta) -> list[dict[str, Any]]:
         """The bot seats whose (user) bot has no live worker, while the game is not over."""
         if self.bots is None or meta.status == "over":
             return []
         return self.bots.missing(
             (i, str(s.bot)) for i, s in enumerate(meta.seats) if s.type == "bot"
         )
+
+    def account_seat(self, loaded: Loaded, digest: str, wanted: object) -> int | None:
+        name = self.bots.registry.account_of(digest) if self.bots is not None else None
+        if name is None:
+            return None
+        seats = [i for i, s in enumerate(loaded.meta.seats) if s.type == "bot" and s.bot == name]
+        if not seats:
+            return None
+        if wanted in seats:
+            return int(wanted)
+        awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s in seats]
+        return (awaited or seats)[0]
+
+    def create_account(self, name: str) -> dict[str, Any]:
+        """An HTTP bot account: its name may then be seated; the token is shown this once."""
+        if self.bots is None:
+            raise NotFound("this service keeps no bot accounts")
+        if not request_checks.BOT_NAME.match(name):
+            raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
+        registry, most = self.bots.registry, self.bots.accounts_max
+        if name in BUILTIN_BOTS:
+            raise BotExists(f"the bot name {name!r} is taken")
+        if most and registry.account_count() >= most:
+            raise BotAccountsFull(f"this service holds its most bot accounts ({most}): ask its "
+                                  "operator")  # fmt: skip
+        token = secrets.token_urlsafe(32)
+        if not registry.create_account(name, token_hash(token)):
+            raise BotExists(f"the bot name {name!r} is taken")
+        self.bots.registry.heartbeat(name, (), self.clock())
+        return {"name": name, "token": token}
+
+
+class SeatAccess:
+    """Who a token or a stream ticket acts or reads as, by this process's cached fold or by the
+    store."""
+
+    def __init__(self, loader: GameLoader, cache: StateCache, bot_seats: BotSeats) -> None:
+        self.loader = loader
+        self.cache = cache
+        self.bot_seats = bot_seats
 
     def claim(self, game_id: str, token: str, wanted: object = None) -> Holder:
         """Who a token acts as: the seat this process's cached fold names it holder of, else
@@ -113,7 +164,7 @@ class Access(ServiceBase):
         seat = cached.meta.seat_of_token_hash(digest) if cached is not None else None
         if seat is not None:
             return Holder(seat, digest)
-        return self.holder_in(self.load(game_id), token, wanted)
+        return self.holder_in(self.loader.load(game_id), token, wanted)
 
     def holder_in(self, loaded: Loaded, token: str, wanted: object = None) -> Holder:
         """Who a token is in a game just read from the store (its seats read with its events):
@@ -129,14 +180,14 @@ class Access(ServiceBase):
             return Holder(seat, digest)
         if digest in meta.left:
             raise not_held(meta.id, left=True)
-        seat = self._bot_account_seat(loaded, digest, wanted)
+        seat = self.bot_seats.account_seat(loaded, digest, wanted)
         if seat is None:
             raise Unauthorized("the token does not hold a seat in this game")
         return Holder(seat, None)
 
     def seat_for_token(self, game_id: str, token: str, wanted: object = None) -> int:
         """The seat a token holds in that game now, by the store (``holder_in``)."""
-        return self.holder_in(self.load(game_id), token, wanted).seat
+        return self.holder_in(self.loader.load(game_id), token, wanted).seat
 
     def reader_seat(self, loaded: Loaded, reader: Reader) -> int | None:
         """The seat a read is for, by a game just read from the store: the seat its token or
@@ -150,40 +201,10 @@ class Access(ServiceBase):
     def stream_ticket(self, game_id: str, token: str, seconds: int) -> dict[str, Any]:
         """A ticket to follow the token's seat's private stream without the token
         (``service.tickets``): for a person's seat (a bot account streams with its token)."""
-        loaded = self.load(game_id)
+        loaded = self.loader.load(game_id)
         holder = self.holder_in(loaded, token)
         if holder.token_hash is None:
             raise Forbidden("stream tickets are for people's seats: a bot account's stream "
                             "takes its token (Authorization)")  # fmt: skip
         ticket = tickets.issue(loaded.meta, holder.seat, time.time(), seconds)
         return {"ticket": ticket, "expires_in": seconds}
-
-    def _bot_account_seat(self, loaded: Loaded, digest: str, wanted: object) -> int | None:
-        name = self.bots.registry.account_of(digest) if self.bots is not None else None
-        if name is None:
-            return None
-        seats = [i for i, s in enumerate(loaded.meta.seats) if s.type == "bot" and s.bot == name]
-        if not seats:
-            return None
-        if wanted in seats:
-            return int(wanted)
-        awaited = [s for s in loaded.game.awaited_seats(loaded.state) if s in seats]
-        return (awaited or seats)[0]
-
-    def create_bot_account(self, name: str) -> dict[str, Any]:
-        """An HTTP bot account: its name may then be seated; the token is shown this once."""
-        if self.bots is None:
-            raise NotFound("this service keeps no bot accounts")
-        if not request_checks.BOT_NAME.match(name):
-            raise InvalidRequest(f"a bot name is a simple name, got {name!r}")
-        registry, most = self.bots.registry, self.bots.accounts_max
-        if name in BUILTIN_BOTS:
-            raise BotExists(f"the bot name {name!r} is taken")
-        if most and registry.account_count() >= most:
-            raise BotAccountsFull(f"this service holds its most bot accounts ({most}): ask its "
-                                  "operator")  # fmt: skip
-        token = secrets.token_urlsafe(32)
-        if not registry.create_account(name, token_hash(token)):
-            raise BotExists(f"the bot name {name!r} is taken")
-        self.bots.registry.heartbeat(name, (), self._clock())
-        return {"name": name, "token": token}

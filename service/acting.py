@@ -1,4 +1,4 @@
-"""The action path (a mixin of ``GameService``): actions, expiry and a clock's timeout.
+"""The action path: a seat's action decided and appended (``Acting.submit_action``).
 
 Round trips per action: one conditional append when the game's seats are settled and this
 process's fold is at the caller's expected version (a conflict brings the newer events back);
@@ -9,21 +9,24 @@ index update on the action that ends the game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import DomainError, InvalidAction
-from domain.lifecycle import Lifecycle, timeout_command
 from domain.protocol import action_command, fold
-from service import clocks, deal_keys, digests, folding, metrics, responses, snapshots
+from service import clocks, deal_keys, folding, metrics, receipts, responses, snapshots
 from service.access import check_holds, not_held
-from service.base import ServiceBase, log
-from service.cache import Folded
+from service.cache import Folded, StateCache
 from service.digests import fingerprint
 from service.errors import NotFound
 from service.folding import Loaded
+from service.loading import GameLoader, Rulebook, log
+from service.receipts import Signer
+from service.settling import AfterAppend
 from service.store.port import (
     ChainBroken,
+    ClockIndex,
+    EventLog,
     Holder,
     IdempotencyKeyReused,
     IdempotencyRecord,
@@ -35,8 +38,33 @@ from service.store.port import (
 from service.store.records import build_entries, salt_of, seat_key
 
 
-class Acting(ServiceBase):
-    """Seats' actions and the sweeper's expiry: the appends after creation and joins."""
+class Acting:
+    """Seats' actions: the appends after creation and joins, decided on this process's fold
+    when it is at the caller's expected version (one round trip)."""
+
+    def __init__(
+        self,
+        rules: Rulebook,
+        loader: GameLoader,
+        log: EventLog,
+        clock_index: ClockIndex,
+        cache: StateCache,
+        after: AfterAppend,
+        clock: Callable[[], float],
+        check_action: Callable[[str, Any], None] | None = None,
+        signer: Signer | None = None,
+    ) -> None:
+        self.rules = rules
+        self.loader = loader
+        self.log = log
+        self.clock_index = clock_index
+        self.cache = cache
+        self.after = after
+        self.clock = clock
+        # the action's shape, by the game's schemas (service.api.typed.check_action), before
+        # the game decides it; None: the games' own checks only
+        self.check_action = check_action
+        self.signer = signer  # signs the receipts it gives (service.receipts); None: unsigned
 
     def submit_action(
         self,
@@ -77,7 +105,7 @@ class Acting(ServiceBase):
             except VersionConflict as conflict:
                 self._catch_up(warm, conflict.newer)
                 raise
-        loaded, _, earlier = self._load(game_id, idempotency_key=key)
+        loaded, _, earlier = self.loader.load_with(game_id, idempotency_key=key)
         if not 0 <= seat < loaded.meta.players:
             raise NotFound(f"game {game_id} has no seat {seat}")
         check_holds(loaded, holder)  # the seats as read with the events: before the rules
@@ -101,11 +129,11 @@ class Acting(ServiceBase):
             # after this fold was cached, so the load reads it again (one round trip, only
             # while a seat is open, left or vacant).
             return None
-        rules = self.rules(cached.meta.game)
+        rules = self.rules.of(cached.meta.game)
         loaded = Loaded(cached.meta, rules, cached.state, cached.version, cached.head_hash)
         if cached.version == expected_version:
             return loaded
-        newer = self.store.read(game_id, cached.version, expected_version)
+        newer = self.log.read(game_id, cached.version, expected_version)
         metrics.catch_up("read").inc()
         missed = expected_version - cached.version
         if len(newer) != missed or any(is_leave(s.command) for s in newer):
@@ -114,7 +142,7 @@ class Acting(ServiceBase):
             caught = folding.fold_stored(loaded, newer)
         except Exception:  # a stream rewound under the cache: the full load sorts it out
             return None
-        self._remember(caught)
+        self.cache.keep(caught)
         return caught
 
     @staticmethod
@@ -132,7 +160,7 @@ class Acting(ServiceBase):
         if not newer or newer[0].version != loaded.version + 1:
             return
         try:
-            self._remember(folding.fold_stored(loaded, newer))
+            self.cache.keep(folding.fold_stored(loaded, newer))
         except Exception:  # the caller's 409 stands; the next read refolds the stream as it is
             log.warning("game %s: could not catch the cached fold up", loaded.meta.id)
             self.cache.discard(loaded.meta.id)
@@ -153,15 +181,15 @@ class Acting(ServiceBase):
         if self.check_action is not None:
             self.check_action(loaded.meta.game, action)
         keys = deal_keys.keys_of(loaded.meta)
-        at = clocks.now_ms(self._clock)
+        at = clocks.now_ms(self.clock)
         events = folding.decide(rules, loaded.state, seat, action, keys, at, version)
         state = fold(rules, events, loaded.state)
-        clocks.hint(self.store, game_id, state)
+        clocks.hint(self.clock_index, game_id, state)
         encoded = [rules.codec.encode(e) for e in events]
         command = clocks.stamp(action_command(seat, action), state, at)
         entries = build_entries(encoded, command, loaded.head_hash, salt)  # encoded, hashed once
         head = entries[-1]["hash"] if entries else loaded.head_hash
-        signed = self.signed(loaded.meta, version + len(encoded), head)
+        signed = receipts.signed(self.signer, loaded.meta, version + len(encoded), head)
         response = responses.action_response(rules, version, events, state, seat, head,
                                              bool(salt), loaded.meta,
                                              signed.get("receipt_signature"))  # fmt: skip
@@ -176,7 +204,7 @@ class Acting(ServiceBase):
         if snapshots.due(version, after_version) and not over:
             snapshot = snapshots.to_bytes(snapshots.take(state, after_version, head))
         try:
-            appended = self.store.append(
+            appended = self.log.append(
                 game_id,
                 version,
                 encoded,
@@ -196,16 +224,14 @@ class Acting(ServiceBase):
             # The stream was rewound and rewritten under our cached fold (Redis restored from
             # an older state, then played on): refold, and let the caller retry on the truth.
             self.cache.discard(game_id)
-            fresh = self.load(game_id)
+            fresh = self.loader.load(game_id)
             if fresh.head_hash == loaded.head_hash:
                 raise
             raise VersionConflict(game_id, expected_version, fresh.version) from None
         if appended.replayed is not None:
             return self._replay(loaded, appended.replayed, request, seat)
         metrics.appended(loaded.meta.game).inc()
-        after = Loaded(loaded.meta, rules, state, appended.version, head)
-        self._remember(after)
-        self._notify(after)
+        self.after.settle(Loaded(loaded.meta, rules, state, appended.version, head))
         return response
 
     def _replay(
@@ -217,90 +243,7 @@ class Acting(ServiceBase):
             )
         if earlier.response is not None:  # a record written before responses were re-rendered
             return dict(earlier.response)
-        return responses.render_action(self.store, loaded, seat, earlier.version, self.signer)
-
-    def expire_if_due(
-        self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None
-    ) -> bool:
-        """End a game still waiting for players ``ttl`` seconds after its creation (recorded as
-        ``lifecycle.GameExpired`` and the secret revealed). True when it expired now.
-
-        A dealt game waiting on a seat a person left open expires once it has stayed at the
-        same version for ``ttl`` seconds: ``still_since`` is (version, since when), as the
-        sweeper saw it."""
-        loaded = self.load(game_id)
-        keys = deal_keys.keys_of(loaded.meta)
-        state = loaded.state
-        if keys is None or loaded.over or loaded.meta.created + ttl > now:
-            return False
-        if state.dealt and not (
-            getattr(state, "vacant", ())
-            and still_since is not None
-            and still_since[0] == loaded.version
-            and still_since[1] + ttl <= now
-        ):
-            return False
-        rules, salt = loaded.game, salt_of(loaded.meta)
-        events = rules.expire(state, keys)  # type: ignore[attr-defined]
-        encoded = [rules.codec.encode(e) for e in events]
-        try:
-            self.store.append(game_id, loaded.version, encoded, {"kind": "expire"},
-                              prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
-        except VersionConflict:
-            return False  # someone joined (or another sweeper expired it) meanwhile
-        head = digests.head(encoded, loaded.head_hash, salt)
-        after = Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
-        self._remember(after)
-        self._notify(after)
-        log.info("game %s expired with seats %s never filled", game_id, state.joinable)
-        return True
-
-    def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
-        """Record the timeout of every seat out of time now, one batch each, earliest first
-        (at most once: each append names the version its timeout was decided on): seats
-        sharing a deadline (a simultaneous phase) all time out at once. Says what it did."""
-        loaded = self.load(game_id)
-        if expected_version is not None and loaded.version != expected_version:
-            return f"moved on: the game is at version {loaded.version}"
-        done: list[str] = []
-        while True:
-            said, after = self._time_out(loaded)
-            if after is None:
-                return "; ".join(done) if done else said
-            done.append(said)
-            loaded = after
-
-    def _time_out(self, loaded: Loaded) -> tuple[str, Loaded | None]:
-        """The timeout of the first seat out of time in ``loaded``, if one is: what was done,
-        and the game after it (None when nothing was recorded)."""
-        game_id = loaded.meta.id
-        due = clocks.next_due(loaded.state)
-        at = clocks.now_ms(self.wall)
-        if loaded.over or due is None:
-            return "no clock runs", None
-        if at < due[0]:
-            return f"not due: {due[0] - at} ms left", None
-        rules, keys = loaded.game, deal_keys.keys_of(loaded.meta)
-        if not isinstance(rules, Lifecycle) or keys is None:
-            return "no clock runs", None
-        seat = due[1]
-        events = rules.timeout(loaded.state, seat, at, keys, loaded.version)
-        state = fold(rules, events, loaded.state)
-        encoded = [rules.codec.encode(e) for e in events]
-        over = rules.outcome(state) is not None
-        salt = salt_of(loaded.meta)
-        clocks.hint(self.store, game_id, state)
-        try:
-            self.store.append(game_id, loaded.version, encoded, timeout_command(seat, at),
-                              prev_hash=loaded.head_hash, status="over" if over else None,
-                              salt=salt)  # fmt: skip
-        except VersionConflict:
-            return "moved on while deciding", None
-        head = digests.head(encoded, loaded.head_hash, salt)
-        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-        self.settle(after)
-        log.info("game %s: seat %s timed out (%s late)", game_id, seat, at - due[0])
-        return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)", after
+        return responses.render_action(self.log, loaded, seat, earlier.version, self.signer)
 
 
 def is_leave(command: Any) -> bool:

@@ -1,4 +1,4 @@
-"""Reads that also serve archived games (a mixin of ``GameService``, over ``Reading``).
+"""Reads that also serve archived games (over ``service.reading.Reading``).
 
 A finished game that left Redis (``service.retention``) is answered from the archive: its
 summary as it was when archived, its full event log and its replay file (verified like any),
@@ -14,18 +14,38 @@ from domain.registry import get_game
 from replays.format import Replay, build_replay, dumps, loads
 from service import narration
 from service.access import Reader
-from service.archive import ArchivedGame
+from service.archive import Archive, ArchivedGame
 from service.errors import GameArchived, GameNotOver
 from service.json_ready import json_ready
+from service.loading import GameLoader
 from service.reading import Reading
+from service.receipts import Signer
+from service.store.port import EventLog, Exports
 
 
-class ArchivedReads(Reading):
-    """Summaries, events, replays and listings of live and archived games alike."""
+class ArchivedReads:
+    """Summaries, events, replays and listings of live and archived games alike: each read
+    of ``reading``, or of ``archive`` once the game left the store."""
+
+    def __init__(
+        self,
+        reading: Reading,
+        loader: GameLoader,
+        log: EventLog,
+        exports: Exports,
+        archive: Archive | None = None,
+        signer: Signer | None = None,
+    ) -> None:
+        self.reading = reading
+        self.loader = loader
+        self.log = log
+        self.exports = exports
+        self.archive = archive
+        self.signer = signer
 
     def summary(self, game_id: str) -> dict[str, Any]:
         try:
-            return super().summary(game_id)
+            return self.reading.summary(game_id)
         except GameArchived:
             summary = dict(self._archived(game_id).summary)
             summary["spectators"] = 0  # an archived game has no stream to watch
@@ -40,17 +60,17 @@ class ArchivedReads(Reading):
         """A finished game's replay file: the exported one, one built now from its stream, or
         the archived one. GameNotOver while it is played."""
         try:
-            loaded = self.load(game_id)
+            loaded = self.loader.load(game_id)
         except GameArchived:
             return self._archived(game_id).replay
         if not loaded.over:
             raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
-        stored = self.store.replay(game_id)
+        stored = self.exports.replay(game_id)
         if stored:
             return stored
         seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
         replay = build_replay(
-            game_id, self.store.entries(game_id), game=loaded.meta.game, seats=seats,
+            game_id, self.log.entries(game_id), game=loaded.meta.game, seats=seats,
             outcome=loaded.game.outcome(loaded.state),
         )  # fmt: skip
         return dumps(replay)
@@ -59,7 +79,7 @@ class ArchivedReads(Reading):
         self, game_id: str, after: int, seat: int | None, limit: int | None = None
     ) -> dict[str, Any]:
         try:
-            return super().events_after(game_id, after, seat, limit)
+            return self.reading.events_after(game_id, after, seat, limit)
         except GameArchived:
             if seat is not None:  # no seat of an archived game reads as itself any more
                 raise
@@ -75,7 +95,7 @@ class ArchivedReads(Reading):
         shared: bool = False,
     ) -> dict[str, Any]:
         try:
-            return super().events_for(game_id, after, reader, limit, shared=shared)
+            return self.reading.events_for(game_id, after, reader, limit, shared=shared)
         except GameArchived:
             if reader.token is not None or reader.ticket is not None:
                 raise
@@ -89,7 +109,7 @@ class ArchivedReads(Reading):
     def list_games(
         self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
     ) -> list[dict[str, Any]]:
-        live = super().list_games(game, status, limit + offset, 0)
+        live = self.reading.list_games(game, status, limit + offset, 0)
         if self.archive is None or status not in (None, "over"):
             return live[offset : offset + limit]
         kept = self.archive.listing(game, limit + offset, 0)
@@ -100,7 +120,7 @@ class ArchivedReads(Reading):
     def _archived(self, game_id: str) -> ArchivedGame:
         found = None if self.archive is None else self.archive.get(game_id)
         if found is None:  # purged from the archive since: as any unknown game
-            raise self._unknown(game_id)
+            raise self.loader.unknown(game_id)
         return found
 
 

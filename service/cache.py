@@ -7,6 +7,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from service.folding import Loaded
 from service.store.port import GameMeta
 
 
@@ -48,6 +49,11 @@ class StateCache:
             self._items.move_to_end(game_id)
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
+
+    def keep(self, loaded: Loaded) -> None:
+        """Keep a loaded game's fold (``put``)."""
+        folded = Folded(loaded.meta, loaded.state, loaded.version, loaded.head_hash)
+        self.put(loaded.meta.id, folded)
 
     def discard(self, game_id: str) -> None:
         """Forget one game (its fold is ahead of its stream: Redis was restored)."""

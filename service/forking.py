@@ -1,5 +1,5 @@
-"""Forks: a new game from a moment of a finished one (a mixin of ``GameService``;
-``domain.forks`` holds the rules, docs/analysis.md the API).
+"""Forks: a new game from a moment of a finished one (``domain.forks`` holds the rules,
+docs/analysis.md the API).
 
 The source is read from the store, or, once it was archived (``service.retention``), from its
 archived replay file: the same events, so the same origin."""
@@ -13,9 +13,12 @@ from typing import Any
 from domain.events import Event
 from domain.forks import GameForked, basis_at, check_forkable, open_fork, prehistory, seat_fork
 from replays.format import loads
+from service.archive import Archive
 from service.errors import GameArchived, GameNotOver, InvalidField, NotFound
 from service.folding import Loaded
-from service.seating import Seating
+from service.loading import GameLoader, Rulebook
+from service.seating import Creating
+from service.store.port import EventLog
 
 OPEN = "open"  # the point of view with every card open (``as``)
 
@@ -34,8 +37,22 @@ class Source:
     archived: tuple[Event, ...] | None  # an archived game's events (None: in the store)
 
 
-class Forking(Seating):
-    """Creating a fork of a finished game."""
+class Forking:
+    """Creating a fork of a finished game, and what a seat of a fork knew before it."""
+
+    def __init__(
+        self,
+        rules: Rulebook,
+        loader: GameLoader,
+        log: EventLog,
+        creating: Creating,
+        archive: Archive | None = None,
+    ) -> None:
+        self.rules = rules
+        self.loader = loader
+        self.log = log
+        self.creating = creating
+        self.archive = archive
 
     def fork_game(
         self,
@@ -58,7 +75,7 @@ class Forking(Seating):
             raise InvalidField("seats", f"must be {source.players} seats, as the game forked "
                                f"has, got {len(seats)}")  # fmt: skip
         origin = self._origin(source, at, view_as)
-        return self.create_game(
+        return self.creating.create_game(
             source.rules.name,
             seats,
             options=source.options,
@@ -71,13 +88,13 @@ class Forking(Seating):
         """The game forked, from the store, else from the archive (GameArchived raised by the
         store's read names a game the archive holds)."""
         try:
-            loaded = self.load(game_id)
+            loaded = self.loader.load(game_id)
         except GameArchived:
             archived = None if self.archive is None else self.archive.get(game_id)
             if archived is None:  # purged from the archive since the store's answer
                 raise NotFound(f"no game {game_id!r}") from None
             replay = loads(archived.replay)
-            rules = self.rules(replay.header.game)
+            rules = self.rules.of(replay.header.game)
             events = tuple(rules.codec.decode(e.event) for e in replay.events)
             state = rules.initial_state()
             for event in events:
@@ -92,7 +109,7 @@ class Forking(Seating):
         if source.archived is not None:
             return list(source.archived[:upto])
         decode = source.rules.codec.decode
-        return [decode(e.event) for e in self.store.read(source.id, 0, upto)]
+        return [decode(e.event) for e in self.log.read(source.id, 0, upto)]
 
     def fork_prehistory(self, loaded: Loaded, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` of a forked game knew before the fork (``domain.forks.prehistory``;

@@ -6,25 +6,140 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
     service.submit_action(game_id, seat, {"type": "play", "cards": ["3H"]}, expected_version=7,
                           idempotency_key="bot:...")
 
-The use cases live in mixins by concern: ``service.seating`` (create, join),
-``service.forking`` (forks of finished games), ``service.reviewing`` (post-game reviews),
-``service.access`` (tokens, tickets, bot accounts), ``service.acting`` (actions, expiry, a
-clock's timeout), ``service.idle`` (moving on an idle game) and ``service.reading`` (views,
-events, summaries), on ``service.base`` (construction, loading).
+Each use case is a class of its own module, given the store's ports it uses and the other
+parts it needs (``service.loading``: the rules and loading a game; ``service.settling``: what
+follows an append; ``service.access``: seats, tokens and bot seats): ``Creating`` and
+``Joining`` (``service.seating``), ``Forking``, ``Reviewing``, ``Acting`` (the action path),
+``Expiry``, ``Timeouts`` (a clock's), ``Idling``, ``Reading`` and ``ArchivedReads``,
+``Operating``. ``GameService`` is where they are put together (the web app and the workers
+make one per process) and what callers name: each of its methods is a use case's own.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.protocol import Game
+from service.access import BotSeats, SeatAccess
 from service.acting import Acting
+from service.archive import Archive
 from service.archived import ArchivedReads
+from service.bots import BotDirectory
+from service.cache import StateCache
+from service.expiry import Expiry
 from service.folding import Loaded
+from service.forking import Forking
 from service.idle import Idling
+from service.loading import GameLoader, Rulebook
 from service.operating import Operating
+from service.reading import Reading
+from service.receipts import Signer
 from service.reviewing import Reviewing
 from service.scheduling import NoScheduler, Scheduler
+from service.seating import Creating, Joining
+from service.settling import AfterAppend
+from service.store.port import EventStore
+from service.timeouts import Timeouts
 
 __all__ = ["GameService", "Loaded", "NoScheduler", "Scheduler"]
 
 
-class GameService(Reviewing, Acting, Idling, ArchivedReads, Operating):
-    """The use cases. ``games`` replaces the registry (tests); ``cache`` is shared per process."""
+class GameService:
+    """The use cases of one process, on one store (every port of it). ``games`` adds games
+    beside the registry's (tests); ``cache`` is shared per process; ``bots`` None: any bot
+    name is accepted (trusted callers, tests); ``check_action``: the action's shape by the
+    game's schemas before the game decides it; ``archive``: where finished games go
+    (``service.retention``); ``signer``: signs the receipts it gives; ``bot_pace_ms``: the pace
+    of bots in the games with people it creates, unless their creator sets one."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        scheduler: Scheduler | None = None,
+        *,
+        games: Mapping[str, Game[Any]] | None = None,
+        cache: StateCache | None = None,
+        clock: Callable[[], float] = time.time,
+        bots: BotDirectory | None = None,
+        check_action: Callable[[str, Any], None] | None = None,
+        archive: Archive | None = None,
+        bot_pace_ms: int = 0,
+        signer: Signer | None = None,
+    ) -> None:
+        self.store = store
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.cache = cache or StateCache()
+        self.bots = bots
+        self.archive = archive
+        self.signer = signer
+        self._clock = clock
+        now = self.now  # every use case's clock: the service's, whatever it is set to
+        rules = self.rulebook = Rulebook(games)
+        loader = GameLoader(store, store, rules, self.cache, archive)
+        after = AfterAppend(self.cache, store, self.scheduler)
+        bot_seats = BotSeats(bots, now)
+        access = SeatAccess(loader, self.cache, bot_seats)
+        creating = Creating(rules, loader, store, store, store, bot_seats, after, now, bot_pace_ms)
+        joining = Joining(loader, store, store, store, after, now)
+        forking = Forking(rules, loader, store, creating, archive)
+        acting = Acting(rules, loader, store, store, self.cache, after, now, check_action, signer)
+        timeouts = Timeouts(loader, store, store, after, now)
+        reading = Reading(rules, loader, store, store, store, store, access, bot_seats, now,
+                          signer)  # fmt: skip
+        archived = ArchivedReads(reading, loader, store, store, archive, signer)
+        operating = Operating(loader, store, store, store, store, self.cache, after, bots)
+
+        # games and their rules
+        self.rules = rules.of
+        self.load = loader.load
+        self.catalogue = reading.catalogue
+        # creating, joining, forking, reviewing
+        self.create_game = creating.create_game
+        self.complete_create = creating.complete_create
+        self.join_seat = joining.join_seat
+        self.fork_game = forking.fork_game
+        self.fork_prehistory = forking.fork_prehistory
+        self.review = Reviewing(loader, store, self.scheduler).review
+        # seats, tokens and bots
+        self.claim = access.claim
+        self.holder_in = access.holder_in
+        self.seat_for_token = access.seat_for_token
+        self.reader_seat = access.reader_seat
+        self.stream_ticket = access.stream_ticket
+        self.bots_missing = bot_seats.missing
+        self.create_bot_account = bot_seats.create_account
+        # the action path, and what moves a game nobody moves
+        self.submit_action = acting.submit_action
+        self.expire_if_due = Expiry(loader, store, after).expire_if_due
+        self.enforce_clock = timeouts.enforce_clock
+        self.move_on_idle = Idling(loader, store, store, after, now).move_on_idle
+        # reads, of live and archived games
+        self.view = reading.view
+        self.view_for = reading.view_for
+        self.wait = reading.wait
+        self.watch = reading.watch
+        self.unwatch = reading.unwatch
+        self.spectators = reading.spectators
+        self.summary = archived.summary
+        self.events_after = archived.events_after
+        self.events_for = archived.events_for
+        self.list_games = archived.list_games
+        self.replay_file = archived.replay_file
+        # the operator's
+        self.admin_games = operating.admin_games
+        self.stop_game = operating.stop_game
+        self.purge_game = operating.purge_game
+        self.bot_names = operating.bot_names
+        self.add_operator_bot = operating.add_operator_bot
+        self.revoke_bot = operating.revoke_bot
+
+    def now(self) -> float:
+        """The service's clock (Unix seconds): what stamps clocked games' commands."""
+        return self._clock()
+
+    @property
+    def wall(self) -> Callable[[], float]:
+        """The service's clock as a function (``now``)."""
+        return self.now

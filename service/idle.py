@@ -1,7 +1,7 @@
 """The service's side of inactivity (``domain.idle``): it judges the time, the domain the rest.
 
 The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
-the game's ``idle_seconds``, it calls ``move_on_idle`` (a use case of ``GameService``) with the
+the game's ``idle_seconds``, it calls ``Idling.move_on_idle`` with the
 version it saw. Every seat the game
 awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave, a
 bot's default move, or ``leave_bot`` taking over the seat of a bot that is gone), each appended
@@ -12,7 +12,7 @@ nothing twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from domain.default_move import RULE
@@ -20,9 +20,10 @@ from domain.idle import DEFAULT_IDLE_SECONDS, idle_command
 from domain.lifecycle import Lifecycle
 from domain.protocol import fold
 from service import clocks, deal_keys, digests
-from service.base import ServiceBase
 from service.folding import Loaded
-from service.store.port import VersionConflict
+from service.loading import GameLoader
+from service.settling import AfterAppend
+from service.store.port import ClockIndex, EventLog, VersionConflict
 from service.store.records import salt_of
 
 log = logging.getLogger(__name__)
@@ -33,14 +34,28 @@ def idle_seconds(options: Mapping[str, Any]) -> float:
     return float(options.get("idle_seconds") or DEFAULT_IDLE_SECONDS)
 
 
-class Idling(ServiceBase):
-    """Moving on a game nobody moved for its ``idle_seconds`` (a mixin of ``GameService``)."""
+class Idling:
+    """Moving on a game nobody moved for its ``idle_seconds``."""
+
+    def __init__(
+        self,
+        loader: GameLoader,
+        log: EventLog,
+        clock_index: ClockIndex,
+        after: AfterAppend,
+        clock: Callable[[], float],
+    ) -> None:
+        self.loader = loader
+        self.log = log
+        self.clock_index = clock_index
+        self.after = after
+        self.clock = clock
 
     def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]:
         """Record the idle batch of every seat the game awaits at ``version`` (the game has not
         moved since the caller saw it idle long enough; ``gone``: bot seats whose bot is gone, to
         be taken over). Returns the seats moved on."""
-        loaded = self.load(game_id)
+        loaded = self.loader.load(game_id)
         if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
             return []
         moved: list[int] = []
@@ -60,7 +75,7 @@ class Idling(ServiceBase):
         assert isinstance(rules, Lifecycle)
         if keys is None:
             return None
-        at = clocks.now_ms(self.wall)
+        at = clocks.now_ms(self.clock)
         events = rules.idle(loaded.state, seat, keys, loaded.version, at, gone)
         state = fold(rules, events, loaded.state)
         encoded = [rules.codec.encode(e) for e in events]
@@ -68,16 +83,16 @@ class Idling(ServiceBase):
         waits = bool(state.vacant) and not loaded.state.vacant
         salt = salt_of(loaded.meta)
         status = "over" if over else ("waiting" if waits else None)
-        clocks.hint(self.store, loaded.meta.id, state)
+        clocks.hint(self.clock_index, loaded.meta.id, state)
         command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
         try:
-            self.store.append(loaded.meta.id, loaded.version, encoded, command,
+            self.log.append(loaded.meta.id, loaded.version, encoded, command,
                               prev_hash=loaded.head_hash, salt=salt, status=status)  # fmt: skip
         except VersionConflict:
             return None
         head = digests.head(encoded, loaded.head_hash, salt)
         after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-        self.settle(after)
+        self.after.settle(after)
         game_id = loaded.meta.id
         log.warning("game %s: seat %s was idle at version %s", game_id, seat, loaded.version)
         return after

@@ -1,30 +1,59 @@
-"""Reads: views, events, summaries and listings (a mixin of ``GameService``)."""
+"""Reads: views, events, summaries, listings, the catalogue and who watches a game."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service import clocks, narration, public
-from service.access import Access, Reader
+from domain.lifecycle import lifecycle
+from service import clocks, narration, public, receipts
+from service.access import BotSeats, Reader, SeatAccess
 from service.errors import NotFound
 from service.folding import Loaded
 from service.json_ready import json_ready
-from service.store.port import StoredEvent
+from service.loading import GameLoader, Rulebook
+from service.receipts import Signer
+from service.shared_reads import SharedReads
+from service.store.port import EventLog, Listing, Spectators, StoredEvent, Waits
 
 
-class Reading(Access):
+class Reading:
     """What a seat, a spectator or a listing sees."""
+
+    def __init__(
+        self,
+        rules: Rulebook,
+        loader: GameLoader,
+        log: EventLog,
+        waits: Waits,
+        listing: Listing,
+        spectators: Spectators,
+        access: SeatAccess,
+        bot_seats: BotSeats,
+        clock: Callable[[], float],
+        signer: Signer | None = None,
+    ) -> None:
+        self.rules = rules
+        self.loader = loader
+        self.log = log
+        self.waits = waits
+        self.listing = listing
+        self.watchers = spectators
+        self.access = access
+        self.bot_seats = bot_seats
+        self.clock = clock
+        self.signer = signer  # signs the receipts it gives (service.receipts); None: unsigned
+        self.shared_reads = SharedReads()  # the streams of a game share their reads
 
     def view(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """What that seat (None: a spectator) sees now, with its legal actions."""
-        return self._view(self.load(game_id), seat)
+        return self._view(self.loader.load(game_id), seat)
 
     def view_for(self, game_id: str, reader: Reader) -> dict[str, Any]:
         """What the reader's seat sees now: the seat its token holds in the game as read, in
-        the same round trip, from the store (``Access.reader_seat``)."""
-        loaded = self.load(game_id)
-        return self._view(loaded, self.reader_seat(loaded, reader))
+        the same round trip, from the store (``SeatAccess.reader_seat``)."""
+        loaded = self.loader.load(game_id)
+        return self._view(loaded, self.access.reader_seat(loaded, reader))
 
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         game_id = loaded.meta.id
@@ -34,15 +63,15 @@ class Reading(Access):
             "id": game_id,
             "version": loaded.version,
             **public.receipt(loaded.meta, loaded.head_hash),
-            **self.signed(loaded.meta, loaded.version, loaded.head_hash),
+            **receipts.signed(self.signer, loaded.meta, loaded.version, loaded.head_hash),
             "seat": seat,
             "view": clocks.add_remaining(
                 json_ready(
                     narration.for_people(loaded.game.view(loaded.state, seat), loaded.meta)
                 ),
-                clocks.now_ms(self._clock),
+                clocks.now_ms(self.clock),
             ),
-            "bots_missing": self.bots_missing(loaded.meta),
+            "bots_missing": self.bot_seats.missing(loaded.meta),
             "spectators": self.spectators(game_id),
         }
 
@@ -66,7 +95,7 @@ class Reading(Access):
         shared: bool = False,
     ) -> dict[str, Any]:
         """``events_after`` for the reader's seat: the seat its token or stream ticket holds in
-        the game as read, in the same round trip, from the store (``Access.reader_seat``).
+        the game as read, in the same round trip, from the store (``SeatAccess.reader_seat``).
 
         ``shared`` (a stream's reads, its first included; no ``limit``): callers of this
         process asking for the same game after the same version at the same time share one
@@ -74,7 +103,7 @@ class Reading(Access):
         against it.
         """
         return self._events_page(
-            game_id, after, lambda loaded: self.reader_seat(loaded, reader), limit, shared
+            game_id, after, lambda loaded: self.access.reader_seat(loaded, reader), limit, shared
         )
 
     def _events_page(
@@ -89,7 +118,7 @@ class Reading(Access):
         if limit is None:
 
             def read() -> tuple[Loaded, list[StoredEvent]]:
-                loaded, stored, _ = self._load(game_id, read_from=after)
+                loaded, stored, _ = self.loader.load_with(game_id, read_from=after)
                 return loaded, stored
 
             loaded, stored = self.shared_reads.run((game_id, after), read) if shared else read()
@@ -97,10 +126,10 @@ class Reading(Access):
             newer = [s for s in stored if s.version > after]
             page_end = None
         else:
-            loaded = self.load(game_id)
+            loaded = self.loader.load(game_id)
             seat = seat_in(loaded)
             upto = min(after + max(1, limit), loaded.version)
-            newer = self.store.read(game_id, after, upto) if upto > after else []
+            newer = self.log.read(game_id, after, upto) if upto > after else []
             page_end = upto if upto < loaded.version else None
         out = self._events_out(game_id, loaded, newer, seat)
         if limit is not None:
@@ -130,7 +159,7 @@ class Reading(Access):
 
     def summary(self, game_id: str) -> dict[str, Any]:
         """The public facts of a game (the seed only once it is over)."""
-        loaded = self.load(game_id)
+        loaded = self.loader.load(game_id)
         meta, rules, state = loaded.meta, loaded.game, loaded.state
         outcome = rules.outcome(state)
         out = {
@@ -148,13 +177,13 @@ class Reading(Access):
             **public.forked(meta),
             "created": meta.created,
             "outcome": json_ready(outcome),
-            "bots_missing": [] if outcome is not None else self.bots_missing(meta),
+            "bots_missing": [] if outcome is not None else self.bot_seats.missing(meta),
             "spectators": self.spectators(game_id),
             **public.receipt(meta, loaded.head_hash),
-            **self.signed(meta, loaded.version, loaded.head_hash),
+            **receipts.signed(self.signer, meta, loaded.version, loaded.head_hash),
         }
         if clocks.clocked(state) and outcome is None:
-            out["clock"] = clocks.shown(state, clocks.now_ms(self._clock))
+            out["clock"] = clocks.shown(state, clocks.now_ms(self.clock))
         if outcome is not None:
             # A format 1 game's head hash only once over: with two consecutive unsalted head
             # hashes a player could brute-force the few hidden cards of the newest event.
@@ -166,7 +195,7 @@ class Reading(Access):
         self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
     ) -> list[dict[str, Any]]:
         """Games newest first, filtered by game name and status."""
-        metas = self.store.list_games(game=game, status=status, limit=limit, offset=offset)
+        metas = self.listing.list_games(game=game, status=status, limit=limit, offset=offset)
         return [
             {
                 "id": m.id,
@@ -184,17 +213,31 @@ class Reading(Access):
     def watch(self, game_id: str, watcher: str, seconds: float) -> None:
         """Count the spectator stream ``watcher`` as watching the game for ``seconds`` more
         (docs/service.md, "Spectators")."""
-        now = clocks.now_ms(self._clock)
-        self.store.watch(game_id, watcher, now, now + int(seconds * 1000))
+        now = clocks.now_ms(self.clock)
+        self.watchers.watch(game_id, watcher, now, now + int(seconds * 1000))
 
     def unwatch(self, game_id: str, watcher: str) -> None:
         """The spectator stream ``watcher`` closed."""
-        self.store.unwatch(game_id, watcher)
+        self.watchers.unwatch(game_id, watcher)
 
     def spectators(self, game_id: str) -> int:
         """How many spectator streams of any process watch the game now."""
-        return self.store.watchers(game_id, clocks.now_ms(self._clock))
+        return self.watchers.watchers(game_id, clocks.now_ms(self.clock))
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game passes version ``after`` or ``timeout`` seconds pass."""
-        return self.store.wait(game_id, after, timeout)
+        return self.waits.wait(game_id, after, timeout)
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every game with its player range and options."""
+        return [
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [o.describe() for o in lifecycle(g).options],
+                "bots": self.bot_seats.known(g.name),
+            }
+            for g in self.rules.every()
+        ]

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from domain.fairness import is_hex32
+from service.store.port import GameMeta
 
 LABEL = b"cardroom/receipt/1"
 LOG_LABEL = b"cardroom/log-head/1"
@@ -79,6 +80,13 @@ class Signer:
     def sign_log_head(self, index: int, head_hash: str) -> str:
         """The commitment log's head's signature, 128 hex digits."""
         return self._key.sign(log_head_message(index, head_hash)).hex()
+
+
+def signed(signer: Signer | None, meta: GameMeta, version: int, head_hash: str) -> dict[str, str]:
+    """``receipt_signature`` of the receipt (salted chains, when the server has a key)."""
+    if signer is None or not meta.secret:
+        return {}
+    return {"receipt_signature": signer.sign(meta.id, version, head_hash)}
 
 
 def signature_holds(

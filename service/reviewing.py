@@ -1,5 +1,5 @@
-"""Post-game reviews (a mixin of ``GameService``): read the one kept with the game, or queue
-the job that makes it (``workers.review``, on the scheduler's ``ReviewQueue``)."""
+"""Post-game reviews: read the one kept with the game, or queue the job that makes it
+(``workers.review``, on the scheduler's ``ReviewQueue``)."""
 
 from __future__ import annotations
 
@@ -7,21 +7,27 @@ import json
 from typing import Any
 
 from service.errors import GameNotOver, InvalidField
-from service.forking import Forking
-from service.scheduling import ReviewQueue
+from service.loading import GameLoader
+from service.scheduling import ReviewQueue, Scheduler
+from service.store.port import Exports
 
 
-class Reviewing(Forking):
+class Reviewing:
     """A finished game's review for one seat."""
+
+    def __init__(self, loader: GameLoader, exports: Exports, scheduler: Scheduler) -> None:
+        self.loader = loader
+        self.exports = exports
+        self.scheduler = scheduler
 
     def review(self, game_id: str, seat: int) -> tuple[int, dict[str, Any]]:
         """(200, the review) once made, else (202, its state) with the job queued."""
-        loaded = self.load(game_id)
+        loaded = self.loader.load(game_id)
         if not loaded.over:
             raise GameNotOver(f"game {game_id} is not over: a review is of a finished game")
         if not 0 <= seat < loaded.meta.players:
             raise InvalidField("seat", f"must be from 0 to {loaded.meta.players - 1}, got {seat}")
-        kept = self.store.review(game_id, seat)
+        kept = self.exports.review(game_id, seat)
         if kept is not None:
             return 200, dict(json.loads(kept))
         queued = isinstance(self.scheduler, ReviewQueue)

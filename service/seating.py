@@ -1,9 +1,9 @@
-"""Creating games and joining seats (a mixin of ``GameService``)."""
+"""Creating games (``Creating``) and joining seats (``Joining``)."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.errors import GameOver
@@ -11,17 +11,23 @@ from domain.forks import GameForked, origin_summary
 from domain.lifecycle import Keys, create_command, join_command
 from domain.protocol import Game, fold
 from service import clocks, deal_keys, digests, folding, public, request_checks
-from service.access import Access
-from service.base import log
+from service.access import BotSeats
 from service.digests import token_hash
 from service.errors import NotFound, SeatNotOpen
 from service.folding import Loaded
 from service.json_ready import json_ready
+from service.loading import GameLoader, Rulebook, log
+from service.settling import AfterAppend
 from service.store.port import (
+    ClockIndex,
+    CommitmentLog,
+    Creations,
+    EventLog,
     GameMeta,
     IdempotencyKeyReused,
     IdempotencyRecord,
     SeatRecord,
+    Seats,
     SeatTaken,
     VersionConflict,
 )
@@ -47,8 +53,32 @@ def _status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:
     return "waiting" if any(s.type == "open" for s in seats) else "playing"
 
 
-class Seating(Access):
-    """Creating a game and filling its seats."""
+class Creating:
+    """Creating a game: its creation batch recorded, listed and its first turns scheduled, in
+    steps a retry or the sweeper completes (``complete_create``)."""
+
+    def __init__(
+        self,
+        rules: Rulebook,
+        loader: GameLoader,
+        creations: Creations,
+        seats: Seats,
+        commitments: CommitmentLog,
+        bot_seats: BotSeats,
+        after: AfterAppend,
+        clock: Callable[[], float],
+        bot_pace_ms: int = 0,
+    ) -> None:
+        self.rules = rules
+        self.loader = loader
+        self.creations = creations
+        self.seats = seats
+        self.commitments = commitments
+        self.bot_seats = bot_seats
+        self.after = after
+        self.clock = clock
+        # the pace of bots in the games with people it creates, unless their creator sets one
+        self.bot_pace_ms = bot_pace_ms
 
     def create_game(
         self,
@@ -75,11 +105,11 @@ class Seating(Access):
         """
         origin = None if fork is None else origin_summary(fork)
         request = digests.creation_fingerprint(game, seats, options, seed, dealer, deal, origin)
-        rules = self.rules(game)
+        rules = self.rules.of(game)
         records = tuple(request_checks.seat_record(i, s) for i, s in enumerate(seats))
-        self._check_bots(rules.name, records)
+        self.bot_seats.check_bots(rules.name, records)
         if not wait_for_bots:
-            self._check_served(records)
+            self.bot_seats.check_served(records)
         chosen = None if seed is None else request_checks.check_seed(seed)
         keys = deal_keys.creation_keys(chosen, deal)
         filled = [(i, deal_keys.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
@@ -92,7 +122,7 @@ class Seating(Access):
         }
         if keys.prearranged:
             setup["salted_deck"] = True  # its deck commitment hides a guessable seed
-        at = clocks.now_ms(self._clock)
+        at = clocks.now_ms(self.clock)
         events = folding.create(rules, keys, filled=filled, at=at, fork=fork, **setup)
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
@@ -102,7 +132,7 @@ class Seating(Access):
             players=len(records),
             options=json_ready(state.created.options),
             seats=records,
-            created=self._clock(),
+            created=self.clock(),
             commitment=state.created.commitment,
             seed=keys.seed or "",
             status=_status(rules, state, records),
@@ -135,16 +165,16 @@ class Seating(Access):
         if fork is not None:
             command["fork"] = rules.codec.encode(fork)
         command = clocks.stamp(command, state, at)
-        created = self.store.create(meta, encoded, command, record)
+        created = self.creations.create(meta, encoded, command, record)
         if created.replayed is not None:
             self.complete_create(meta.id)  # the first attempt may have stopped half-way
             return dict(created.replayed.response)
-        self._index_bot_accounts(meta)
+        self.bot_seats.index_accounts(meta)
         loaded = Loaded(meta, rules, state, len(encoded), head)
-        self._remember(loaded)
-        if self._notify(loaded):
-            self.store.settle_create(meta.id)
+        if self.after.settle(loaded):
+            self.creations.settle_create(meta.id)
         return dict(response)
+
 
     def _paced(self, options: Mapping[str, Any] | None, records: Sequence[Any]) -> dict[str, Any]:
         """The creator's options, with the service's bot pace when a person will sit and the
@@ -155,22 +185,43 @@ class Seating(Access):
             given["bot_pace_ms"] = self.bot_pace_ms
         return given
 
+
     def complete_create(self, game_id: str) -> bool:
         """Finish a creation that stopped after the game was written (a crash, a store error):
         list it and schedule its first turns. True when there was something to finish; called
         by an idempotent retry of the create and by the sweeper."""
-        written = self.store.meta(game_id)
+        written = self.seats.meta(game_id)
         if written is not None and written.secret:  # logged once per game, before it is listed
-            self.store.log_commitment(game_id, written.commitment)
-        meta = self.store.finish_create(game_id)
+            self.commitments.log_commitment(game_id, written.commitment)
+        meta = self.creations.finish_create(game_id)
         if meta is None:
             return False
-        self._index_bot_accounts(meta)
-        loaded = self.load(game_id)
-        if self._notify(loaded):
-            self.store.settle_create(game_id)
+        self.bot_seats.index_accounts(meta)
+        loaded = self.loader.load(game_id)
+        if self.after.notify(loaded):
+            self.creations.settle_create(game_id)
         log.warning("completed the half-done creation of game %s", game_id)
         return True
+
+
+class Joining:
+    """Filling an open seat with its entropy (the last one deals) and recording its token."""
+
+    def __init__(
+        self,
+        loader: GameLoader,
+        log: EventLog,
+        seats: Seats,
+        clock_index: ClockIndex,
+        after: AfterAppend,
+        clock: Callable[[], float],
+    ) -> None:
+        self.loader = loader
+        self.log = log
+        self.seats = seats
+        self.clock_index = clock_index
+        self.after = after
+        self.clock = clock
 
     def join_seat(
         self,
@@ -193,7 +244,7 @@ class Seating(Access):
         request = digests.request_digest({"seat": seat, "name": name, "entropy": entropy})
         key = join_key(seat, idempotency_key) if idempotency_key else None
         for _ in range(JOIN_ATTEMPTS):
-            loaded, _, earlier = self._load(game_id, idempotency_key=key)
+            loaded, _, earlier = self.loader.load_with(game_id, idempotency_key=key)
             if earlier is None:
                 self._check_open(loaded, seat)
                 keys = deal_keys.keys_of(loaded.meta)
@@ -214,7 +265,7 @@ class Seating(Access):
             raise GameOver(f"game {game_id} is over")
         joinable = getattr(loaded.state, "joinable", None)
         if joinable is not None and seat in joinable and seat in loaded.state.left:
-            self.store.vacate(game_id, seat)  # idempotent: a crash may have lost the leave's
+            self.seats.vacate(game_id, seat)  # idempotent: a crash may have lost the leave's
             return
         if loaded.meta.seats[seat].type != "open" or (
             joinable is not None and seat not in joinable
@@ -235,17 +286,17 @@ class Seating(Access):
         rules, salt = loaded.game, salt_of(loaded.meta)
         source = "server" if entropy is None else "client"
         value = entropy or deal_keys.draw_entropy()
-        at = clocks.now_ms(self._clock)
+        at = clocks.now_ms(self.clock)
         events = folding.join(rules, loaded.state, seat, value, keys, source, at)
         state = fold(rules, events, loaded.state)
-        clocks.hint(self.store, loaded.meta.id, state)
+        clocks.hint(self.clock_index, loaded.meta.id, state)
         encoded = [rules.codec.encode(e) for e in events]
         version = loaded.version + len(encoded)
         head = digests.head(encoded, loaded.head_hash, salt)
         response = {"id": loaded.meta.id, "seat": seat, "name": name, "version": version,
                     "head_hash": head, "prearranged": loaded.meta.prearranged}  # fmt: skip
         record = IdempotencyRecord(key or "", request, version, response)
-        appended = self.store.append(
+        appended = self.log.append(
             loaded.meta.id,
             loaded.version,
             encoded,
@@ -257,9 +308,7 @@ class Seating(Access):
         )
         if appended.replayed is not None:
             return appended.replayed
-        after = Loaded(loaded.meta, rules, state, version, head)
-        self._remember(after)
-        self._notify(after)
+        self.after.settle(Loaded(loaded.meta, rules, state, version, head))
         return record
 
     def _joined(
@@ -285,12 +334,12 @@ class Seating(Access):
         self, game_id: str, seat: int, name: str, token: str, response: dict[str, Any]
     ) -> dict[str, Any]:
         """Record the seat's token (once: a retry whose first attempt recorded it reuses it)."""
-        meta = self._meta(game_id)
+        meta = self.loader.meta(game_id)
         if meta.seats[seat].token_hash != token_hash(token):
             try:  # (a retry recording the same token as another retry is no conflict)
-                meta = self.store.join(game_id, seat, name, token_hash(token))
+                meta = self.seats.join(game_id, seat, name, token_hash(token))
             except SeatTaken as err:
                 raise SeatNotOpen(f"seat {seat} of game {game_id} is not open") from err
-        self._refresh_meta(meta)
+        self.loader.refresh_meta(meta)
         out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
         return {**out, "seats": public.public_seats(meta)}

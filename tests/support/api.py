@@ -21,17 +21,23 @@ _keys = itertools.count()
 
 
 def make_app(
-    store: Any = None, *, redis: bool = False, archive: Any = None, **config: Any
+    store: Any = None,
+    *,
+    redis: bool = False,
+    archive: Any = None,
+    scheduler: Any = None,
+    **config: Any,
 ) -> Flask:
     """The app with the fake game beside the real ones: on ``store``, else on a new in-memory
-    store, or (``redis=True``) on the Redis store the config names."""
+    store, or (``redis=True``) on the Redis store the config names; ``scheduler``: the app's
+    (None: the config's)."""
     settings = {"TESTING": True, "CARDROOM_SSE_SECONDS": 0.5, "CARDROOM_SSE_HEARTBEAT": 0.1,
                 # rate limits are tested on their own (tests/unit/service/test_limits.py)
                 "CARDROOM_RATE_LIMITS": 0, "RATELIMIT_STORAGE_URI": "memory://"}  # fmt: skip
     settings.update(config)
     if store is None and not redis:
         store = InMemoryEventStore()
-    return create_app(settings, store=store, games=GAMES, archive=archive)
+    return create_app(settings, store=store, scheduler=scheduler, games=GAMES, archive=archive)
 
 
 def cards_in(data: Any) -> set[str]:

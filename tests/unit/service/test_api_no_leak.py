@@ -82,7 +82,7 @@ class LeakyFake(type(FAKE)):  # type: ignore[misc]
 def test_the_witness_catches_a_leaky_redaction() -> None:
     store = InMemoryEventStore()
     client = make_app(store, ).test_client()
-    client.application.extensions["cardroom"]._games = {"fake": LeakyFake()}
+    client.application.extensions["cardroom"].rulebook.games = {"fake": LeakyFake()}
     table = Table(client, game="fake", players=2)
     witness = Witness(store, table.id, 2)
     with pytest.raises(AssertionError, match="never saw"):
@@ -99,7 +99,7 @@ class LeakyViewFake(type(FAKE)):  # type: ignore[misc]
 def test_the_witness_catches_a_leak_inside_the_game_s_own_view() -> None:
     store = InMemoryEventStore()
     client = make_app(store).test_client()
-    client.application.extensions["cardroom"]._games = {"fake": LeakyViewFake()}
+    client.application.extensions["cardroom"].rulebook.games = {"fake": LeakyViewFake()}
     table = Table(client, game="fake", players=2)
     witness = Witness(store, table.id, 2)
     witness.rules = lifecycle(LeakyViewFake())

@@ -41,7 +41,7 @@ def _play(game: Sheepshead, until: str) -> tuple[Table, Witness]:
     """A table of ``game`` played (picking whenever possible) until the hand reaches a phase."""
     store = InMemoryEventStore()
     client = make_app(store).test_client()
-    client.application.extensions["cardroom"]._games = {"sheepshead": game}
+    client.application.extensions["cardroom"].rulebook.games = {"sheepshead": game}
     table = Table(client, game="sheepshead", players=PLAYERS, seed="zones")
     witness = Witness(store, table.id, PLAYERS)
     witness.rules = lifecycle(game)

@@ -228,7 +228,7 @@ def test_a_crash_in_start_is_a_logged_500_and_creates_nothing(
 ) -> None:
     store = InMemoryEventStore()
     app = make_app(store)
-    app.extensions["cardroom"]._games = {"fake": CrashingFake()}
+    app.extensions["cardroom"].rulebook.games = {"fake": CrashingFake()}
     seats = [{"type": "bot", "bot": "random"}] * 2
     body = {"game": "fake", "seats": seats, "options": {"hand_size": 5}}
     with caplog.at_level(logging.ERROR):

@@ -15,7 +15,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from replays.format import dumps, loads
-from service.games import GameService
 from service.web import STATIC
 from tests.support.api import Table, make_app
 
@@ -93,7 +92,8 @@ def test_verification_names_the_first_bad_event(
     played = replay["batches"][1]["events"][0]
     played["event"]["role"] = "follow"  # one changed field in the first action's event
     tampered = json.dumps(replay)
-    monkeypatch.setattr(GameService, "replay_file", lambda service, game_id: tampered)
+    service = client.application.extensions["cardroom"]
+    monkeypatch.setattr(service, "replay_file", lambda game_id: tampered)
     report = client.get(f"/games/{table.id}/replay/verification")
     assert report.status_code == 200
     assert report.json["ok"] is False

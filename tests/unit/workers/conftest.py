@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import fakeredis
 import pytest
@@ -26,6 +27,12 @@ class Stack:
         self.scheduler = RQScheduler(self.rq, NAMESPACE)
         self.store = RedisEventStore(self.client, NAMESPACE)
         self.service = GameService(self.store, self.scheduler)
+
+    def rebuild_service(self, **options: Any) -> GameService:
+        """The service made again with these options (``GameService``'s), serving the jobs."""
+        self.service = GameService(self.store, self.scheduler, **options)
+        process.use_service(self.service)
+        return self.service
 
     def queue(self, base: str) -> Queue:
         return Queue(config.queue_name(base, NAMESPACE), connection=self.rq)

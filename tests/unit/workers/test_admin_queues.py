@@ -18,9 +18,8 @@ BOTS_ONLY = [{"type": "bot", "bot": "heuristic"}, {"type": "bot", "bot": "random
 
 
 def test_the_operator_sees_waiting_turns_and_a_game_stalled_on_a_bot(stack: Stack) -> None:
-    client = make_app(stack.store, CARDROOM_ADMIN_TOKEN=TOKEN,
+    client = make_app(stack.store, scheduler=stack.scheduler, CARDROOM_ADMIN_TOKEN=TOKEN,
                       CARDROOM_NAMESPACE="unit").test_client()  # fmt: skip
-    client.application.extensions["cardroom"].scheduler = stack.scheduler
     game_id = stack.service.create_game("sixty_six", BOTS_ONLY, seed="queues")["id"]
     version = stack.store.version(game_id)
     Sweeper(stack.service, stack.scheduler, clock=lambda: time.time() - 60).tick()
@@ -47,8 +46,8 @@ def test_without_rq_the_queues_are_not_found(stack: Stack) -> None:
 def test_cardroom_admin_queues_prints_the_backlog(
     stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    app = make_app(stack.store, CARDROOM_ADMIN_TOKEN=TOKEN, CARDROOM_NAMESPACE="unit")
-    app.extensions["cardroom"].scheduler = stack.scheduler
+    app = make_app(stack.store, scheduler=stack.scheduler, CARDROOM_ADMIN_TOKEN=TOKEN,
+                   CARDROOM_NAMESPACE="unit")  # fmt: skip
     game_id = stack.service.create_game("sixty_six", BOTS_ONLY, seed="queues-cli")["id"]
     Sweeper(stack.service, stack.scheduler, clock=lambda: time.time() - 60).tick()
     monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", TOKEN)

@@ -27,7 +27,7 @@ def asked(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """How long each bot turn asked to wait (nobody moves meanwhile), and, last, when the
     service was asked to make its move (``_move_time``); in games created with the served
     default pace (CARDROOM_BOT_PACE_MS)."""
-    stack.service.bot_pace_ms = 1500
+    stack.rebuild_service(bot_pace_ms=1500)
     waits: list[float] = []
     submit = stack.service.submit_action
 
@@ -117,7 +117,7 @@ def test_a_game_created_with_the_older_rights_grace_ms_keeps_it_as_its_pace(
 
 
 def test_bots_among_themselves_never_wait(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    stack.service.bot_pace_ms = 1500
+    stack.rebuild_service(bot_pace_ms=1500)
     monkeypatch.setattr(jobs, "start_timer", lambda *a: pytest.fail("a bot waited"))
     created = stack.service.create_game("shithead", [RANDOM, RANDOM], seed="bots",
                                         options={"ten_out_of_turn": True, "bot_pace_ms": 900})

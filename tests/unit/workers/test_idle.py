@@ -108,7 +108,7 @@ def test_a_game_that_moves_is_never_idle(stack: Stack) -> None:
 
 def test_a_user_bot_that_is_gone_is_taken_over_by_the_leave_bot(stack: Stack) -> None:
     registry = MemoryBotRegistry()
-    stack.service.bots = BotDirectory(registry)
+    stack.rebuild_service(bots=BotDirectory(registry))
     registry.heartbeat("lowball", [], time.time() - 3600)  # its worker died long ago
     game_id = _create(stack, [{"type": "bot", "bot": "lowball"}, RANDOM], work=False,
                       idle_seconds=60, leave_bot="random")  # fmt: skip

@@ -146,10 +146,9 @@ class Reviews:
 
 def test_the_api_answers_202_until_the_review_is_kept_then_the_review() -> None:
     store = InMemoryEventStore()
-    app = make_app(store)
     queue = Reviews()
+    app = make_app(store, scheduler=queue)
     svc = app.extensions["cardroom"]
-    svc.scheduler = queue
     client = app.test_client()
     game_id = client.post("/games", json={"game": "sixty_six", "seats": [HEURISTIC, HEURISTIC],
                                           "seed": "api-review"}).json["id"]  # fmt: skip
