@@ -9,8 +9,9 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   ``expected_version`` a whole number >= 0, ``seat`` absent or a whole number, a bearer token,
   no query string, no ``If-Match``, an ``Idempotency-Key`` (if any) of the documented form;
 - it is counted against its seat's rate limit (``limits.ActionLimit``) by its own append, in
-  the same round trip, or once it ended without one (once: a request handed on is marked
-  counted; Flask's path counts the others before its view);
+  the same round trip, or once it ended without one. This is the one place the action limit
+  is counted: every other request to the endpoint (whatever Flask then makes of it: an
+  If-Match, a body its checks or schemas refuse) is counted here before it is handed on;
 - it is played holding one of the process's action slots (``CARDROOM_ACTION_SLOTS``, default
   2; ``service.api.slots``): the others wait in the order they came, which keeps the slowest
   actions near the mean under load (docs/decisions.md, "Actions take a slot");
@@ -46,7 +47,8 @@ Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 
-PATH = re.compile(r"/games/([A-Za-z0-9_.~-]{1,128})/actions")
+PATH = re.compile(r"/games/([A-Za-z0-9_.~-]{1,128})/actions")  # a plain action's
+ROUTE_PATH = re.compile(r"/games/([^/]+)/actions")  # any request to the route (Flask's match)
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
 RAISED = "cardroom.raised"  # the WSGI environ key of an error Flask is to render
 ROUTE = "/games/<game_id>/actions"
@@ -67,23 +69,24 @@ class ActionHotPath:
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") != "POST":
             return self.flask(environ, start_response)
-        path = PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if (
-            path is None
-            or environ.get("QUERY_STRING")
-            or "HTTP_IF_MATCH" in environ
-            or environ.get("CONTENT_TYPE") != "application/json"
-        ):
+        route = ROUTE_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if route is None:
             return self.flask(environ, start_response)
         started = time.perf_counter()
-        body = self._body(environ)
-        plain = None if body is None else _plain(body, environ)
+        plain = None
+        if (
+            PATH.fullmatch(route.string) is not None
+            and not environ.get("QUERY_STRING")
+            and "HTTP_IF_MATCH" not in environ
+            and environ.get("CONTENT_TYPE") == "application/json"
+        ):
+            body = self._body(environ)
+            plain = None if body is None else _plain(body, environ)
+        game_id, limit = route.group(1), self.limit
         if plain is None:
-            return self.flask(environ, start_response)
+            return self._hand_on(game_id, environ, start_response)
         data, token, key = plain
-        game_id, limit = path.group(1), self.limit
         quota = None if limit is None else limit.quota(limits.token_key(token))
-        environ[limits.COUNTED] = True  # below, for Flask's path if handed on
         try:
             with self.slots:
                 result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
@@ -102,6 +105,19 @@ class ActionHotPath:
         )  # fmt: skip
         self.timed.observe(time.perf_counter() - started)
         return Answered(payload)
+
+    def _hand_on(
+        self, game_id: str, environ: Environ, start_response: StartResponse
+    ) -> Iterable[bytes]:
+        """Count a request that is not a plain action, then hand it to Flask (its 429 too,
+        rendered there as every other problem)."""
+        quota = None if self.limit is None else self.limit.quota(limits.seat_key(environ))
+        if quota is not None and self.limit is not None:
+            try:
+                self.limit.settle(game_id, quota)
+            except limits.ActionsLimited as refused:
+                environ[RAISED] = refused
+        return self.flask(environ, start_response)
 
     def _body(self, environ: Environ) -> bytes | None:
         """The body (then also handed on to Flask as it came), or None when not plain."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 CREATE_ENDPOINT = "games.Games"
 BOTS_ENDPOINT = "bots.Bots"  # new bot accounts
 FORK_ENDPOINT = "games.Forks"  # a fork is a creation: the same limit, counted on its own
-ACTIONS_ENDPOINT = "actions.Actions"
 
 
 def client_key() -> str:
@@ -51,12 +50,13 @@ def client_key() -> str:
     return f"ip:{get_remote_address()}"
 
 
-def seat_key() -> str:
-    """A seat: the digest of its bearer token, else the client's address."""
-    header = request.headers.get("Authorization", "")
+def seat_key(environ: dict[str, Any]) -> str:
+    """A request's seat: the digest of its bearer token, else the client's address (as
+    ``client_key``: behind trusted proxies, the forwarded one)."""
+    header = environ.get("HTTP_AUTHORIZATION", "")
     if header.lower().startswith("bearer ") and header[7:].strip():
         return token_key(header[7:].strip())
-    return client_key()
+    return f"ip:{environ.get('REMOTE_ADDR') or '127.0.0.1'}"
 
 
 def token_key(token: str) -> str:
@@ -106,12 +106,6 @@ def install(
             limiter, str(config["CARDROOM_LIMIT_BOT_REQUESTS"]), account_of, prefix
         )
 
-    @app.before_request
-    def limit_actions() -> None:  # the action hot path counts the requests it serves itself
-        counted = request.environ.pop(COUNTED, False)
-        if request.endpoint == ACTIONS_ENDPOINT and request.method == "POST" and not counted:
-            actions.check(str((request.view_args or {}).get("game_id", "")), seat_key())
-
     def refused(err: RateLimitExceeded) -> Response:
         # the window's length, read from nothing: the refusal is decided, and a Redis read
         # here (the window's reset time) would turn it into a 500 when Redis just went away
@@ -136,7 +130,6 @@ def install(
 
 ACTION_LIMIT = "cardroom.action_limit"  # app.extensions key of the ActionLimit
 BOT_LIMIT = "cardroom.bot_limit"  # app.extensions key of the BotLimit
-COUNTED = "cardroom.limit_counted"  # WSGI environ mark: this request was counted already
 
 
 class ActionsLimited(Exception):
@@ -151,8 +144,9 @@ class ActionLimit:
     """``CARDROOM_LIMIT_ACTIONS`` per seat token and game, counted by the store with the game
     (``Quota``: fixed windows, in the game's Redis Cluster slot): by the action's own append
     script when it gets that far, so a played action costs no round trip of its own, else by
-    one ``count``. The action hot path (``service.api.hotpath``) and Flask's path share it, and
-    a request is counted once whichever serves it. Off when the limiter is; a store that fails
+    one ``count``. Every action request is counted in one place, in front of Flask: the action
+    hot path (``service.api.hotpath``), by the append of a plain action it plays, else before
+    it hands the request on to Flask. Off when the limiter is; a store that fails
     to count lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
 
     def __init__(self, limiter: Limiter, limits: str, store: Quotas) -> None:
@@ -164,12 +158,6 @@ class ActionLimit:
     def quota(self, key: str) -> Quota | None:
         """A fresh count of one request of ``key`` (``seat_key``), or None when limits are off."""
         return Quota(key, self.windows) if self.limiter.enabled else None
-
-    def check(self, game_id: str, key: str) -> None:
-        """Count one action of ``key`` on ``game_id`` now; ActionsLimited past the limit."""
-        quota = self.quota(key)
-        if quota is not None:
-            self.settle(game_id, quota)
 
     def settle(self, game_id: str, quota: Quota) -> None:
         """Count ``quota``'s request if no append counted it; ActionsLimited past the limit."""
