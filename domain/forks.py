@@ -9,7 +9,11 @@ from and the point of view, with what that point of view fixes:
   are dealt afresh by the game's world sampler (``domain.worlds``) with draws from the game's
   seed (commit-reveal: nobody chooses them), so a fork never tells the seat a hidden card;
 - ``seat`` None (every card open, a finished game only): ``position`` is the exact state. The
-  position was chosen, so the game is *prearranged*.
+  position was chosen, so the game is *prearranged*;
+- ``sealed``: a seat's fork of a game still being played. Its basis is that seat's secret
+  until the source ends, so the service serves the fork to that seat alone until then
+  (``service.access``); in every seat's events but its own the basis is left out (as a
+  hand is), even once the source is over: a bot of the fork never reads it.
 
 Instead of the game's own creation events, the deal is ``lifecycle.PositionDealt``: the game's
 state (``domain.state_codec`` data) the fork starts from. A seat reads it as its view of that
@@ -42,6 +46,7 @@ class GameForked(Event):
     basis: dict[str, Any] | None  # the seat's view with its history then (seat forks)
     public: dict[str, Any] | None  # the match's public facts then (seat forks: ``carried``)
     position: dict[str, Any] | None  # the exact state then (open forks)
+    sealed: bool = False  # forked while the source was played: its seat's alone till it ends
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,12 +89,15 @@ def open_fork(source: str, version: int, state: Any) -> GameForked:
     )  # fmt: skip
 
 
-def seat_fork(source: str, version: int, seat: int, basis: Any, state: Any) -> GameForked:
+def seat_fork(
+    source: str, version: int, seat: int, basis: Any, state: Any, *, sealed: bool = False
+) -> GameForked:
     """The origin of a fork as ``seat``: its ``basis`` (``basis_at``) and the public facts of
-    the game's ``state`` then that a view does not hold (``carried``)."""
+    the game's ``state`` then that a view does not hold (``carried``); ``sealed`` while the
+    source is still played."""
     return GameForked(
         source=source, version=version, seat=seat, basis=thawed(basis), public=carried(state),
-        position=None,
+        position=None, sealed=sealed,
     )  # fmt: skip
 
 
@@ -134,8 +142,20 @@ def state_of(dealt: PositionDealt) -> Any:
 
 
 def origin_summary(origin: GameForked) -> dict[str, Any]:
-    """What listings, views and replays say of a fork's origin."""
-    return {"source": origin.source, "version": origin.version, "as": origin.seat}
+    """What listings, views and replays say of a fork's origin (``sealed`` only when it is)."""
+    summary = {"source": origin.source, "version": origin.version, "as": origin.seat}
+    return {**summary, "sealed": True} if origin.sealed else summary
+
+
+def origin_for(origin: GameForked, seat: int | None) -> GameForked:
+    """The origin as ``seat`` (None: a spectator) may read it: a seat's fork without its
+    basis for anyone but that seat (the cards it fixes are that seat's own)."""
+    if origin.seat is None or seat == origin.seat:
+        return origin
+    return GameForked(
+        source=origin.source, version=origin.version, seat=origin.seat, basis=None,
+        public=origin.public, position=None, sealed=origin.sealed,
+    )  # fmt: skip
 
 
 def redacted(dealt: PositionDealt, view: dict[str, Any]) -> Encoded:

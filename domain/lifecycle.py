@@ -33,7 +33,7 @@ from domain.errors import GameOver, IllegalAction, InvalidAction, InvalidSetup, 
 from domain.events import Encoded, Event, EventCodec
 from domain.fairness import check_hex32, commitment, deal_seed, salted_deck
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
-from domain.forks import GameForked, PositionDealt, position_of, redacted, state_of
+from domain.forks import GameForked, PositionDealt, origin_for, position_of, redacted, state_of
 from domain.idle import SeatIdled, check_awaited
 from domain.lifecycle_commands import create_command, join_command, timeout_command
 from domain.lifecycle_events import (
@@ -495,10 +495,12 @@ class Lifecycle(Generic[S]):
         return tell(data, None if self._narration is None else self._narration.narrate)
 
     def redact(self, event: Event, seat: int | None) -> Encoded:
-        """Lifecycle events are public (a fork's position: as the seat's view of it); the
-        game redacts its own."""
+        """Lifecycle events are public (a fork's position: as the seat's view of it; a seat's
+        fork's origin without its basis for anyone but that seat); the game redacts its own."""
         if isinstance(event, PositionDealt):
             return redacted(event, self.game.view(state_of(event), seat))
+        if isinstance(event, GameForked):
+            return self.codec.encode(origin_for(event, seat))
         if isinstance(event, EVENTS):
             return self.codec.encode(event)
         return self.game.redact(event, seat)

@@ -201,7 +201,9 @@ def origin_of(batch: Batch) -> dict[str, Any] | None:
     found = next((e.event for e in batch.events if e.event.get("type") == FORKED), None)
     if found is None:
         return None
-    return {"source": found.get("source"), "version": found.get("version"), "as": found.get("seat")}
+    origin = {"source": found.get("source"), "version": found.get("version"),
+              "as": found.get("seat")}  # fmt: skip
+    return {**origin, "sealed": True} if found.get("sealed") else origin
 
 
 def _plain(data: Mapping[str, Any] | None) -> dict[str, Any] | None:

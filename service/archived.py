@@ -20,6 +20,7 @@ from service.json_ready import json_ready
 from service.loading import GameLoader
 from service.reading import Reading
 from service.receipts import Signer
+from service.sealing import Seals
 from service.store.port import EventLog, Exports
 
 
@@ -33,9 +34,11 @@ class ArchivedReads:
         loader: GameLoader,
         log: EventLog,
         exports: Exports,
+        seals: Seals,
         archive: Archive | None = None,
         signer: Signer | None = None,
     ) -> None:
+        self.seals = seals
         self.reading = reading
         self.loader = loader
         self.log = log
@@ -43,9 +46,9 @@ class ArchivedReads:
         self.archive = archive
         self.signer = signer
 
-    def summary(self, game_id: str) -> dict[str, Any]:
+    def summary(self, game_id: str, reader: Reader | None = None) -> dict[str, Any]:
         try:
-            return self.reading.summary(game_id)
+            return self.reading.summary(game_id, reader)
         except GameArchived:
             summary = dict(self._archived(game_id).summary)
             summary["spectators"] = 0  # an archived game has no stream to watch
@@ -65,6 +68,7 @@ class ArchivedReads:
             return self._archived(game_id).replay
         if not loaded.over:
             raise GameNotOver(f"game {game_id} is not over: its replay exists once it ends")
+        self.seals.check_unsealed(loaded.meta.forked, None)  # a sealed fork's: once its source ends
         stored = self.exports.replay(game_id)
         if stored:
             return stored

@@ -53,6 +53,13 @@ class GameLive(ServiceError):
     code = "game_playing"
 
 
+class ForkSealed(ServiceError):
+    """A seat's fork of a game still being played: only that seat reads it (and forks, reviews
+    or replays none of it) until the source game ends (docs/analysis.md)."""
+
+    code = "fork_sealed"
+
+
 class GameNotOver(ServiceError):
     """A replay exists once the game is over."""
 

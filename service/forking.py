@@ -1,8 +1,11 @@
-"""Forks: a new game from a moment of a finished one (``domain.forks`` holds the rules,
+"""Forks: a new game from a moment of another (``domain.forks`` holds the rules,
 docs/analysis.md the API).
 
 The source is read from the store, or, once it was archived (``service.retention``), from its
-archived replay file: the same events, so the same origin."""
+archived replay file: the same events, so the same origin. A game still being played is forked
+only by one of its seats, as itself, with that seat's token: the fork is *sealed*, its seat's
+alone until the source ends (``service.sealing``), its seat reserved for that token's holder
+and every other seat a bot of the service."""
 
 from __future__ import annotations
 
@@ -13,10 +16,20 @@ from typing import Any
 from domain.events import Event
 from domain.forks import GameForked, basis_at, check_forkable, open_fork, prehistory, seat_fork
 from replays.format import loads
+from service.access import SeatAccess
 from service.archive import Archive
-from service.errors import GameArchived, GameNotOver, InvalidField, NotFound
+from service.bots import BUILTIN_BOTS
+from service.errors import (
+    Forbidden,
+    GameArchived,
+    GameNotOver,
+    InvalidField,
+    NotFound,
+    Unauthorized,
+)
 from service.folding import Loaded
 from service.loading import GameLoader, Rulebook
+from service.sealing import Seals
 from service.seating import Creating
 from service.store.port import EventLog
 
@@ -35,10 +48,12 @@ class Source:
     version: int
     over: bool
     archived: tuple[Event, ...] | None  # an archived game's events (None: in the store)
+    loaded: Loaded | None = None  # a game in the store, as read
 
 
 class Forking:
-    """Creating a fork of a finished game, and what a seat of a fork knew before it."""
+    """Creating a fork (of a finished game, or a seat's of a game still played), and what a
+    seat of a fork knew before it."""
 
     def __init__(
         self,
@@ -46,8 +61,12 @@ class Forking:
         loader: GameLoader,
         log: EventLog,
         creating: Creating,
+        access: SeatAccess,
+        seals: Seals,
         archive: Archive | None = None,
     ) -> None:
+        self.access = access
+        self.seals = seals
         self.rules = rules
         self.loader = loader
         self.log = log
@@ -63,17 +82,20 @@ class Forking:
         seats: Sequence[Mapping[str, Any]],
         idempotency_key: str | None = None,
         creator: str = "",
+        token: str | None = None,
     ) -> dict[str, Any]:
         """A new game of the same rules and options that starts at version ``at`` of a
         finished game (in the store or archived), as seat ``view_as`` saw it (its unseen cards
-        dealt afresh when the last seat is filled) or ``"open"`` (the exact position)."""
+        dealt afresh when the last seat is filled) or ``"open"`` (the exact position); of a
+        game still played, as the seat whose ``token`` it is (a sealed fork)."""
         source = self._fork_source(game_id)
-        if not source.over:
-            raise GameNotOver(f"game {game_id} is not over: only a finished game is forked "
-                              "(its history is public by then)")  # fmt: skip
+        if source.loaded is not None:  # nothing of a sealed fork
+            self.seals.check_unsealed(source.loaded.meta.forked, None)
         if len(seats) != source.players:
             raise InvalidField("seats", f"must be {source.players} seats, as the game forked "
                                f"has, got {len(seats)}")  # fmt: skip
+        if not source.over:
+            self._check_live_fork(source, view_as, seats, token)
         origin = self._origin(source, at, view_as)
         return self.creating.create_game(
             source.rules.name,
@@ -83,6 +105,37 @@ class Forking:
             creator=creator,
             fork=origin,
         )
+
+    def _check_live_fork(
+        self, source: Source, view_as: int | str, seats: Sequence[Mapping[str, Any]],
+        token: str | None,
+    ) -> None:  # fmt: skip
+        """Unless the fork of a game still played is its seat's: as that seat, asked with its
+        token (as the store says now), that seat open (for it) and the others the service's
+        bots (no person or bot account of the fork's may learn, from its own cards, which
+        cards the seat holds)."""
+        game_id = source.id
+        if not isinstance(view_as, int) or isinstance(view_as, bool):
+            raise GameNotOver(f"game {game_id} is not over: every card is open in a "
+                              "finished game's fork only; a seat forks a game still played as "
+                              "itself")  # fmt: skip
+        if token is None:
+            raise Unauthorized(f"game {game_id} is still being played: only a seat forks "
+                               "it, as itself, with its token (Authorization: Bearer)")  # fmt: skip
+        assert source.loaded is not None
+        holder = self.access.holder_in(source.loaded, token)
+        held = "a bot account's seat" if holder.token_hash is None else f"seat {holder.seat}"
+        if holder.token_hash is None or holder.seat != view_as:
+            raise Forbidden(f"the token holds {held}, not seat {view_as}: a person's seat forks "
+                            "a game still played as itself")  # fmt: skip
+        for index, seat in enumerate(seats):
+            wanted = "open" if index == view_as else "bot"
+            if seat.get("type") != wanted or (wanted == "bot" and seat.get("bot") not in
+                                               BUILTIN_BOTS):  # fmt: skip
+                raise InvalidField("seats", f"of a fork of a game still played: seat {view_as} "
+                                   "open (for its token's holder), every other seat one of the "
+                                   f"service's bots ({', '.join(BUILTIN_BOTS)}); seat {index} "
+                                   "is not")  # fmt: skip
 
     def _fork_source(self, game_id: str) -> Source:
         """The game forked, from the store, else from the archive (GameArchived raised by the
@@ -102,7 +155,7 @@ class Forking:
             return Source(game_id, rules, replay.header.players,
                           dict(state.created.options), len(events), True, events)  # fmt: skip
         return Source(game_id, loaded.game, loaded.meta.players, dict(loaded.meta.options),
-                      loaded.version, loaded.over, None)  # fmt: skip
+                      loaded.version, loaded.over, None, loaded)  # fmt: skip
 
     def _source_events(self, source: Source, upto: int) -> list[Event]:
         """The source's first ``upto`` events, decoded."""
@@ -146,4 +199,4 @@ class Forking:
                                f"{source.players - 1}, got {view_as!r}")  # fmt: skip
         check_forkable(rules, state, view_as)
         return seat_fork(source.id, at, view_as, basis_at(rules, state, events, view_as),
-                         state.inner)  # fmt: skip
+                         state.inner, sealed=not source.over)  # fmt: skip

@@ -38,6 +38,7 @@ from service.reading import Reading
 from service.receipts import Signer
 from service.reviewing import Reviewing
 from service.scheduling import NoScheduler, Scheduler
+from service.sealing import Seals
 from service.seating import Creating, Joining
 from service.settling import AfterAppend
 from service.store.port import EventStore
@@ -81,14 +82,15 @@ class GameService:
         after = AfterAppend(self.cache, store, self.scheduler)
         bot_seats = BotSeats(bots, now)
         access = SeatAccess(loader, self.cache, bot_seats)
+        seals = Seals(loader)
         creating = Creating(rules, loader, store, store, store, bot_seats, after, now, bot_pace_ms)
-        joining = Joining(loader, store, store, store, after, now)
-        forking = Forking(rules, loader, store, creating, archive)
+        joining = Joining(loader, store, store, store, after, now, access, seals)
+        forking = Forking(rules, loader, store, creating, access, seals, archive)
         acting = Acting(rules, loader, store, store, self.cache, after, now, check_action, signer)
         timeouts = Timeouts(loader, store, store, after, now)
         reading = Reading(rules, loader, store, store, store, store, access, bot_seats, now,
-                          signer)  # fmt: skip
-        archived = ArchivedReads(reading, loader, store, store, archive, signer)
+                          seals, signer)  # fmt: skip
+        archived = ArchivedReads(reading, loader, store, store, seals, archive, signer)
         operating = Operating(loader, store, store, store, store, self.cache, after, bots)
 
         # games and their rules
@@ -101,7 +103,8 @@ class GameService:
         self.join_seat = joining.join_seat
         self.fork_game = forking.fork_game
         self.fork_prehistory = forking.fork_prehistory
-        self.review = Reviewing(loader, store, self.scheduler).review
+        self.review = Reviewing(loader, store, self.scheduler, seals).review
+        self.sealed = seals.sealed  # a sealed fork (of a game still played) now
         # seats, tokens and bots
         self.claim = access.claim
         self.holder_in = access.holder_in

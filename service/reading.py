@@ -13,6 +13,7 @@ from service.folding import Loaded
 from service.json_ready import json_ready
 from service.loading import GameLoader, Rulebook
 from service.receipts import Signer
+from service.sealing import Seals
 from service.shared_reads import SharedReads
 from service.store.port import EventLog, Listing, Spectators, StoredEvent, Waits
 
@@ -31,8 +32,10 @@ class Reading:
         access: SeatAccess,
         bot_seats: BotSeats,
         clock: Callable[[], float],
+        seals: Seals,
         signer: Signer | None = None,
     ) -> None:
+        self.seals = seals
         self.rules = rules
         self.loader = loader
         self.log = log
@@ -53,7 +56,9 @@ class Reading:
         """What the reader's seat sees now: the seat its token holds in the game as read, in
         the same round trip, from the store (``SeatAccess.reader_seat``)."""
         loaded = self.loader.load(game_id)
-        return self._view(loaded, self.access.reader_seat(loaded, reader))
+        seat = self.access.reader_seat(loaded, reader)
+        self.seals.check_unsealed(loaded.meta.forked, seat)
+        return self._view(loaded, seat)
 
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         game_id = loaded.meta.id
@@ -102,9 +107,13 @@ class Reading:
         store read (``service.shared_reads``); each still gets its own seat's events, checked
         against it.
         """
-        return self._events_page(
-            game_id, after, lambda loaded: self.access.reader_seat(loaded, reader), limit, shared
-        )
+
+        def seat_in(loaded: Loaded) -> int | None:
+            seat = self.access.reader_seat(loaded, reader)
+            self.seals.check_unsealed(loaded.meta.forked, seat)
+            return seat
+
+        return self._events_page(game_id, after, seat_in, limit, shared)
 
     def _events_page(
         self,
@@ -157,10 +166,14 @@ class Reading:
             "events": json_ready(items),
         }
 
-    def summary(self, game_id: str) -> dict[str, Any]:
-        """The public facts of a game (the seed only once it is over)."""
+    def summary(self, game_id: str, reader: Reader | None = None) -> dict[str, Any]:
+        """The public facts of a game (the seed only once it is over); a sealed fork's to its
+        seat's ``reader`` alone (``Seals.check_unsealed``)."""
         loaded = self.loader.load(game_id)
         meta, rules, state = loaded.meta, loaded.game, loaded.state
+        if self.seals.sealed(meta.forked):  # only then is the reader's token looked at
+            seat = None if reader is None else self.access.reader_seat(loaded, reader)
+            self.seals.check_unsealed(meta.forked, seat)
         outcome = rules.outcome(state)
         out = {
             "id": meta.id,
@@ -194,8 +207,10 @@ class Reading:
     def list_games(
         self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0
     ) -> list[dict[str, Any]]:
-        """Games newest first, filtered by game name and status."""
+        """Games newest first, filtered by game name and status; sealed forks are not listed
+        (a page may hold fewer games for them)."""
         metas = self.listing.list_games(game=game, status=status, limit=limit, offset=offset)
+        metas = [m for m in metas if not self.seals.sealed(m.forked)]
         return [
             {
                 "id": m.id,

@@ -32,7 +32,7 @@ DEFAULT_INTERVAL = 60.0  # seconds between the workers' runs
 @dataclass(frozen=True, slots=True)
 class Moved:
     """What happened to one game: ``archived``, ``already archived``, ``unknown``, ``not
-    over`` or ``refused: <why>`` (kept in Redis)."""
+    over``, ``sealed`` (a sealed fork, kept in Redis) or ``refused: <why>`` (kept in Redis)."""
 
     game_id: str
     outcome: str
@@ -68,6 +68,8 @@ class Retention:
                          "unknown")  # fmt: skip
         if not loaded.over:
             return Moved(game_id, "not over")
+        if self.service.sealed(loaded.meta.forked):
+            return Moved(game_id, "sealed")  # a sealed fork is archived once its source ends
         archived = ArchivedGame(
             id=game_id,
             summary=self.service.summary(game_id),

@@ -9,13 +9,17 @@ from typing import Any
 from service.errors import GameNotOver, InvalidField
 from service.loading import GameLoader
 from service.scheduling import ReviewQueue, Scheduler
+from service.sealing import Seals
 from service.store.port import Exports
 
 
 class Reviewing:
     """A finished game's review for one seat."""
 
-    def __init__(self, loader: GameLoader, exports: Exports, scheduler: Scheduler) -> None:
+    def __init__(
+        self, loader: GameLoader, exports: Exports, scheduler: Scheduler, seals: Seals
+    ) -> None:
+        self.seals = seals
         self.loader = loader
         self.exports = exports
         self.scheduler = scheduler
@@ -25,6 +29,7 @@ class Reviewing:
         loaded = self.loader.load(game_id)
         if not loaded.over:
             raise GameNotOver(f"game {game_id} is not over: a review is of a finished game")
+        self.seals.check_unsealed(loaded.meta.forked, None)  # a sealed fork's: once its source ends
         if not 0 <= seat < loaded.meta.players:
             raise InvalidField("seat", f"must be from 0 to {loaded.meta.players - 1}, got {seat}")
         kept = self.exports.review(game_id, seat)

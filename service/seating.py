@@ -11,12 +11,13 @@ from domain.forks import GameForked, origin_summary
 from domain.lifecycle import Keys, create_command, join_command
 from domain.protocol import Game, fold
 from service import clocks, deal_keys, digests, folding, public, request_checks
-from service.access import BotSeats
+from service.access import BotSeats, SeatAccess
 from service.digests import token_hash
-from service.errors import NotFound, SeatNotOpen
+from service.errors import Forbidden, NotFound, SeatNotOpen, Unauthorized
 from service.folding import Loaded
 from service.json_ready import json_ready
 from service.loading import GameLoader, Rulebook, log
+from service.sealing import Seals
 from service.settling import AfterAppend
 from service.store.port import (
     ClockIndex,
@@ -215,6 +216,8 @@ class Joining:
         clock_index: ClockIndex,
         after: AfterAppend,
         clock: Callable[[], float],
+        access: SeatAccess,
+        seals: Seals,
     ) -> None:
         self.loader = loader
         self.log = log
@@ -222,6 +225,8 @@ class Joining:
         self.clock_index = clock_index
         self.after = after
         self.clock = clock
+        self.access = access
+        self.seals = seals
 
     def join_seat(
         self,
@@ -230,8 +235,11 @@ class Joining:
         name: str,
         entropy: str | None = None,
         idempotency_key: str | None = None,
+        token: str | None = None,
     ) -> dict[str, Any]:
         """Fill an open seat with its entropy (the last one deals); the token is shown once.
+        The seat of a sealed fork is taken with the ``token`` of that seat of its source, while
+        it is sealed (``_check_reserved``).
 
         With ``idempotency_key`` (a secret of the client's, with its own ``entropy``) a retry
         of the same request returns the same token (re-derived, never stored), whichever
@@ -247,6 +255,7 @@ class Joining:
             loaded, _, earlier = self.loader.load_with(game_id, idempotency_key=key)
             if earlier is None:
                 self._check_open(loaded, seat)
+                self._check_reserved(loaded, seat, token)
                 keys = deal_keys.keys_of(loaded.meta)
                 if keys is None:
                     return self._join_meta(game_id, seat, name, secrets.token_urlsafe(32), {})
@@ -271,6 +280,22 @@ class Joining:
             joinable is not None and seat not in joinable
         ):
             raise SeatNotOpen(f"seat {seat} of game {game_id} is not open")
+
+    def _check_reserved(self, loaded: Loaded, seat: int, token: str | None) -> None:
+        """Unless the seat may be taken with ``token``: a sealed fork's seat (``forked["as"]``)
+        by the holder of that seat of its source now, by the store, while it is sealed."""
+        forked = loaded.meta.forked
+        if not self.seals.sealed(forked) or seat != forked["as"]:  # type: ignore[index]
+            return
+        source = str(forked["source"])  # type: ignore[index]
+        if token is None:
+            raise Unauthorized(f"seat {seat} of this sealed fork is for the holder of seat "
+                               f"{seat} of game {source}: send its token (Authorization: "
+                               "Bearer)")  # fmt: skip
+        holder = self.access.holder_in(self.loader.load(source), token)
+        if holder.token_hash is None or holder.seat != seat:
+            raise Forbidden(f"the token holds another seat of game {source} than seat {seat}: "
+                            "that seat's fork is its holder's")  # fmt: skip
 
     def _fill(
         self,

@@ -264,7 +264,7 @@ def export_replay(game_id: str) -> str:
     text = dumps(replay)
     store.put_replay(game_id, text)
     directory = config.replay_dir()
-    if directory:
+    if directory and not svc.sealed(loaded.meta.forked):  # a sealed fork's file: not published
         path = Path(directory) / f"{game_id}.replay.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

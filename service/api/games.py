@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import get_service, problems
+from service.api.deps import SECURITY, bearer_token, get_service, problems, reader
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create, list and read games")
 catalogue_blp = Blueprint(
@@ -57,26 +57,34 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @problems(blp, 404, 500)
+    @blp.doc(security=SECURITY)
+    @problems(blp, 401, 403, 404, 500)
     @blp.response(200, schemas.SummarySchema())
     def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """The public summary: seats, to act, version, deck commitment, head hash, outcome."""
-        summary = get_service().summary(game_id)
+        """The public summary: seats, to act, version, deck commitment, head hash, outcome.
+        A sealed fork's (a seat's fork of a game still played) is its seat's alone: 403
+        ``fork_sealed`` without that seat's token.
+        """
+        summary = get_service().summary(game_id, reader())
         return summary, 200, {"ETag": f'"{summary["version"]}"'}
 
 
 @blp.route("/<game_id>/forks")
 class Forks(MethodView):
-    @problems(blp, 400, 404, 409, 422)
+    @blp.doc(security=SECURITY)
+    @problems(blp, 400, 401, 403, 404, 409, 422)
     @blp.arguments(schemas.ForkRequestSchema())
     @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
     @blp.response(201, schemas.CreatedSchema())
     def post(
         self, body: dict[str, Any], headers: dict[str, Any], game_id: str
     ) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Fork a finished game: a new game of its rules and options that starts at version
-        ``at``, as a seat saw it (the cards it had not seen dealt afresh: nothing hidden is
-        told) or with every card open (``"as": "open"``: the exact position, prearranged).
+        """Fork a game: a new game of its rules and options that starts at version ``at``,
+        as a seat saw it (the cards it had not seen dealt afresh: nothing hidden is told) or,
+        when it is over, with every card open (``"as": "open"``: the exact position,
+        prearranged). A game still played is forked by a seat as itself, with its token: the
+        fork is sealed (its alone, that seat open for it, the others the service's bots) until
+        the game ends.
         """
         created = get_service().fork_game(
             game_id,
@@ -85,6 +93,7 @@ class Forks(MethodView):
             seats=body["seats"],
             idempotency_key=headers.get("idempotency_key"),
             creator=request.remote_addr or "",
+            token=bearer_token(),
         )
         return created, 201, {"Location": f"/games/{created['id']}"}
 

@@ -47,6 +47,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_your_turn": (409, "Not your turn"),
     "game_over": (409, "Game over"),
     "game_not_over": (409, "Game not over"),
+    "fork_sealed": (403, "Fork sealed"),
     "game_playing": (409, "Game being played"),
     "game_archived": (410, "Game archived"),
     "version_conflict": (409, "Version conflict"),
@@ -138,6 +139,9 @@ DESCRIPTIONS: dict[str, str] = {
     "not_your_turn": "Another seat is to act.",
     "game_over": "The game has ended: no more actions.",
     "game_not_over": "The game has not ended yet: its replay exists once it does.",
+    "fork_sealed": "A seat's fork of a game still being played: until that game ends only "
+    "the seat that forked it reads it (with its token); its summary, views, events, replay, "
+    "review and forks are refused to anyone else, and it is not listed.",
     "game_archived": "The game is over and was moved to the archive: its summary, events, "
     "replay and verification are still served, its views, streams, seats and actions are not.",
     "version_conflict": "The game moved on: `current_version` is where it is now; read the "

@@ -122,6 +122,9 @@ class ForkedSchema(ma.Schema):
     version = fields.Integer(metadata={"description": "the source's version it starts from"})
     as_ = fields.Raw(data_key="as", attribute="as", metadata={
         "description": "the point of view: a seat, or null (every card open)"})
+    sealed = fields.Boolean(metadata={
+        "description": "true for a seat's fork of a game then still played (absent otherwise): "
+                       "that seat's alone until the game ends"})
 
 
 class CreatedSchema(ma.Schema):

@@ -8,14 +8,15 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import get_service, problems
+from service.api.deps import SECURITY, bearer_token, get_service, problems
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open seats")
 
 
 @blp.route("/<game_id>/seats/<int:seat>")
 class Seat(MethodView):
-    @problems(blp, 400, 404, 409, 410, 413, 422)
+    @blp.doc(security=SECURITY)
+    @problems(blp, 400, 401, 403, 404, 409, 410, 413, 422)
     @blp.arguments(schemas.JoinSeatSchema())
     @blp.arguments(schemas.IdempotencyHeadersSchema(), location="headers")
     @blp.response(201, schemas.JoinedSchema())
@@ -27,8 +28,10 @@ class Seat(MethodView):
         The token is shown once, except to a retry of the same request (name and ``entropy``)
         with the same ``Idempotency-Key``, which gets the same token: such a key is a secret of
         at least 22 random characters, sent with your own ``entropy`` (400 otherwise). The join
-        that fills the last seat deals (docs/fairness.md).
+        that fills the last seat deals (docs/fairness.md). The seat of a sealed fork (a seat's
+        fork of a game still played) is taken with the token of that seat of that game.
         """
         return get_service().join_seat(
-            game_id, seat, body["name"], body.get("entropy"), headers.get("idempotency_key")
-        )
+            game_id, seat, body["name"], body.get("entropy"), headers.get("idempotency_key"),
+            token=bearer_token(),
+        )  # fmt: skip

@@ -1,7 +1,8 @@
-"""Forks of finished games (docs/analysis.md): a fork as a seat tells that seat nothing it had
-not seen, a fork with every card open is the exact position, forks verify offline (against
-their source's replay too), a forked game plays to its end with bots, and an archived game is
-forked from its archived replay as it was before."""
+"""Forks (docs/analysis.md): a fork as a seat tells that seat nothing it had not seen, a fork
+with every card open is the exact position, forks verify offline (against their source's
+replay too), a forked game plays to its end with bots, an archived game is forked from its
+archived replay as it was before, and a seat's fork of a game still played (sealed) is that
+seat's alone until the game ends, then published and verified like any."""
 
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ from replays.format import loads
 from replays.verify import check, verify
 from service.archive import MemoryArchive
 from service.cli import main
-from service.errors import GameNotOver, InvalidField
+from service.errors import GameNotOver, InvalidField, Unauthorized
 from service.games import GameService
 from service.retention import Retention
 from service.store import InMemoryEventStore
-from tests.support.api import CARD, make_app
+from tests.support.api import CARD, bearer, cards_in, make_app
 from tests.support.visibility import may_see
 from tests.unit.lifecycle.test_receipts import rechain
 from workers.jobs import play_one_turn
@@ -275,12 +276,14 @@ def test_search_bots_play_a_fork_on_from_what_they_knew_before_it(
     assert fell_back == []
 
 
-def test_only_a_finished_game_is_forked_and_the_moment_must_exist(
+def test_a_game_still_played_is_forked_by_a_seat_only_and_the_moment_must_exist(
     svc: GameService, sources: dict[str, str]
 ) -> None:
     live = svc.create_game("sixty_six", [{"type": "open"}, BOT])["id"]
     with pytest.raises(GameNotOver):
-        svc.fork_game(live, at=1, view_as=0, seats=[BOT, BOT])
+        svc.fork_game(live, at=1, view_as="open", seats=[BOT, BOT])
+    with pytest.raises(Unauthorized):
+        svc.fork_game(live, at=1, view_as=0, seats=[{"type": "open"}, BOT])
     game_id = sources["sixty_six"]
     head = svc.load(game_id).version
     with pytest.raises(InvalidField, match="at"):
@@ -361,3 +364,141 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
         play_out(svc, fork_id)
         report = verify(loads(svc.replay_file(fork_id)), source=source)
         assert report.ok, report.summary()
+
+
+OPEN_SEAT = {"type": "open"}
+
+
+def problem(response: Any, status: int, code: str) -> None:
+    """The response is that problem+json."""
+    assert response.status_code == status, (response.status_code, response.json)
+    assert response.headers["Content-Type"] == "application/problem+json"
+    assert response.json["code"] == code, response.json
+
+
+def play_seat(svc: GameService, game_id: str, rnd: random.Random) -> None:
+    """Seat 0 (a person) makes a random legal move."""
+    loaded = svc.load(game_id)
+    legal = loaded.game.legal_actions(loaded.state, 0)
+    svc.submit_action(game_id, 0, rnd.choice(legal), loaded.version)
+
+
+def live_source(svc: GameService, client: Any, name: str) -> tuple[str, str]:
+    """A game with a person at seat 0 (its token) and bots elsewhere, played until seat 0
+    is to move in the play (Shithead: after its pre-play) after two decisions of its own."""
+    seats = [OPEN_SEAT] + [BOT] * (GAMES[name] - 1)
+    created = client.post("/games", json={"game": name, "seats": seats, "seed": f"live-{name}"})
+    game_id = created.json["id"]
+    token = client.post(f"/games/{game_id}/seats/0", json={"name": "alice"}).json["token"]
+    rnd, made = random.Random(name), 0
+    for _ in range(500):
+        loaded = svc.load(game_id)
+        assert not loaded.over
+        awaited = loaded.game.awaited_seats(loaded.state)
+        if 0 not in awaited:
+            play_one_turn(svc, game_id, awaited[0], loaded.version)
+            continue
+        playing = getattr(loaded.state.inner, "phase", "play") not in ("preplay", "new")
+        if playing and made >= 2:
+            return game_id, token
+        play_seat(svc, game_id, rnd)
+        made += playing
+    raise AssertionError("seat 0 was never to move in the play")
+
+
+def only_seen_by(svc: GameService, game_id: str, seat: int) -> set[str]:
+    """The cards that seat sees now and a spectator does not (its hand)."""
+    return cards_in(svc.view(game_id, seat)["view"]) - cards_in(svc.view(game_id, None)["view"])
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_seat_forks_its_game_still_played_and_the_fork_is_its_alone_until_that_game_ends(
+    name: str,
+) -> None:
+    archive = MemoryArchive()
+    app = make_app(archive=archive)
+    client, svc = app.test_client(), app.extensions["cardroom"]
+    source_id, token = live_source(svc, client, name)
+    at = svc.load(source_id).version
+    source_view = svc.view(source_id, 0)["view"]
+    bots = [BOT] * (GAMES[name] - 1)
+    body = {"at": at, "as": 0, "seats": [OPEN_SEAT, *bots]}
+    created = client.post(f"/games/{source_id}/forks", json=body, headers=bearer(token))
+    assert created.status_code == 201, created.json
+    fork_id = created.json["id"]
+    assert created.json["forked"] == {"source": source_id, "version": at, "as": 0, "sealed": True}
+    assert created.json["prearranged"] is False
+
+    def sealed_to_spectators() -> None:
+        for path in ("", "/view", "/events", "/stream"):
+            problem(client.get(f"/games/{fork_id}{path}"), 403, "fork_sealed")
+        problem(client.post(f"/games/{fork_id}/forks", json={**body, "at": 3}), 403,
+                "fork_sealed")  # fmt: skip
+        assert fork_id not in {g["id"] for g in client.get("/games?limit=200").json["games"]}
+
+    sealed_to_spectators()
+    # its seat is that seat's holder's: taken with the source's token only
+    problem(client.post(f"/games/{fork_id}/seats/0", json={"name": "eve"}), 401, "unauthorized")
+    joined = client.post(f"/games/{fork_id}/seats/0", json={"name": "alice"},
+                         headers=bearer(token))  # fmt: skip
+    assert joined.status_code == 201, joined.json
+    mine = bearer(joined.json["token"])
+    assert client.get(f"/games/{fork_id}", headers=mine).json["forked"]["sealed"] is True
+    view = client.get(f"/games/{fork_id}/view", headers=mine).json["view"]
+    assert comparable(view) == comparable(source_view)
+    # the fork's bots never read the seat's cards (its basis is in the origin event)
+    hand = only_seen_by(svc, fork_id, 0)
+    assert hand
+    for seat in range(1, GAMES[name]):
+        assert not cards_in(svc.events_after(fork_id, 0, seat)) & hand, seat
+    rnd = random.Random(f"{name}-fork")
+    for _ in range(3000):
+        loaded = svc.load(fork_id)
+        if loaded.over:
+            break
+        awaited = loaded.game.awaited_seats(loaded.state)
+        if 0 in awaited:
+            play_seat(svc, fork_id, rnd)
+        else:
+            play_one_turn(svc, fork_id, awaited[0], loaded.version)
+    assert svc.load(fork_id).over
+    sealed_to_spectators()
+    for path in ("/replay", "/replay/verification", "/review?seat=1"):
+        problem(client.get(f"/games/{fork_id}{path}"), 403, "fork_sealed")
+    assert Retention(svc, archive, 0).archive_game(fork_id).outcome == "sealed"
+    # the source ends: the fork is published and verifies against the source's replay
+    version = svc.load(source_id).version
+    ended = client.post(f"/games/{source_id}/actions", headers=bearer(token),
+                        json={"type": "resign", "expected_version": version})  # fmt: skip
+    assert ended.status_code == 200, ended.json
+    assert client.get(f"/games/{fork_id}").json["forked"]["sealed"] is True
+    assert fork_id in {g["id"] for g in client.get("/games?limit=200").json["games"]}
+    replay = loads(client.get(f"/games/{fork_id}/replay").text)
+    assert replay.header.forked == created.json["forked"]
+    report = verify(replay, source=loads(client.get(f"/games/{source_id}/replay").text))
+    assert report.ok, report.summary()
+    assert client.get(f"/games/{fork_id}/replay/verification").json["ok"] is True
+
+
+def test_a_game_still_played_is_forked_by_one_of_its_seats_as_itself_against_bots() -> None:
+    app = make_app()
+    client, svc = app.test_client(), app.extensions["cardroom"]
+    source_id, token = live_source(svc, client, "sixty_six")
+    at = svc.load(source_id).version
+    body = {"at": at, "as": 0, "seats": [OPEN_SEAT, BOT]}
+    url = f"/games/{source_id}/forks"
+    problem(client.post(url, json=body), 401, "unauthorized")
+    problem(client.post(url, json=body, headers=bearer("not-a-token")), 401, "unauthorized")
+    problem(client.post(url, json={**body, "as": 1}, headers=bearer(token)), 403, "forbidden")
+    problem(client.post(url, json={**body, "as": "open"}, headers=bearer(token)), 409,
+            "game_not_over")  # fmt: skip
+    for seats in ([OPEN_SEAT, OPEN_SEAT], [BOT, BOT], [OPEN_SEAT, {"type": "bot", "bot": "x"}]):
+        problem(client.post(url, json={**body, "seats": seats}, headers=bearer(token)), 422,
+                "invalid_field")  # fmt: skip
+    assert [g["id"] for g in client.get("/games").json["games"]] == [source_id]  # none made
+    # another game's seat holder cannot take the fork's seat
+    fork_id = client.post(url, json=body, headers=bearer(token)).json["id"]
+    other = client.post("/games", json={"game": "sixty_six", "seats": [OPEN_SEAT, BOT]}).json
+    stranger = client.post(f"/games/{other['id']}/seats/0", json={"name": "eve"}).json["token"]
+    problem(client.post(f"/games/{fork_id}/seats/0", json={"name": "eve"},
+                        headers=bearer(stranger)), 401, "unauthorized")  # fmt: skip
