@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from service.api import schemas
 from service.api.deps import SECURITY, bearer_token, get_service, problems, reader
+from service.errors import Unauthorized
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create, list and read games")
 catalogue_blp = Blueprint(
@@ -65,7 +66,11 @@ class Game(MethodView):
         A sealed fork's (a seat's fork of a game still played) is its seat's alone: 403
         ``fork_sealed`` without that seat's token.
         """
-        summary = get_service().summary(game_id, reader())
+        try:
+            who = reader()
+        except Unauthorized:  # the summary is public: a header that is no bearer token is none
+            who = None
+        summary = get_service().summary(game_id, who)
         return summary, 200, {"ETag": f'"{summary["version"]}"'}
 
 

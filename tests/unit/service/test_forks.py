@@ -496,6 +496,9 @@ def test_a_game_still_played_is_forked_by_one_of_its_seats_as_itself_against_bot
         problem(client.post(url, json={**body, "seats": seats}, headers=bearer(token)), 422,
                 "invalid_field")  # fmt: skip
     assert [g["id"] for g in client.get("/games").json["games"]] == [source_id]  # none made
+    # a summary is public: an Authorization header that holds no bearer token is no token
+    assert client.get(f"/games/{source_id}", headers={"Authorization": "Basic eDp5"}).json[
+        "id"] == source_id  # fmt: skip
     # another game's seat holder cannot take the fork's seat
     fork_id = client.post(url, json=body, headers=bearer(token)).json["id"]
     other = client.post("/games", json={"game": "sixty_six", "seats": [OPEN_SEAT, BOT]}).json
