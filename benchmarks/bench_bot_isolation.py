@@ -77,16 +77,22 @@ def _phase(phase: str, args: argparse.Namespace) -> tuple[float, float, str]:
             deployment(Path(tmp), "single", limits) as (base, tiers, _):  # fmt: skip
         stop = threading.Event()
         hostile = Hostile(base, phase, args.hostile_games, stop) if phase != "alone" else None
-        before = tiers.cpu()["worker"]
+        before, client = tiers.cpu(), time.process_time()
         try:
             finished = bots_only(base, args.games, args.seconds)
         finally:
-            worker = max(tiers.cpu()["worker"] - before, 0.01)
+            after, client = tiers.cpu(), time.process_time() - client
             stop.set()
             if hostile is not None:
                 hostile.join()
-        extra = "" if hostile is None else (
-            f"(hostile: {hostile.actions} actions, {hostile.refused} refused)")
+        used = {tier: after[tier] - before[tier] for tier in after}
+        worker = max(used["worker"], 0.01)
+        # where the machine went: each tier's CPU seconds, and this process's (the hostile
+        # bot's client threads and the bots-only games' poller)
+        extra = ", ".join(f"{tier} {seconds:.1f}" for tier, seconds in used.items())
+        extra = f"[CPU s: {extra}, client {client:.1f}]"
+        if hostile is not None:
+            extra += f" (hostile: {hostile.actions} actions, {hostile.refused} refused)"
         return finished * 60.0 / args.seconds, finished * 60.0 / worker, extra
 
 

@@ -123,7 +123,11 @@ def create_app(
     security.install(app)  # the security headers of every answer
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)
     # each bot account's requests counted before anything else (service.api.limits)
-    app.wsgi_app = limits.BotRequests(app.wsgi_app, app.extensions[limits.BOT_LIMIT])  # type: ignore[method-assign]
+    app.wsgi_app = limits.BotRequests(  # type: ignore[method-assign]
+        app.wsgi_app,
+        app.extensions[limits.BOT_LIMIT],
+        float(app.config["CARDROOM_BOT_REFUSAL_PAUSE"]),
+    )
     trust_proxies(app, int(app.config["CARDROOM_TRUSTED_PROXIES"]))  # outermost
     return app
 

@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     # every request with an HTTP bot account's token (actions and reads, all its games), per
     # account ("": none)
     "CARDROOM_LIMIT_BOT_REQUESTS": "20 per second",
+    "CARDROOM_BOT_REFUSAL_PAUSE": 0.5,  # seconds a bot account's 429 is held (0: none)
     "RATELIMIT_STORAGE_URI": "",  # default: REDIS_URL
     # proxies in front of the app whose X-Forwarded-For / -Proto it believes (0: none; 1: one
     # nginx; see docs/operations.md): the rate limits then count the real client

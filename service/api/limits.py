@@ -9,7 +9,8 @@ included; ``memory://`` for one process), ``CARDROOM_LIMIT_ACTIONS`` (``POST
 store beside the game, in the action's own append: ``ActionLimit``),
 ``CARDROOM_LIMIT_BOT_REQUESTS`` (every request with an HTTP bot account's token, its actions
 and reads across all its games together, per account: ``BotLimit``, counted in front of the
-app by ``BotRequests``). A refused request is a 429 problem+json ``rate_limited`` with
+app by ``BotRequests``, which sends a refusal after ``CARDROOM_BOT_REFUSAL_PAUSE`` seconds).
+A refused request is a 429 problem+json ``rate_limited`` with
 ``Retry-After`` (whole seconds: for a create, the limit's window, as the refusal reads nothing
 from Redis). When the limits' storage is unreachable requests are let through (logged), not
 refused.
@@ -271,10 +272,23 @@ class BotRequests:
     """WSGI middleware in front of the app (and of its action hot path): counts each request
     with a bearer token against ``BotLimit`` before anything else, and answers one past the
     limit itself (429 problem+json ``rate_limited``, ``Retry-After``, the security headers):
-    a refusal costs one count in the limits' storage, no request context."""
+    a refusal costs one count in the limits' storage, no request context.
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], limit: BotLimit) -> None:
-        self.app, self.limit = app, limit
+    A refusal is answered after a pause of ``pause`` seconds (``CARDROOM_BOT_REFUSAL_PAUSE``),
+    at most ``HELD`` of them at once per process (the others at once): a client that asks again
+    as soon as it is refused then asks a few times a second per connection, not hundreds (each
+    refusal still costs the service a count, and that client's machine is often the same as
+    the workers'). Under gevent a held refusal is a sleeping greenlet: no CPU, one connection.
+    """
+
+    HELD = 100
+
+    def __init__(
+        self, app: Callable[..., Iterable[bytes]], limit: BotLimit, pause: float = 0.0
+    ) -> None:
+        self.app, self.limit, self.pause = app, limit, pause
+        self.held = 0
+        self._lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
@@ -283,8 +297,23 @@ class BotRequests:
             try:
                 self.limit.check(token)
             except BotLimited as refused:
+                self._hold()
                 return self._refuse(refused, start_response)
         return self.app(environ, start_response)
+
+    def _hold(self) -> None:
+        """The refusal's pause, unless ``HELD`` refusals are held already."""
+        if self.pause <= 0:
+            return
+        with self._lock:
+            if self.held >= self.HELD:
+                return
+            self.held += 1
+        try:
+            time.sleep(self.pause)  # gevent's cooperative sleep in a gevent worker
+        finally:
+            with self._lock:
+                self.held -= 1
 
     @staticmethod
     def _refuse(refused: BotLimited, start_response: Callable[..., Any]) -> list[bytes]:

@@ -5,12 +5,13 @@ their own budgets."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from service.api.limits import BOT_LIMIT
+from service.api.limits import BOT_LIMIT, BotRequests
 from service.api.security import HEADERS
 from service.store import InMemoryEventStore
 from tests.support.api import bearer, make_app
@@ -21,7 +22,8 @@ ME = {"type": "bot", "bot": "mybot"}
 
 def limited(store: InMemoryEventStore, bot_requests: str, **config: Any) -> FlaskClient:
     settings = {"CARDROOM_RATE_LIMITS": 1, "CARDROOM_LIMIT_BOT_REQUESTS": bot_requests,
-                "CARDROOM_LIMIT_CREATE": "1000 per minute", **config}  # fmt: skip
+                "CARDROOM_LIMIT_CREATE": "1000 per minute",
+                "CARDROOM_BOT_REFUSAL_PAUSE": 0, **config}  # fmt: skip
     return make_app(store, **settings).test_client()
 
 
@@ -112,3 +114,21 @@ def test_the_api_documents_the_429_where_a_bot_token_may_be_sent() -> None:
     for path, method in (("/games/{game_id}/view", "get"), ("/bots/stream", "get"),
                          ("/games/{game_id}/events", "get")):  # fmt: skip
         assert "429" in spec["paths"][path][method]["responses"], path
+
+
+def test_a_refusal_is_held_for_its_pause_unless_too_many_are_held() -> None:
+    client = limited(InMemoryEventStore(), "1 per minute", CARDROOM_BOT_REFUSAL_PAUSE=0.3)
+    token = account(client)
+    game_id = game(client, [ME, ME], "held")
+    began = time.monotonic()
+    assert view(client, token, game_id).status_code == 200
+    assert time.monotonic() - began < 0.3  # a request within the limit is not held
+    began = time.monotonic()
+    problem_of(view(client, token, game_id), 429, "rate_limited")
+    assert time.monotonic() - began >= 0.3
+    front = client.application.wsgi_app
+    assert isinstance(front, BotRequests) and front.held == 0
+    front.HELD = 0  # as many held as a process holds: answered at once
+    began = time.monotonic()
+    problem_of(view(client, token, game_id), 429, "rate_limited")
+    assert time.monotonic() - began < 0.3

@@ -66,7 +66,8 @@ def test_a_bot_faster_than_its_limit_plays_its_games_to_the_end_by_itself(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     app = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=1, CARDROOM_SSE_SECONDS=5.0,
-                   CARDROOM_LIMIT_BOT_REQUESTS="8 per second")  # fmt: skip
+                   CARDROOM_LIMIT_BOT_REQUESTS="8 per second",
+                   CARDROOM_BOT_REFUSAL_PAUSE=0.1)  # fmt: skip
     client = app.test_client()
     token = client.post("/bots", json={"name": "sdkbot"}).json["token"]
     with serving(app) as base:
