@@ -103,8 +103,8 @@ class Stream(MethodView):
 
         A seat's own stream with its token (Authorization) or a stream ticket (``ticket``);
         the spectators' stream with neither. Each connection lasts between half of
-        CARDROOM_SSE_SECONDS and all of it; clients reconnect (``retry:``) with Last-Event-ID
-        and lose nothing.
+        CARDROOM_SSE_SECONDS and all of it; clients reconnect (``retry:``, between
+        CARDROOM_SSE_RETRY_MS and twice it) with Last-Event-ID and lose nothing.
         """
         service = get_service()
         who = reader()
@@ -142,6 +142,18 @@ def lifetime(seconds: float) -> float:
     return seconds * (1.0 - 0.5 * random.random())
 
 
+def retry_after(ms: int) -> int:
+    """The ``retry:`` one connection sends: between ``ms`` and twice it, drawn anew for each.
+
+    Streams cut together (a restart, a network failure, a proxy's timeout, spectators of a
+    finished game moving on) reconnect ``retry`` later: with one value for all they would all
+    come back in the same instant, each with its request and first read, and stall the actions
+    served beside them (bench_streams' followers: 25 reconnects a web worker at once). A random
+    share spreads them over one more ``ms``.
+    """
+    return int(ms * (1.0 + random.random()))
+
+
 def _resume_from(after: int) -> int:
     last = request.headers.get("Last-Event-ID")
     if last is None:
@@ -168,7 +180,7 @@ def _sse(
     gets 401 or 403).
     """
     deadline = time.monotonic() + seconds
-    yield f"retry: {retry_ms}\n\n"
+    yield f"retry: {retry_after(retry_ms)}\n\n"
     batch = first
     spectator = who.token is None and who.ticket is None
     watching = Watching(service, game_id, heartbeat) if spectator else None

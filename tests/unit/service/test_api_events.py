@@ -97,7 +97,7 @@ def test_the_stream_sends_retry_then_events_with_their_versions(table: Table) ->
     response = table.client.get(f"/games/{table.id}/stream", headers=table.headers(0))
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     messages = sse(response.get_data(as_text=True))
-    assert messages[0] == {"retry": "1000"}
+    assert messages[0].keys() == {"retry"} and 1000 <= int(messages[0]["retry"]) < 2000
     events = [m for m in messages if m.get("event") == "event"]
     assert [m["id"] for m in events] == ["1", "2", "3", "4", "5"]
     assert json.loads(events[4]["data"])["event"]["hands"] == [["AS", "9H"], 2]
@@ -180,7 +180,7 @@ def test_each_stream_lives_its_own_share_of_the_stream_lifetime(
 
     client = make_app(store, CARDROOM_SSE_SECONDS=0.6, CARDROOM_SSE_HEARTBEAT=0.05).test_client()
     table = Table(client, deal=DEAL, dealer=1)
-    draws = iter([0.0, 0.999])
+    draws = iter([0.0, 0.5, 0.999, 0.5])  # each stream: its lifetime, then its retry
     monkeypatch.setattr(random, "random", lambda: next(draws))
     lasted = []
     for _ in range(2):
@@ -189,6 +189,24 @@ def test_each_stream_lives_its_own_share_of_the_stream_lifetime(
         lasted.append(time.monotonic() - started)
     assert 0.55 <= lasted[0] < 0.9  # the whole lifetime
     assert 0.28 <= lasted[1] < 0.45  # half of it
+
+
+def test_each_stream_tells_its_own_reconnection_delay_between_retry_and_twice_it(
+    store: InMemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streams cut together (a restart, a network failure) must not all come back in the same
+    instant: each connection's ``retry:`` is drawn between CARDROOM_SSE_RETRY_MS and twice it."""
+    import random
+
+    client = make_app(store, CARDROOM_SSE_SECONDS=0.05, CARDROOM_SSE_RETRY_MS=1000).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    draws = iter([0.5, 0.0, 0.5, 0.999])  # each stream: its lifetime, then its retry
+    monkeypatch.setattr(random, "random", lambda: next(draws))
+    told = []
+    for _ in range(2):
+        text = client.get(f"/games/{table.id}/stream?after={DEALT}").get_data(as_text=True)
+        told.append(sse(text)[0])
+    assert told == [{"retry": "1000"}, {"retry": "1999"}]
 
 
 def test_the_streams_of_a_game_woken_together_share_one_read_of_the_store(
