@@ -1,13 +1,18 @@
 """Analysis in the browser (docs/analysis.md): the replay viewer shows the viewed seat's review
 beside the steps, and "play on from here" forks the game at the step shown, as that seat, into
-a game the person then plays to its end against bots."""
+a game the person then plays to its end against bots; at the table, a seat plays on from its
+own decision of a game still played in a sealed fork."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable
 
 import pytest
 
+from replays.format import loads
+from replays.verify import verify
 from tests.browser.helpers import Watched, play_through
 from tests.browser.test_table import take_seat
 from tests.e2e.conftest import BOT, Stack
@@ -48,4 +53,44 @@ def test_a_replay_is_reviewed_and_played_on_from_a_decision_as_its_seat(
     assert clicks, "the person made no move in the fork"
     assert table_stack.wait_over(fork_id)["outcome"] is not None
     watched.screenshot("analysis-fork-over")
+    watched.assert_clean()
+
+
+def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fork(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    http, base = table_stack.http, table_stack.base
+    created = table_stack.create("sixty_six", [{"type": "open"}, BOT], seed="browser-live-fork",
+                                 options={"game_target": 1})  # fmt: skip
+    source = created["id"]
+    watched = pages()
+    page = watched.page
+    take_seat(watched, source)
+    kept = page.evaluate(f"localStorage.getItem('cardroom.seat.{source}')")
+    token = json.loads(kept)["token"]
+    page.click("#fork-here")  # shown at the seat's own decision
+    page.wait_for_url(lambda url: "#/game/" in url and source not in url)
+    fork_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector('#felt .seat.me[data-seat="0"]')  # its seat taken with the token
+    sealed = http.get(f"{base}/games/{fork_id}")
+    assert sealed.status_code == 403 and sealed.json()["code"] == "fork_sealed"
+    clicks = play_through(watched)
+    assert clicks, "the person made no move in the fork"
+    assert http.get(f"{base}/games/{fork_id}/replay").json()["code"] == "fork_sealed"
+    version = http.get(f"{base}/games/{source}").json()["version"]
+    ended = http.post(f"{base}/games/{source}/actions",
+                      headers={"Authorization": f"Bearer {token}"},
+                      json={"type": "resign", "expected_version": version})  # fmt: skip
+    assert ended.status_code == 200, ended.text
+    summary = table_stack.wait_over(fork_id)
+    assert summary["forked"] == {"source": source, "version": summary["forked"]["version"],
+                                 "as": 0, "sealed": True}  # fmt: skip
+    deadline = time.monotonic() + 20
+    while (replay := http.get(f"{base}/games/{fork_id}/replay")).status_code != 200:
+        assert time.monotonic() < deadline, replay.text
+        time.sleep(0.1)
+    report = verify(loads(replay.content), source=loads(
+        http.get(f"{base}/games/{source}/replay").content))  # fmt: skip
+    assert report.ok, report.summary()
     watched.assert_clean()

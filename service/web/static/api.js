@@ -52,10 +52,11 @@ export function savedSeat(id) {
 
 /** Join ``seat`` of game ``gameId`` (whose deck commitment is ``commitment``) as ``name``,
  * with this browser's own share of the deal (not the server's); the seat's token is kept in
- * this browser, and the entropy with the commitment (fairness.js). ``{ error }`` if refused. */
-export async function joinSeat(gameId, seat, name, commitment) {
+ * this browser, and the entropy with the commitment (fairness.js). ``{ error }`` if refused.
+ * ``token``: a sealed fork's seat is taken with the token of that seat of its source. */
+export async function joinSeat(gameId, seat, name, commitment, token = null) {
   const entropy = newEntropy();
-  const joined = await api("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}`, { body: { name, entropy } });
+  const joined = await api("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}`, { body: { name, entropy }, token });
   if (!joined.ok) return { error: problemText(joined) };
   keepEntropy(gameId, joined.data.seat, entropy, commitment);
   localStorage.setItem(seatKey(gameId), JSON.stringify({ seat: joined.data.seat, token: joined.data.token, name: joined.data.name }));

@@ -12,13 +12,14 @@ import {
 
 export async function gamePage({ main, onLeave, announce }, id, watching) {
   const path = `/games/${encodeURIComponent(id)}`;
-  let summary = (await api("GET", path));
+  const mine = watching ? null : savedSeat(id);
+  // a sealed fork's summary is its seat's alone (docs/analysis.md): read with the seat's token
+  let summary = (await api("GET", path, { token: mine ? mine.token : null }));
   if (!summary.ok) {
     main.append(el("h1", {}, "Game not found"), el("p", {}, problemText(summary)), el("a", { href: "#/" }, "Back to the lobby"));
     return;
   }
   summary = summary.data;
-  const mine = watching ? null : savedSeat(id);
   let token = mine ? mine.token : null;
   let me = mine ? mine.seat : null;
   let view = null;
@@ -39,10 +40,11 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   const handBox = el("div", { id: "hand" });
   const actionsBox = el("div", { class: "actions", id: "actions" });
   const lifecycleBox = el("div", { class: "lifecycle", id: "lifecycle" });  // resign, abort
+  const forkBox = el("div", { class: "lifecycle", id: "fork-box" });  // play on from here
   const mode = el("p", { class: "muted" });
   const panel = el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
     el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
-    el("div", { class: "actions-row" }, actionsBox, lifecycleBox));
+    el("div", { class: "actions-row" }, actionsBox, lifecycleBox, forkBox));
   main.classList.add("game");
   const moves = moveList({ path, token: () => token, onLeave });
   const sheetBox = el("div", { id: "sheet" });
@@ -166,7 +168,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
         el("a", { href: `#/replay/${id}` }, "Replay and audit this game")));
       if (me !== null && !audited) {  // this browser checks the game itself (fairness.js)
         audited = true;
-        auditPanel(id, summary.game, me, async (where) => (await api("GET", where)).data)
+        auditPanel(id, summary.game, me, async (where) => (await api("GET", where, { token })).data)
           .then((found) => outcome.after(found));
       }
     }
@@ -186,11 +188,37 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     ["withdraw_abort", "Withdraw abort", "Really withdraw? Click again"],
     ["leave", "Leave", "Really leave your seat? Click again"], ["resign", "Resign", "Really resign? Click again"]];
   function drawLifecycle() {
+    drawFork();
     const offered = me === null ? [] : view.may_send || [];
     const wanted = LIFECYCLE.filter(([kind]) => offered.includes(kind));
     const shown = [...lifecycleBox.children].map((b) => b.id);
     if (JSON.stringify(shown) === JSON.stringify(wanted.map(([kind]) => kind))) return;
     lifecycleBox.replaceChildren(...wanted.map((args) => askTwiceButton(...args)));
+  }
+
+  // "Play on from here": at the seat's own decision of a game still played, a sealed fork
+  // (docs/analysis.md) as this seat against heuristic bots, its seat taken with this token
+  const forkButton = el("button", { type: "button", id: "fork-here", onclick: () => forkHere() }, "Play on from here");
+  function drawFork() {
+    const deciding = me !== null && !view.outcome && awaited().includes(me) && view.legal_actions.length > 0;
+    if (deciding && !forkBox.childElementCount) forkBox.append(forkButton);
+    if (!deciding && forkBox.childElementCount) forkBox.replaceChildren();
+  }
+  async function forkHere() {
+    if (busy) return;
+    busy = true;
+    refusal.replaceChildren();
+    try {
+      const seats = summary.seats.map((_, seat) => (seat === me ? { type: "open" } : { type: "bot", bot: "heuristic" }));
+      const made = await api("POST", `${path}/forks`, { token, body: { at: version, as: me, seats } });
+      if (!made.ok) { refusal.textContent = `Cannot play on from here: ${problemText(made)}`; return; }
+      const name = (savedSeat(id) || {}).name || localStorage.getItem("cardroom.name") || "you";
+      const joined = await joinSeat(made.data.id, me, name, made.data.commitment, token);
+      if (joined.error) { refusal.textContent = `Cannot play on from here: ${joined.error}`; return; }
+      location.hash = `#/game/${made.data.id}`;
+    } finally {
+      busy = false;
+    }
   }
 
   // resigning and aborting are never among the legal actions (a bot picking from them never
@@ -297,7 +325,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   let retryRead = null;
   onLeave(() => clearTimeout(retryRead));
   async function fetchAndDraw() {
-    const [fresh, seen] = await Promise.all([api("GET", path), api("GET", `${path}/view`, { token })]);
+    const [fresh, seen] = await Promise.all([api("GET", path, { token }), api("GET", `${path}/view`, { token })]);
     const failed = [fresh, seen].find((r) => r.status === 0);
     unreachable = failed ? failed.failure : null;
     clearTimeout(retryRead);
