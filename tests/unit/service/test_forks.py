@@ -33,6 +33,7 @@ from service.store import InMemoryEventStore
 from tests.support.api import CARD, bearer, cards_in, make_app
 from tests.support.visibility import may_see
 from tests.unit.lifecycle.test_receipts import rechain
+from tests.unit.service.test_api_no_leak import Witness
 from workers.jobs import play_one_turn
 
 GAMES = {"shithead": 3, "sixty_six": 2, "sheepshead": 3}
@@ -446,14 +447,19 @@ def test_a_seat_forks_its_game_still_played_and_the_fork_is_its_alone_until_that
     assert client.get(f"/games/{fork_id}", headers=mine).json["forked"]["sealed"] is True
     view = client.get(f"/games/{fork_id}/view", headers=mine).json["view"]
     assert comparable(view) == comparable(source_view)
-    # the fork's bots never read the seat's cards (its basis is in the origin event)
+    # the fork's bots never read the seat's cards (its basis is in the origin event): at the
+    # deal, and after every move the no-leak witness (the rules' visibility) checks them
     hand = only_seen_by(svc, fork_id, 0)
     assert hand
     for seat in range(1, GAMES[name]):
         assert not cards_in(svc.events_after(fork_id, 0, seat)) & hand, seat
+    witness = Witness(svc.store, fork_id, GAMES[name])
     rnd = random.Random(f"{name}-fork")
     for _ in range(3000):
         loaded = svc.load(fork_id)
+        for seat in range(1, GAMES[name]):
+            witness.check(seat, svc.events_after(fork_id, 0, seat), "the fork's events")
+            witness.check(seat, svc.view(fork_id, seat), "the fork's view")
         if loaded.over:
             break
         awaited = loaded.game.awaited_seats(loaded.state)
