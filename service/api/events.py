@@ -51,7 +51,7 @@ STREAM_DOC = {
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.doc(security=SECURITY)
-    @problems(blp, 401, 404, 410, 422, 500)
+    @problems(blp, 401, 403, 404, 410, 422, 500)
     @blp.arguments(schemas.EventsPageQuerySchema(), location="query")
     @blp.response(200, schemas.EventsSchema())
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -96,7 +96,7 @@ class StreamTickets(MethodView):
 @blp.route("/<game_id>/stream")
 class Stream(MethodView):
     @blp.doc(security=SECURITY, responses=STREAM_DOC)
-    @problems(blp, 400, 401, 404, 410, 422, 500)
+    @problems(blp, 400, 401, 403, 404, 410, 422, 500)
     @blp.arguments(StreamQuerySchema(), location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Server-sent events of the game, from ``Last-Event-ID`` (or ``after``) on.

@@ -105,7 +105,7 @@ class Forks(MethodView):
 
 @blp.route("/<game_id>/review")
 class Review(MethodView):
-    @problems(blp, 404, 409, 422)
+    @problems(blp, 403, 404, 409, 422)
     @blp.arguments(schemas.ReviewQuerySchema(), location="query")
     @blp.response(200, schemas.ReviewSchema())
     @blp.alt_response(202, schema=schemas.ReviewPendingSchema(), description="being made")

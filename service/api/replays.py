@@ -46,7 +46,7 @@ class ReplayQuerySchema(ma.Schema):
 @blp.route("/<game_id>/replay")
 class ReplayFile(MethodView):
     @blp.doc(responses=FILE_DOC)
-    @problems(blp, 404, 409, 410, 422)
+    @problems(blp, 403, 404, 409, 410, 422)
     @blp.arguments(ReplayQuerySchema, location="query")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The replay file of a finished game, or (``at``) the table at one of its steps."""

@@ -43,7 +43,7 @@ class VerificationSchema(ma.Schema):
 
 @blp.route("/<game_id>/replay/verification")
 class Verification(MethodView):
-    @problems(blp, 404, 409, 500)
+    @problems(blp, 403, 404, 409, 500)
     @blp.response(200, VerificationSchema())
     def get(self, game_id: str) -> dict[str, Any]:
         """Verify the replay file of a finished game on the server, as the CLI does offline."""

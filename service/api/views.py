@@ -17,7 +17,7 @@ blp = Blueprint("views", __name__, url_prefix="/games", description="Seat and sp
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.doc(security=SECURITY)
-    @problems(blp, 401, 404, 410, 500)
+    @problems(blp, 401, 403, 404, 410, 500)
     @blp.response(200, schemas.ViewSchema())
     def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The caller's view (Bearer seat token; none = spectator) with legal_actions.
