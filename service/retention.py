@@ -55,8 +55,21 @@ class Retention:
         return self.service.store.ended_before(self.clock() - self.after, limit)
 
     def run(self, limit: int = 100) -> list[Moved]:
-        """Archive up to ``limit`` games that are due."""
-        return [self.archive_game(game_id) for game_id in self.due(limit)]
+        """Archive up to ``limit`` games that are due. A sealed fork (kept in Redis until its
+        source ends) does not count: the games due after it are asked for, so that the forks
+        kept do not hold back the games due behind them."""
+        moved: list[Moved] = []
+        asked: set[str] = set()
+        sealed = 0
+        while len(moved) - sealed < limit:
+            fresh = [g for g in self.due(limit + sealed) if g not in asked]
+            if not fresh:
+                break
+            for game_id in fresh[: limit - (len(moved) - sealed)]:
+                asked.add(game_id)
+                moved.append(self.archive_game(game_id))
+                sealed += moved[-1].outcome == "sealed"
+        return moved
 
     def archive_game(self, game_id: str) -> Moved:
         """Move one finished game to the archive (whenever it ended)."""

@@ -511,3 +511,24 @@ def test_a_game_still_played_is_forked_by_one_of_its_seats_as_itself_against_bot
     stranger = client.post(f"/games/{other['id']}/seats/0", json={"name": "eve"}).json["token"]
     problem(client.post(f"/games/{fork_id}/seats/0", json={"name": "eve"},
                         headers=bearer(stranger)), 401, "unauthorized")  # fmt: skip
+
+
+def test_sealed_forks_kept_from_the_archive_do_not_hold_back_the_games_due_after_them() -> None:
+    archive = MemoryArchive()
+    app = make_app(archive=archive)
+    client, svc = app.test_client(), app.extensions["cardroom"]
+    source_id, token = live_source(svc, client, "sixty_six")
+    body = {"at": svc.load(source_id).version, "as": 0, "seats": [OPEN_SEAT, BOT]}
+    fork_id = client.post(f"/games/{source_id}/forks", json=body, headers=bearer(token)).json["id"]
+    mine = client.post(f"/games/{fork_id}/seats/0", json={"name": "alice"},
+                       headers=bearer(token)).json["token"]  # fmt: skip
+    version = svc.load(fork_id).version
+    resigned = client.post(f"/games/{fork_id}/actions", headers=bearer(mine),
+                           json={"type": "resign", "expected_version": version})  # fmt: skip
+    assert resigned.status_code == 200 and svc.load(fork_id).over  # the fork ended first
+    later = svc.create_game("sixty_six", [BOT, BOT], seed="due-after-the-fork")["id"]
+    play_out(svc, later)
+    retention = Retention(svc, archive, 0)
+    assert [(m.game_id, m.outcome) for m in retention.run(limit=1)] == [
+        (fork_id, "sealed"), (later, "archived")]  # fmt: skip
+    assert svc.store.meta(fork_id) is not None and archive.get(later) is not None
