@@ -340,13 +340,17 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
     archive = MemoryArchive()
     app = make_app(archive=archive)
     svc = app.extensions["cardroom"]
-    game_id = svc.create_game(name, [BOT] * GAMES[name], seed=f"fork-archived-{name}")["id"]
+    # (ids from idempotency keys: the bots' draws follow the game's id, so the source is the
+    # same game each run; a fork's fresh cards come from its own commit-reveal seed)
+    game_id = svc.create_game(name, [BOT] * GAMES[name], seed=f"fork-archived-{name}",
+                              idempotency_key=f"fork-archived-{name}")["id"]  # fmt: skip
     play_out(svc, game_id)
     version, seat, _, _ = forkable(svc, game_id, 2)[1]
     other = (seat + 1) % GAMES[name]
     before = {}
     for view_as in (seat, "open"):
-        fork = svc.fork_game(game_id, at=version, view_as=view_as, seats=[BOT] * GAMES[name])
+        fork = svc.fork_game(game_id, at=version, view_as=view_as, seats=[BOT] * GAMES[name],
+                             idempotency_key=f"before-{view_as}")  # fmt: skip
         before[view_as] = (origin_of(svc, fork["id"]),
                            svc.fork_prehistory(svc.load(fork["id"]), other))  # fmt: skip
     assert Retention(svc, archive, 0).archive_game(game_id).outcome == "archived"
@@ -354,7 +358,8 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
     source = loads(archive.get(game_id).replay)
     for view_as in (seat, "open"):
         body = {"at": version, "as": view_as, "seats": [BOT] * GAMES[name]}
-        response = app.test_client().post(f"/games/{game_id}/forks", json=body)
+        response = app.test_client().post(f"/games/{game_id}/forks", json=body,
+                                          headers={"Idempotency-Key": f"after-{view_as}"})
         assert response.status_code == 201, response.json
         fork_id = response.json["id"]
         # the same origin as a fork made before the source was archived, and its bots read
@@ -388,7 +393,8 @@ def live_source(svc: GameService, client: Any, name: str) -> tuple[str, str]:
     """A game with a person at seat 0 (its token) and bots elsewhere, played until seat 0
     is to move in the play (Shithead: after its pre-play) after two decisions of its own."""
     seats = [OPEN_SEAT] + [BOT] * (GAMES[name] - 1)
-    created = client.post("/games", json={"game": name, "seats": seats, "seed": f"live-{name}"})
+    created = client.post("/games", json={"game": name, "seats": seats, "seed": f"live-{name}"},
+                          headers={"Idempotency-Key": f"live-{name}"})  # the same game each run
     game_id = created.json["id"]
     token = client.post(f"/games/{game_id}/seats/0", json={"name": "alice"}).json["token"]
     rnd, made = random.Random(name), 0
@@ -424,7 +430,8 @@ def test_a_seat_forks_its_game_still_played_and_the_fork_is_its_alone_until_that
     source_view = svc.view(source_id, 0)["view"]
     bots = [BOT] * (GAMES[name] - 1)
     body = {"at": at, "as": 0, "seats": [OPEN_SEAT, *bots]}
-    created = client.post(f"/games/{source_id}/forks", json=body, headers=bearer(token))
+    created = client.post(f"/games/{source_id}/forks", json=body,
+                          headers={**bearer(token), "Idempotency-Key": f"fork-{name}"})
     assert created.status_code == 201, created.json
     fork_id = created.json["id"]
     assert created.json["forked"] == {"source": source_id, "version": at, "as": 0, "sealed": True}
