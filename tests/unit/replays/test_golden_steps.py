@@ -30,6 +30,13 @@ from tests.support.api import make_app
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 FILES = sorted(GOLDEN.glob("*.replay.json"))
+# The three longest games render over HTTP and through the CLI with `make test` only (slow):
+# the smaller replays take the same paths in the fast subset, and every replay's every step
+# renders as every seat there (test_every_step_renders_as_every_seat).
+LONG = ("sheepshead-5p-heuristic", "shithead-4p-heuristic", "shithead-3p-variant-seeded")
+PATHS = [pytest.param(p, id=p.name.split(".")[0],
+                      marks=pytest.mark.slow if p.name.split(".")[0] in LONG else ())
+         for p in FILES]  # fmt: skip
 
 
 def stored_game(store: InMemoryEventStore, replay: Replay) -> str:
@@ -116,7 +123,7 @@ def test_the_sampled_steps_hold_every_kind_of_step() -> None:
     assert len(steps) < replay.header.head_version / 4
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name.split(".")[0] for p in FILES])
+@pytest.mark.parametrize("path", PATHS)
 def test_each_kind_of_step_renders_as_every_seat_over_http(path: Path) -> None:
     replay = read(path)
     store = InMemoryEventStore()
@@ -139,7 +146,7 @@ def test_each_kind_of_step_renders_as_every_seat_over_http(path: Path) -> None:
     assert failures == []
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name.split(".")[0] for p in FILES])
+@pytest.mark.parametrize("path", PATHS)
 def test_each_kind_of_step_renders_as_every_seat_through_the_cli(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

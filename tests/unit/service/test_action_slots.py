@@ -183,6 +183,7 @@ print(json.dumps({"most": most[0], "order": order, "free": slots.free,
 """
 
 
+@pytest.mark.slow  # a gevent process of its own
 def test_under_gevent_waiting_greenlets_yield_and_a_killed_one_loses_no_slot() -> None:
     """In a gevent worker (``threading`` patched) a waiting action yields to the event loop
     instead of blocking the process, waiters go in order, and killing two of them while they

@@ -131,6 +131,7 @@ def test_the_spec_has_a_discriminated_union_per_game(client: FlaskClient) -> Non
     assert "429" in spec["paths"]["/games/{game_id}/actions"]["post"]["responses"]
 
 
+@pytest.mark.slow  # the whole spec through openapi-spec-validator
 def test_the_spec_is_valid_openapi(client: FlaskClient) -> None:
     from openapi_spec_validator import validate
 

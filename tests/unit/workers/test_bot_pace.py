@@ -187,6 +187,7 @@ def test_a_bot_that_thinks_long_moves_at_the_same_time_as_one_that_does_not(
     assert 0.8 <= _move_time(asked, game_id, loaded.version) < 1.0  # thinking inside the pace
 
 
+@pytest.mark.slow  # a statistical test over many timed turns
 def test_a_spectator_timing_the_bots_does_no_better_than_chance_at_telling_a_hidden_ten(
     stack: Stack, asked: list[float]
 ) -> None:

@@ -87,6 +87,7 @@ class Flaky:
         return dict(view["legal_actions"][0])
 
 
+@pytest.mark.slow  # whole games over HTTP
 def test_a_failing_bot_gets_recorded_fallbacks_and_its_game_finishes(
     service: Service, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -115,6 +116,7 @@ class Counting:
         return dict(view["legal_actions"][0])
 
 
+@pytest.mark.slow  # whole games over HTTP
 def test_turns_of_several_games_are_played_at_once_never_more_than_asked(
     service: Service,
 ) -> None:

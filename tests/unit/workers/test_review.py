@@ -57,6 +57,7 @@ def without_timing(review: dict[str, Any]) -> str:
                            for d in review["decisions"]])  # fmt: skip
 
 
+@pytest.mark.slow  # a whole Sixty-Six game reviewed by the search bot (the fixture)
 def test_a_thrown_away_trump_marriage_is_the_costliest_decision(
     blundered: tuple[GameService, str, int],
 ) -> None:
@@ -73,6 +74,7 @@ def test_a_thrown_away_trump_marriage_is_the_costliest_decision(
     assert all(d["cost"] is None or d["cost"] >= 0 for d in review["decisions"])
 
 
+@pytest.mark.slow  # a whole Sixty-Six game reviewed by the search bot (the fixture)
 def test_a_review_is_the_same_for_the_same_seed(blundered: tuple[GameService, str, int]) -> None:
     svc, game_id, _ = blundered
     first = review_game(svc, game_id, 1, seed="s", worlds=4)
@@ -96,6 +98,7 @@ def test_the_other_games_are_reviewed_too(name: str, players: int) -> None:
         assert decision["played"] in [a["action"] for a in decision["alternatives"]]
 
 
+@pytest.mark.slow  # a whole Sixty-Six game reviewed by the search bot (the fixture)
 def test_the_job_keeps_the_review_with_the_game(blundered: tuple[GameService, str, int]) -> None:
     svc, game_id, planted = blundered
     use_service(svc)

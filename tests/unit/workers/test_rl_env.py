@@ -83,6 +83,7 @@ def play_randomly(environment: CardroomEnv, seed: int, steps: int) -> None:
             check(agent)
 
 
+@pytest.mark.slow  # random tables played out
 @pytest.mark.parametrize("game", ["shithead", "sixty_six", "sheepshead"])
 def test_every_legal_action_under_random_options_has_an_index(game: str) -> None:
     for number, (players, options) in enumerate(tables_with_options(game, 25)):
