@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from domain import clock
-from domain.errors import DomainError, GameOver, IllegalAction, InvalidAction
+from domain.errors import DomainError, GameOver, IllegalAction, InvalidAction, InvalidSetup
+from domain.forks import open_fork
 from domain.lifecycle import Keys, lifecycle
 from domain.protocol import fold
 from domain.registry import get_game
@@ -104,3 +105,23 @@ def test_the_reveal_before_the_deal_is_the_waiting_table_with_its_facts() -> Non
     assert table["commitment"] == _waiting().created.commitment
     dealt = GAME.reveal(_with_bot())
     assert dealt["may_send"] == [] and dealt["open_seats"] == []
+
+
+def test_a_join_names_the_seats_there_are_for_a_seat_that_is_not_one() -> None:
+    state = _waiting()
+    for seat in (2, -1, "0", True, None):
+        with pytest.raises(InvalidSetup) as refused:
+            GAME.join(state, seat, ENTROPY[0], KEYS)  # type: ignore[arg-type]
+        assert _said(refused) == f"seat must be from 0 to 1, got {seat!r}"
+
+
+def test_a_clocked_fork_starts_its_clock_when_its_last_seat_is_filled() -> None:
+    source = _with_bot()
+    origin = open_fork("g-source", 4, source.inner)
+    created = GAME.create(players=2, options={"turn_seconds": 30}, dealer=None, keys=KEYS,
+                          fork=origin, at=0)  # fmt: skip
+    state = fold(GAME, created)
+    state = fold(GAME, GAME.join(state, 0, ENTROPY[0], KEYS, at=2_000), state)
+    events = GAME.join(state, 1, ENTROPY[1], KEYS, at=5_000)
+    assert [type(e).__name__ for e in events] == ["SeatFilled", "PositionDealt", "ClockSet"]
+    assert events[-1] == clock.ClockSet(at=5_000, deadlines=(None, 35_000), banks=(0, 0))
