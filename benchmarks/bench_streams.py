@@ -18,8 +18,11 @@ One run, one server (gunicorn with 2 workers of ``--worker-class``; gevent is wh
 The two phases alternate ``--alternations`` times (none first, then streams first, ...), each
 with its own streams opened afresh. Prints per alternation p50/p99 of both phases, the p99
 ratio (streams / none; issue 29: within 1.5x in every alternation), how many streams stayed
-open, the events the streams received and the web's CPU per streamed event beyond what the same
-actions cost without streams (``--follow`` streams on the played game carry its events).
+open, the events the streams received, the web's CPU per streamed event beyond what the same
+actions cost without streams (``--follow`` streams on the played game carry its events) and the
+Redis calls of each phase that streams cost (XREAD, CLIENT UNBLOCK, the EXEC of each read).
+``--clients 0`` runs the same alternation with no stream in either phase: the ratios the
+machine's own noise gives.
 Exit 1 if the streams never all opened.
 """
 
@@ -287,6 +290,16 @@ class WebCpu:
         return total
 
 
+REDIS_CALLS = {"client|unblock": "CLIENT UNBLOCK", "xread": "XREAD", "exec": "EXEC"}
+
+
+def redis_calls(url: str) -> dict[str, int]:
+    """Calls so far of the Redis commands the streams' reads and waits cost: the fan-out's
+    XREADs and the CLIENT UNBLOCKs that cut them short, the MULTI/EXEC of each game read."""
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return {name: int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in REDIS_CALLS}
+
+
 def web_command(port: int, worker_class: str, threads: int) -> list[str]:
     from service.processes import web_command as serve_web_command
 
@@ -330,11 +343,14 @@ def run(args: argparse.Namespace) -> int:
         for alternation in range(args.alternations):
             phases = ("none", "streams") if alternation % 2 == 0 else ("streams", "none")
             found: dict[str, list[float]] = {}
+            called: dict[str, str] = {}
             for phase in phases:
+                calls = redis_calls(url)
                 if phase == "none":
                     cpu = web_cpu.seconds()
                     found[phase] = player.timed_actions(args.actions)
                     base_cpu = (web_cpu.seconds() - cpu) / len(found[phase])
+                    called[phase] = _called(calls, redis_calls(url))
                     continue
                 paths = [f"/games/{idle[i % len(idle)]}/stream"
                          for i in range(args.clients - args.follow)]
@@ -348,6 +364,7 @@ def run(args: argparse.Namespace) -> int:
                 events, cpu = generator.events, web_cpu.seconds()
                 connections = generator.connections
                 found[phase] = player.timed_actions(args.actions)
+                called[phase] = _called(calls, redis_calls(url))
                 used, streamed = web_cpu.seconds() - cpu, generator.events - events
                 held, reconnects = generator.low, generator.connections - connections
                 generator.stop()
@@ -360,7 +377,8 @@ def run(args: argparse.Namespace) -> int:
                   f"streams {describe(found['streams'])}; p99 ratio {ratio:.2f}; streams open "
                   f">= {held}, {reconnects} reconnects; {streamed} events streamed, "
                   f"web CPU per streamed event "
-                  f"{per_event} (beyond the actions' own)")  # fmt: skip
+                  f"{per_event} (beyond the actions' own); Redis calls: none "
+                  f"{called['none']}, streams {called['streams']}")  # fmt: skip
         print(f"action p99 ratio (streams / none) per alternation: "
               f"{', '.join(f'{r:.2f}' for r in ratios)}; worst {max(ratios):.2f}")
         return 0
@@ -378,6 +396,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"logs kept in {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _called(before: dict[str, int], after: dict[str, int]) -> str:
+    return " ".join(f"{after[name] - before[name]} {shown}" for name, shown in REDIS_CALLS.items())
 
 
 def _wait_up(base: str, url: str) -> None:
