@@ -8,12 +8,15 @@ stream moved; a waiter on a key the reader is not blocked on yet interrupts it (
 so nothing waits longer than it should. (A waiter arriving in the instant between the reader's
 snapshot and its XREAD waits at most one block, about a second: the stream then moves on.)
 
-A stream it has just woken is kept in its next XREAD, from the version that woke it, when nobody
-waits on it yet: the woken streams read the game and wait again from there, so they find that
-XREAD covering them instead of each move costing an interruption (CLIENT UNBLOCK, a round trip,
-and the XREAD sent again: 3-10 % of a web worker with 50 streams on a played game). Only for the
-next XREAD (one a new waiter cut short does not count): a stream nobody waits on again is
-dropped after it.
+A stream it has just woken stays in its XREADs for a second (``KEEP_SECONDS``), from the newest
+version it has seen of it, while nobody waits on it: the woken streams read the game and wait
+again from there, so they find the XREAD covering them instead of each move costing an
+interruption (CLIENT UNBLOCK, a round trip, and the XREAD sent again: 3-10 % of a web worker with
+50 streams on a played game; bench_streams counted one a move per web process). An XREAD reads
+up to ``COUNT`` entries a stream, so that version is the newest of an action's batch (an action
+appends several entries: from its first, the next XREAD would return the next one of the same
+batch at once, waking nobody); and for a second, not for one XREAD, as another stream moving
+may end that XREAD before the woken streams are back.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ import redis
 from service.store.waiters import Waiters
 
 log = logging.getLogger(__name__)
+
+KEEP_SECONDS = 1.0  # how long a stream the reader woke someone on stays in its XREADs
+COUNT = 16  # entries an XREAD reads a stream: an action's batch, so its newest version
 
 
 class Fanout(Waiters):
@@ -45,7 +51,8 @@ class Fanout(Waiters):
         )
         self._block_ms = max(1, int(longest_block * 1000))
         self._blocked_on: dict[str, int] | None = None  # what the pending XREAD covers
-        self._woken: dict[str, int] = {}  # streams the last XREAD woke someone on, and where
+        # streams the reader woke someone on lately: the newest version seen, and until when
+        self._woken: dict[str, tuple[int, float]] = {}
         self._reader_id: int | None = None
         self._interrupted = False
 
@@ -75,7 +82,9 @@ class Fanout(Waiters):
             with self._lock:
                 while not self._waiters:
                     self._changed.wait()
-                kept, self._woken = self._woken, {}
+                now = time.monotonic()
+                self._woken = {k: kept for k, kept in self._woken.items() if kept[1] > now}
+                kept = {key: version for key, (version, _) in self._woken.items()}
                 streams = {**kept, **self._pending()}  # where someone waits: from their version
                 self._blocked_on, self._interrupted = streams, False
             if not streams:  # all woken, not yet gone
@@ -85,7 +94,7 @@ class Fanout(Waiters):
                 if self._reader_id is None:
                     self._reader_id = int(self._reader.client_id())
                 reply = self._reader.xread(
-                    {k: f"{v}-0" for k, v in streams.items()}, count=1, block=self._block_ms
+                    {k: f"{v}-0" for k, v in streams.items()}, count=COUNT, block=self._block_ms
                 )
                 pause = 0.1
             except redis.RedisError as err:
@@ -103,9 +112,12 @@ class Fanout(Waiters):
             newest = _newest(reply or [])
             woke = self._wake(newest)
             with self._lock:
-                # kept for the next XREAD; through one a new waiter cut short, too
-                cut_short = self._interrupted and not newest
-                self._woken = {**kept, **woke} if cut_short else woke
+                until = time.monotonic() + KEEP_SECONDS
+                for key, version in newest.items():
+                    if key in woke:
+                        self._woken[key] = (version, until)
+                    elif key in self._woken:  # on from there, until the same time
+                        self._woken[key] = (version, self._woken[key][1])
 
 
 def _newest(reply: Any) -> dict[str, int]:

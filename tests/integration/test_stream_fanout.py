@@ -105,11 +105,12 @@ def test_streams_woken_by_a_move_wait_again_without_interrupting_the_reader(
 ) -> None:
     """Streams woken by a move read the game and wait again from the new version: the reader's
     next XREAD already covers them, so a move costs no CLIENT UNBLOCK (each was a round trip
-    and an XREAD sent again, 3-10 % of a web worker in bench_streams). Another game is waited
-    on meanwhile, so the reader is always blocked on something when they come back."""
+    and an XREAD sent again, 3-10 % of a web worker in bench_streams). A move appends a batch
+    of entries, as an action does. Another game is waited on meanwhile, so the reader is always
+    blocked on something when they come back."""
     from service.store.fanout import Fanout
 
-    followers, moves = 5, 6
+    followers, moves, batch = 5, 6, 3
     quiet: list[bool] = []
     threading.Thread(target=lambda: quiet.append(store.wait("quiet", 0, 30.0)),
                      daemon=True).start()  # fmt: skip
@@ -125,9 +126,10 @@ def test_streams_woken_by_a_move_wait_again_without_interrupting_the_reader(
 
     def follow(i: int) -> None:
         version = 0
-        while version < moves:
+        while version < moves * batch:
             if store.wait("played", version, 10.0):
-                version += 1  # read the game, then wait again from where it is now
+                time.sleep(0.05)  # a stream reads the game (a round trip or more) ...
+                version += batch  # ... then waits again from where it is now
                 seen[i].append(version)
 
     threads = [threading.Thread(target=follow, args=(i,)) for i in range(followers)]
@@ -140,10 +142,14 @@ def test_streams_woken_by_a_move_wait_again_without_interrupting_the_reader(
             time.sleep(0.005)
         if move == 2:
             nudges.clear()  # the first wait on the played game interrupts the reader, once
-        store.client.xadd(store.key("played", "events"), {"x": "1"}, id=f"{move}-0")
+        pipe = store.client.pipeline(transaction=True)
+        for version in range((move - 1) * batch + 1, move * batch + 1):
+            pipe.xadd(store.key("played", "events"), {"x": "1"}, id=f"{version}-0")
+        pipe.execute()
     for thread in threads:
         thread.join(10)
-    assert all(versions == list(range(1, moves + 1)) for versions in seen.values()), seen
+    expected = list(range(batch, moves * batch + 1, batch))
+    assert all(versions == expected for versions in seen.values()), seen
     # one interruption a move before (the woken re-waited on a stream the reader had dropped)
     assert len(nudges) <= 1, len(nudges)
     store.client.xadd(store.key("quiet", "events"), {"x": "1"}, id="1-0")
