@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +30,7 @@ from marshmallow import Schema, fields
 
 from service.api.deps import bearer_token, get_service, problems
 from service.api.events import lifetime
+from service.api.limits import BotLimited
 from service.bots import valid_cursor
 from service.digests import token_hash
 from service.errors import InvalidField, NotFound, Unauthorized
@@ -38,6 +40,10 @@ from service.store.port import UnknownGameId
 blp = Blueprint("bots", __name__, url_prefix="/bots", description="Bot accounts over HTTP")
 
 POLL_SECONDS = 0.1
+# open streams of one bot account in one web process, at most (a bot needs one): each polls
+# every game of its account ten times a second, so a bot opening more costs the web process
+# more, whatever its rate of requests (CARDROOM_LIMIT_BOT_REQUESTS counts a stream once)
+STREAMS_MOST = 2
 # how often an open stream checks its account still holds the name (it ends once revoked)
 # and refreshes the bot's heartbeat
 REVOKED_CHECK_SECONDS = 1.0
@@ -69,6 +75,9 @@ class BotStream(MethodView):
     def get(self) -> Response:
         """The bot's events across its games: gameStart, yourTurn, gameFinish (SSE).
 
+        At most two streams of one account are open at once per web process (a 429 with
+        ``Retry-After`` past them).
+
         ``?since=<cursor>`` (or the ``Last-Event-ID`` header): also the games finished after
         that cursor, each ``gameFinish`` carrying its cursor as the SSE ``id``; without one,
         only the games that finish from now on."""
@@ -84,12 +93,43 @@ class BotStream(MethodView):
         if since is not None and not valid_cursor(since):
             raise InvalidField("since", "must be a cursor the stream sent (an event id)")
         config = current_app.config
+        streams: OpenStreams = current_app.extensions.setdefault(OPEN_STREAMS, OpenStreams())
+        if not streams.take(name):
+            raise BotLimited(f"{STREAMS_MOST} open streams per bot account and web process", 1)
         stream = bot_events(
             service, name, lifetime(config["CARDROOM_SSE_SECONDS"]),
             config["CARDROOM_SSE_HEARTBEAT"], since, digest,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return Response(stream, mimetype="text/event-stream", headers=headers)
+        response = Response(stream, mimetype="text/event-stream", headers=headers)
+        response.call_on_close(lambda: streams.give_back(name))  # however the stream ends
+        return response
+
+
+OPEN_STREAMS = "cardroom.bot_streams"  # app.extensions key of the process's OpenStreams
+
+
+class OpenStreams:
+    """The bot streams open in this web process, by account: at most ``STREAMS_MOST`` each."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, name: str) -> bool:
+        with self._lock:
+            if self.open.get(name, 0) >= STREAMS_MOST:
+                return False
+            self.open[name] = self.open.get(name, 0) + 1
+            return True
+
+    def give_back(self, name: str) -> None:
+        with self._lock:
+            left = self.open.get(name, 0) - 1
+            if left > 0:
+                self.open[name] = left
+            else:
+                self.open.pop(name, None)
 
 
 def _message(kind: str, data: dict[str, Any], event_id: str | None = None) -> str:

@@ -124,8 +124,16 @@ def install(
             headers={"Retry-After": str(err.retry_after)},
         )
 
+    def bot_refused(err: BotLimited) -> Response:  # a bot's streams (service.api.bots)
+        return problems.problem(
+            "rate_limited",
+            f"too many requests: at most {err.limit}; retry after {err.retry_after} s",
+            headers={"Retry-After": str(err.retry_after)},
+        )
+
     app.register_error_handler(RateLimitExceeded, refused)
     app.register_error_handler(ActionsLimited, actions_refused)
+    app.register_error_handler(BotLimited, bot_refused)
     return limiter
 
 

@@ -132,3 +132,21 @@ def test_a_refusal_is_held_for_its_pause_unless_too_many_are_held() -> None:
     began = time.monotonic()
     problem_of(view(client, token, game_id), 429, "rate_limited")
     assert time.monotonic() - began < 0.3
+
+
+def test_an_account_has_at_most_two_streams_open_in_a_web_process() -> None:
+    client = make_app(InMemoryEventStore(), CARDROOM_SSE_SECONDS=30.0).test_client()
+    token, other = account(client), account(client, "otherbot")
+    opened = [client.get("/bots/stream", headers=bearer(token), buffered=False) for _ in "ab"]
+    assert [s.status_code for s in opened] == [200, 200]
+    refused = client.get("/bots/stream", headers=bearer(token), buffered=False)
+    body = problem_of(refused, 429, "rate_limited")
+    assert "2 open streams per bot account" in body["detail"]
+    assert refused.headers["Retry-After"] == "1"
+    others = client.get("/bots/stream", headers=bearer(other), buffered=False)
+    assert others.status_code == 200  # another account's
+    opened[0].close()  # however a stream ends, its place is given back
+    again = client.get("/bots/stream", headers=bearer(token), buffered=False)
+    assert again.status_code == 200
+    for stream in (opened[1], again, others):
+        stream.close()
