@@ -105,7 +105,7 @@ class Reading:
         ``shared`` (a stream's reads, its first included; no ``limit``): callers of this
         process asking for the same game after the same version at the same time share one
         store read (``service.shared_reads``); each still gets its own seat's events, checked
-        against it.
+        against it, and those of the same seat get the same page, made once (not to be changed).
         """
 
         def seat_in(loaded: Loaded) -> int | None:
@@ -126,23 +126,24 @@ class Reading:
         after = max(0, after)
         if limit is None:
 
-            def read() -> tuple[Loaded, list[StoredEvent]]:
+            def read() -> tuple[Loaded, list[StoredEvent], dict[int | None, dict[str, Any]]]:
                 loaded, stored, _ = self.loader.load_with(game_id, read_from=after)
-                return loaded, stored
+                return loaded, stored, {}  # its page for each seat, made once for its sharers
 
-            loaded, stored = self.shared_reads.run((game_id, after), read) if shared else read()
-            seat = seat_in(loaded)
-            newer = [s for s in stored if s.version > after]
-            page_end = None
-        else:
-            loaded = self.loader.load(game_id)
-            seat = seat_in(loaded)
-            upto = min(after + max(1, limit), loaded.version)
-            newer = self.log.read(game_id, after, upto) if upto > after else []
-            page_end = upto if upto < loaded.version else None
+            loaded, stored, pages = (
+                self.shared_reads.run((game_id, after), read) if shared else read()
+            )
+            seat = seat_in(loaded)  # each caller's own seat, checked against the read
+            if seat not in pages:
+                newer = [s for s in stored if s.version > after]
+                pages[seat] = self._events_out(game_id, loaded, newer, seat)
+            return pages[seat]
+        loaded = self.loader.load(game_id)
+        seat = seat_in(loaded)
+        upto = min(after + max(1, limit), loaded.version)
+        newer = self.log.read(game_id, after, upto) if upto > after else []
         out = self._events_out(game_id, loaded, newer, seat)
-        if limit is not None:
-            out["next_after"] = page_end
+        out["next_after"] = upto if upto < loaded.version else None
         return out
 
     def _events_out(

@@ -336,3 +336,57 @@ def test_streams_resuming_a_game_together_share_one_first_read_each_checking_its
     assert hands == [[2, 2]] * 3 + [[["AS", "9H"], 2], [2, ["KD", "TC"]]]
     # the six arrived together: one read (two if one came late), not six
     assert len(reads) <= 2, reads
+
+
+def test_streams_of_one_seat_woken_together_share_the_page_made_of_their_read(
+    store: InMemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six spectators and a seat's own stream woken by the same move: their shared read makes
+    one page for the spectators and one for the seat (redacting, narrating, a receipt per
+    event: bench_streams' woken followers each made their own), each still sent as its reader
+    may see it."""
+    import time
+
+    from service.reading import Reading
+
+    client = make_app(store, CARDROOM_SSE_SECONDS=2, CARDROOM_SSE_HEARTBEAT=2).test_client()
+    table = Table(client, deal=DEAL, dealer=1)
+    who = [None] * 6 + [1]
+    got: dict[int, list[dict[str, Any]]] = {}
+
+    def follow(i: int) -> None:
+        headers = table.headers(who[i])
+        text = client.get(f"/games/{table.id}/stream?after={DEALT}", headers=headers).get_data(
+            as_text=True
+        )
+        got[i] = [json.loads(m["data"]) for m in sse(text) if m.get("event") == "event"]
+
+    threads = [threading.Thread(target=follow, args=(i,), name=f"stream-{i}")
+               for i in range(len(who))]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    time.sleep(0.8)  # all opened and waiting
+    made: list[int | None] = []
+    fetch, events_out = store.fetch, Reading._events_out
+
+    def slow_fetch(game_id: str, after: int, idempotency_key: str | None = None) -> Any:
+        if threading.current_thread().name.startswith("stream-"):
+            time.sleep(0.2)  # a store round trip the other woken streams overlap
+        return fetch(game_id, after, idempotency_key)
+
+    def counted(self: Reading, game_id: str, loaded: Any, newer: Any, seat: int | None) -> Any:
+        if any(s.version == DEALT + 1 for s in newer):  # the move's page, not a later one
+            made.append(seat)
+        return events_out(self, game_id, loaded, newer, seat)
+
+    monkeypatch.setattr(store, "fetch", slow_fetch)
+    monkeypatch.setattr(Reading, "_events_out", counted)
+    table.act(0, {"type": "play", "card": "AS"}, version=DEALT)
+    for thread in threads:
+        thread.join(10)
+    moved = [[e for e in got[i] if e["version"] == DEALT + 1] for i in range(len(who))]
+    assert all(len(m) == 1 for m in moved), got
+    assert all(m == moved[0] for m in moved[:6])  # the spectators' page
+    # one page a seat (two if a stream woke late and read on its own), not one a stream
+    assert sorted(made, key=str).count(None) <= 2 and made.count(1) <= 2, made
+    assert len(made) <= 3, made
