@@ -35,9 +35,15 @@ from domain.fairness import check_hex32, commitment, deal_seed, salted_deck
 from domain.fallback import FALLBACK, BotFellBack, checked_reason, is_fallback
 from domain.forks import GameForked, PositionDealt, origin_for, position_of, redacted, state_of
 from domain.idle import SeatIdled, check_awaited
-from domain.lifecycle_commands import create_command, join_command, timeout_command
+from domain.lifecycle_commands import (
+    create_command,
+    entropy_command,
+    join_command,
+    timeout_command,
+)
 from domain.lifecycle_events import (
     EVENTS,
+    EntropyAwaited,
     GameCreated,
     GameExpired,
     GameStopped,
@@ -94,6 +100,19 @@ class SeatAlreadyFilled(IllegalAction):
     code = "seat_taken"
 
 
+class EntropyNotAwaited(IllegalAction):
+    """The seat does not await its bot's entropy (a person's, a bot the server plays, or one
+    filled already: by its bot, or with its fallback)."""
+
+    code = "entropy_not_awaited"
+
+
+class EntropyPosted(IllegalAction):
+    """The seat's bot sent its entropy already, and another value now."""
+
+    code = "entropy_posted"
+
+
 class Lifecycle(Generic[S]):
     """A game with its lifecycle: the Game protocol over ``Table`` states, plus the commands."""
 
@@ -121,10 +140,13 @@ class Lifecycle(Generic[S]):
         salted_deck: bool = False,
         abort_lapses: bool = False,
         fork: GameForked | None = None,
+        awaiting: Sequence[tuple[int, str]] = (),
     ) -> list[Event]:
         """The creation batch: GameCreated, the seats filled at creation, the deal if all are.
 
         ``bots``: the seats bots fill (recorded, so abort knows whose agreement it needs);
+        ``awaiting``: ``(seat, fallback)`` of bot seats whose bot sends its own entropy
+        (``contribute``; an ``EntropyAwaited`` each, with the fallback fixed now);
         ``salted_deck``: a prearranged game publishes its deck commitment salted with the
         secret (``domain.fairness.salted_deck``; every game the service creates now);
         ``abort_lapses``: pending agreements to abort lapse when another person moves;
@@ -147,13 +169,18 @@ class Lifecycle(Generic[S]):
             dealer=dealer,
             commitment=promise,
             prearranged=keys.prearranged or (fork is not None and fork.seat is None),
-            bots=None if bots is None else check_bots(bots, filled),
+            bots=None if bots is None else check_bots(bots, filled, awaiting),
             salted_deck=salted_deck and keys.prearranged,
             abort_lapses=abort_lapses,
         )
         if fork is not None:
             position_of(self.name, fork, "0" * 64)  # a moment that cannot be forked: said now
         events: list[Event] = [created] if fork is None else [created, fork]
+        if awaiting and bots is None:
+            raise InvalidSetup("a seat awaiting its bot's entropy is a bot's seat (bots)")
+        for seat, fallback in awaiting:
+            check_hex32(fallback, "a fallback entropy")
+            events.append(EntropyAwaited(seat=seat, fallback=fallback))
         state = fold(self, events)
         for seat, entropy in filled:
             more = self.join(state, seat, entropy, keys, source="server", at=at)
@@ -178,13 +205,32 @@ class Lifecycle(Generic[S]):
             return [SeatRetaken(seat=seat)]
         if state.entropy[seat] is not None:
             raise SeatAlreadyFilled(f"seat {seat} is already filled")
+        if seat in state.awaiting_entropy:
+            raise SeatAlreadyFilled(f"seat {seat} is a bot's: it awaits that bot's own entropy")
         if source not in SOURCES:
             raise InvalidSetup(f"entropy source must be one of {', '.join(SOURCES)}")
+        return self._filled(state, seat, entropy, source, keys, at)
+
+    def _filled(
+        self, state: Table[S], seat: int, entropy: str, source: str, keys: Keys, at: int | None
+    ) -> list[Event]:
         filled = SeatFilled(seat=seat, entropy=check_hex32(entropy, "entropy"), source=source)
         after = self.evolve(state, filled)
         if after.open_seats:
             return [filled]
         return [filled, *self.deal(after, keys, at)]
+
+    def contribute(
+        self, state: Table[S], seat: int, entropy: str, keys: Keys, at: int | None = None
+    ) -> list[Event]:
+        """A bot's own entropy for the seat the game awaits it for (``EntropyAwaited``):
+        ``SeatFilled`` with ``source: "client"``, and the deal when no seat is left to fill."""
+        created_of(state)
+        if seat in state.posted and state.entropy[seat] != entropy:
+            raise EntropyPosted(f"seat {seat}'s bot sent its entropy already (another value)")
+        if seat not in state.awaiting_entropy:
+            raise EntropyNotAwaited(f"seat {seat!r} does not await its bot's entropy")
+        return self._filled(state, seat, entropy, "client", keys, at)
 
     def deal(self, state: Table[S], keys: Keys, at: int | None = None) -> list[Event]:
         """The game's own creation events once every seat is filled (checks the commitment)."""
@@ -273,7 +319,15 @@ class Lifecycle(Generic[S]):
     ) -> list[Event]:
         """A seat the game awaited for its ``idle_seconds`` (``domain.idle``): SeatIdled, then
         a person's leave (as ``on_leave`` says), ``leave_bot`` taking over the seat of a bot
-        that is ``gone``, or a bot's default move after ``version``."""
+        that is ``gone``, or a bot's default move after ``version``. Before the deal, a seat
+        whose bot never sent its entropy is filled with the fallback fixed at creation
+        (``SeatFilled``, ``source: "server"``), and the game deals once no seat is left."""
+        if state.inner is None and state.awaiting and self.outcome(state) is None:
+            seat = check_awaited(seat, state.awaiting_entropy)
+            fallback = state.fallback_entropy(seat)
+            assert fallback is not None
+            after = self.evolve(state, SeatIdled(seat=seat))
+            return [SeatIdled(seat=seat), *self._filled(after, seat, fallback, "server", keys, at)]
         self._check_playing(state)
         seat = check_awaited(seat, self.awaited_seats(state))
         after = self.evolve(state, SeatIdled(seat=seat))
@@ -414,6 +468,13 @@ class Lifecycle(Generic[S]):
             return ()
         return tuple(self.game.seats_to_act(state.inner))
 
+    def idle_seats(self, state: Table[S]) -> tuple[int, ...]:
+        """The seats an idle game moves on (``idle``): before the deal the bot seats whose
+        entropy it awaits, after it the seats it awaits."""
+        if state.inner is None and self.outcome(state) is None:
+            return state.awaiting_entropy
+        return self.awaited_seats(state)
+
     def awaited_seats(self, state: Table[S]) -> tuple[int, ...]:
         """The game's awaited seats once dealt."""
         if state.inner is None or state.vacant or self.outcome(state) is not None:
@@ -526,6 +587,9 @@ __all__ = [
     "EVENTS",
     "TABLE_OPTIONS",
     "AbortAgreed",
+    "EntropyAwaited",
+    "EntropyNotAwaited",
+    "EntropyPosted",
     "GameAborted",
     "GameCreated",
     "GameExpired",
@@ -541,6 +605,7 @@ __all__ = [
     "SecretRevealed",
     "Table",
     "create_command",
+    "entropy_command",
     "is_lifecycle_stream",
     "join_command",
     "lifecycle",

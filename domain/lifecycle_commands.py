@@ -20,8 +20,10 @@ def create_command(
     bots: Sequence[int] | None = None,
     salted_deck: bool = False,
     abort_lapses: bool = False,
+    awaiting: Sequence[tuple[int, str]] = (),
 ) -> dict[str, Any]:
-    """The stored command of a creation batch (no secret in it: commands are public)."""
+    """The stored command of a creation batch (no secret in it: commands are public;
+    ``awaiting``: the bot seats whose bot sends its own entropy, with their fallbacks)."""
     command = {
         "kind": "create",
         "players": players,
@@ -33,12 +35,19 @@ def create_command(
         command["salted_deck"] = True
     if abort_lapses:
         command["abort_lapses"] = True
+    if awaiting:
+        command["awaiting"] = [[seat, fallback] for seat, fallback in awaiting]
     return command if bots is None else {**command, "bots": list(bots)}
 
 
 def join_command(seat: int, entropy: str, source: str) -> dict[str, Any]:
     """The stored command of a join batch."""
     return {"kind": "join", "seat": seat, "entropy": entropy, "source": source}
+
+
+def entropy_command(seat: int, entropy: str) -> dict[str, Any]:
+    """The stored command of a bot's own entropy for the seat the game awaited it for."""
+    return {"kind": "entropy", "seat": seat, "entropy": entropy}
 
 
 def timeout_command(seat: int, at: int) -> dict[str, Any]:

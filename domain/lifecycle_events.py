@@ -64,6 +64,18 @@ class SeatFilled(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EntropyAwaited(Event):
+    """A bot seat whose bot sends its own entropy (an HTTP bot account's): seated at creation,
+    its ``SeatFilled`` comes when the bot posts its entropy (``source: "client"``), or, if it
+    never does within the game's ``idle_seconds``, with ``fallback`` (``source: "server"``),
+    drawn and published here, at creation, before any person's entropy exists."""
+
+    TYPE: ClassVar[str] = "lifecycle.EntropyAwaited"
+    seat: int
+    fallback: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SecretRevealed(Event):
     """The game ended and the server revealed its secret (and a prearranged seed or deal)."""
 
@@ -101,6 +113,7 @@ class GameStopped(Event):
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     SeatFilled,
+    EntropyAwaited,
     SecretRevealed,
     GameExpired,
     SeatResigned,

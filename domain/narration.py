@@ -60,6 +60,7 @@ def last_action(
 # the lifecycle's own events in words (the games tell theirs); "seat N" is named by the service
 LIFECYCLE_WORDS = {
     "lifecycle.SeatFilled": "seat {seat} sat down",
+    "lifecycle.EntropyAwaited": "seat {seat} awaits its bot's entropy",
     "lifecycle.SeatResigned": "seat {seat} resigned",
     "lifecycle.SeatIdled": "seat {seat} was idle too long",
     "lifecycle.BotFellBack": "seat {seat} fell back ({reason}) to the default move",

@@ -19,6 +19,9 @@ CODES: dict[str, str] = {
     "invalid_deal": "an explicit deal with unknown or duplicate cards or wrong zone sizes",
     "unknown_game": "no game of that name",
     "seat_taken": "the seat is already filled (the lifecycle's join)",
+    "entropy_not_awaited": "the seat does not await its bot's own entropy (not a bot account's "
+    "seat, or filled already)",
+    "entropy_posted": "the seat's bot sent its entropy already: another value is refused",
 }
 
 # Narrower reasons, by the games that raise them.

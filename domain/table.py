@@ -21,6 +21,7 @@ from domain.frozen import copy_with
 from domain.idle import SeatIdled
 from domain.lifecycle_events import (
     EVENTS,
+    EntropyAwaited,
     GameCreated,
     GameExpired,
     GameStopped,
@@ -78,6 +79,9 @@ class Table(Generic[S]):
     recent: tuple[Event, ...] = ()  # the last seat action's events (domain.narration)
     clock: clocks.Clock | None = None
     forked: GameForked | None = None  # a fork's origin (domain.forks)
+    # (seat, fallback) of bot seats whose bot has not sent its own entropy yet (EntropyAwaited)
+    awaiting: tuple[tuple[int, str], ...] = ()
+    posted: tuple[int, ...] = ()  # awaited seats whose bot sent its entropy (source "client")
 
     @property
     def dealt(self) -> bool:
@@ -111,8 +115,18 @@ class Table(Generic[S]):
 
     @property
     def joinable(self) -> tuple[int, ...]:
-        """Seats a person may take: open before the deal, or left open after it."""
-        return tuple(sorted({*self.open_seats, *self.vacant}))
+        """Seats a person may take: open before the deal (not a bot's whose entropy the game
+        awaits), or left open after it."""
+        return tuple(sorted({*self.open_seats, *self.vacant} - set(self.awaiting_entropy)))
+
+    @property
+    def awaiting_entropy(self) -> tuple[int, ...]:
+        """Bot seats whose bot has not sent its own entropy yet: the deal waits for them."""
+        return tuple(seat for seat, _ in self.awaiting)
+
+    def fallback_entropy(self, seat: int) -> str | None:
+        """The entropy fixed at creation for an awaited seat whose bot never sends its own."""
+        return next((e for s, e in self.awaiting if s == seat), None)
 
     def bot_pace_ms(self) -> int:
         """Milliseconds a bot's turn waits before the bot moves: the game's pace while a person
@@ -181,10 +195,16 @@ def fold_fact(state: Table[S], event: Event) -> Table[S] | None:
         case GameCreated():
             timing = clocks.from_options(event.options, event.players)
             return copy_with(state, created=event, entropy=(None,) * event.players, clock=timing)
-        case SeatFilled(seat=seat, entropy=entropy):
+        case SeatFilled(seat=seat, entropy=entropy, source=source):
             filled = list(state.entropy)
             filled[seat] = entropy
-            return copy_with(state, entropy=tuple(filled))
+            if seat not in state.awaiting_entropy:
+                return copy_with(state, entropy=tuple(filled))
+            awaiting = tuple(a for a in state.awaiting if a[0] != seat)
+            posted = (*state.posted, seat) if source == "client" else state.posted
+            return copy_with(state, entropy=tuple(filled), awaiting=awaiting, posted=posted)
+        case EntropyAwaited(seat=seat, fallback=fallback):
+            return copy_with(state, awaiting=(*state.awaiting, (seat, fallback)))
         case SecretRevealed():
             return copy_with(state, revealed=event)
         case GameForked():
@@ -251,6 +271,8 @@ def table_facts(state: Table[Any], may_send: list[str]) -> dict[str, Any]:
         "open_seats": list(state.joinable),
         "abort_agreed": list(state.agreed),
     }
+    if state.awaiting:
+        facts["awaiting_entropy"] = list(state.awaiting_entropy)
     if state.clock is not None:
         facts["clock"] = clocks.view(state.clock)
     if state.forked is not None:
@@ -297,11 +319,19 @@ def seat_may_send(state: Table[Any], seat: int | None, over: bool) -> list[str]:
     return out
 
 
-def check_bots(bots: Sequence[int], filled: Sequence[tuple[int, str]]) -> tuple[int, ...]:
-    """The bots' seats, sorted (InvalidSetup unless each is filled at creation)."""
+def check_bots(
+    bots: Sequence[int],
+    filled: Sequence[tuple[int, str]],
+    awaiting: Sequence[tuple[int, str]] = (),
+) -> tuple[int, ...]:
+    """The bots' seats, sorted (InvalidSetup unless each is filled at creation or awaits its
+    bot's entropy, and no seat is both)."""
     seats = tuple(sorted(set(bots)))
-    if not set(seats) <= {seat for seat, _ in filled}:
-        raise InvalidSetup("a bot's seat is filled at creation")
+    given, awaited = {seat for seat, _ in filled}, [seat for seat, _ in awaiting]
+    if given & set(awaited) or len(set(awaited)) != len(awaited):
+        raise InvalidSetup("a seat awaiting its bot's entropy is filled once, by that bot")
+    if not set(seats) <= given | set(awaited) or not set(awaited) <= set(seats):
+        raise InvalidSetup("a bot's seat is filled at creation or awaits its bot's entropy")
     return seats
 
 

@@ -52,7 +52,24 @@ def dealing(replay: Replay) -> str:
     seats = replay.header.players
     if replay.header.prearranged:
         return "PREARRANGED (chosen seed or explicit deal); secret matches its commitment"
-    return f"secret matches its commitment; seed derived from the secret and {seats} seats' entropy"
+    own = _sources(replay).get("client", [])
+    sent = f" ({_seats(own)} sent their own)" if own else " (the server drew all of it)"
+    return (f"secret matches its commitment; seed derived from the secret and {seats} seats' "
+            f"entropy{sent}")  # fmt: skip
+
+
+def _sources(replay: Replay) -> dict[str, list[int]]:
+    """The seats by who drew their entropy (``SeatFilled.source``), the latest fill of each."""
+    by_seat = {e.event.get("seat"): str(e.event.get("source")) for e in replay.events
+               if e.event.get("type") == "lifecycle.SeatFilled"}  # fmt: skip
+    out: dict[str, list[int]] = {}
+    for seat in sorted(s for s in by_seat if isinstance(s, int)):
+        out.setdefault(by_seat[seat], []).append(seat)
+    return out
+
+
+def _seats(seats: list[int]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
 
 
 def timeouts_before_the_rule(replay: Replay) -> int:
@@ -88,6 +105,12 @@ def _keys(replay: Replay, secret: str) -> Keys:
     derived = deal_seed(secret, entropy) if len(entropy) == replay.header.players else None
     seed = event.get("seed")
     chosen = seed if isinstance(seed, str) and seed and seed != derived else None
+    if chosen is not None and derived is not None and replay.events[0].event.get(
+            "prearranged") is False:  # fmt: skip
+        own = _sources(replay).get("client")
+        said = f", the entropy {_seats(own)} sent included" if own else ""
+        raise Discrepancy(revealed[-1].version, "the revealed seed is not the one derived from "
+                                                f"the secret and every seat's entropy{said}")
     deal = event.get("deal")
     return Keys(secret=secret, seed=chosen, deal=deal if isinstance(deal, Mapping) else None)
 
@@ -159,11 +182,14 @@ def _produce(
             salted_deck=command.get("salted_deck") is True,
             abort_lapses=command.get("abort_lapses") is True,
             fork=_fork(rules, command.get("fork")),
+            awaiting=[(int(s), str(e)) for s, e in command.get("awaiting", [])],
         )
     if state.created is None:
         raise Discrepancy(None, "the first batch is not a create command")
     if kind == "join":
         return rules.join(state, command["seat"], command["entropy"], keys, command["source"], at)
+    if kind == "entropy":  # a bot's own, for the seat the game awaited it for
+        return rules.contribute(state, command["seat"], command["entropy"], keys, at)
     if kind == "expire":
         return rules.expire(state, keys)
     if kind == "stop":

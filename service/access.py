@@ -100,6 +100,15 @@ class BotSeats:
                 missing=missing,
             )
 
+    def sends_entropy(self, records: Sequence[Any]) -> list[int]:
+        """The bot seats whose bot sends its own entropy: an HTTP bot account's (the server
+        plays the built-in bots and the operator's, and draws theirs)."""
+        if self.bots is None:
+            return []
+        names = {str(r.bot) for r in records if r.type == "bot"} - set(BUILTIN_BOTS)
+        accounts = {n for n in names if self.bots.registry.is_account(n)}
+        return [i for i, r in enumerate(records) if r.type == "bot" and r.bot in accounts]
+
     def index_accounts(self, meta: GameMeta) -> None:
         if self.bots is None:
             return

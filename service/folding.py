@@ -82,6 +82,15 @@ def join(
     return rules.join(state, seat, entropy, keys, source, at)  # a crash is an internal error
 
 
+def contribute(
+    rules: Game[Any], state: Any, seat: int, entropy: str, keys: Keys, at: int | None = None
+) -> list[Any]:
+    """The lifecycle's contribute: a bot's own entropy (SeatFilled), the deal when it is last."""
+    if not isinstance(rules, Lifecycle):
+        raise TypeError("contribute needs a game with its lifecycle")
+    return rules.contribute(state, seat, entropy, keys, at)
+
+
 def decide(
     rules: Game[Any],
     state: Any,

@@ -84,7 +84,7 @@ class GameService:
         access = SeatAccess(loader, self.cache, bot_seats)
         seals = Seals(loader)
         creating = Creating(rules, loader, store, store, store, bot_seats, after, now, bot_pace_ms)
-        joining = Joining(loader, store, store, store, after, now, access, seals)
+        joining = Joining(loader, store, store, store, after, now, access, seals, signer)
         forking = Forking(rules, loader, store, creating, access, seals, archive)
         acting = Acting(rules, loader, store, store, self.cache, after, now, check_action, signer)
         timeouts = Timeouts(loader, store, store, after, now)
@@ -101,6 +101,7 @@ class GameService:
         self.create_game = creating.create_game
         self.complete_create = creating.complete_create
         self.join_seat = joining.join_seat
+        self.post_entropy = joining.post_entropy  # an HTTP bot account's own entropy
         self.fork_game = forking.fork_game
         self.fork_prehistory = forking.fork_prehistory
         self.review = Reviewing(loader, store, self.scheduler, seals).review

@@ -1,12 +1,12 @@
 """The service's side of inactivity (``domain.idle``): it judges the time, the domain the rest.
 
 The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
-the game's ``idle_seconds``, it calls ``Idling.move_on_idle`` with the
-version it saw. Every seat the game
-awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a person's leave, a
-bot's default move, or ``leave_bot`` taking over the seat of a bot that is gone), each appended
-under the version it was decided on: nothing is recorded if the game moved meanwhile, and
-nothing twice.
+the game's ``idle_seconds``, it calls ``Idling.move_on_idle`` with the version it saw. Every
+seat the game awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a
+person's leave, a bot's default move, or ``leave_bot`` taking over the seat of a bot that is
+gone; before the deal, a bot seat whose entropy never came is filled with the fallback fixed at
+creation), each appended under the version it was decided on: nothing is recorded if the game
+moved meanwhile, and nothing twice.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ class Idling:
         if loaded.version != version or loaded.over or not isinstance(loaded.game, Lifecycle):
             return []
         moved: list[int] = []
-        for seat in loaded.game.awaited_seats(loaded.state):
-            if loaded.over or seat not in loaded.game.awaited_seats(loaded.state):
+        for seat in loaded.game.idle_seats(loaded.state):
+            if loaded.over or seat not in loaded.game.idle_seats(loaded.state):
                 continue
             after = self._idle_batch(loaded, seat, seat in gone)
             if after is None:
@@ -81,8 +81,9 @@ class Idling:
         encoded = [rules.codec.encode(e) for e in events]
         over = rules.outcome(state) is not None
         waits = bool(state.vacant) and not loaded.state.vacant
+        dealt = state.dealt and not loaded.state.dealt  # the last awaited entropy: the deal
         salt = salt_of(loaded.meta)
-        status = "over" if over else ("waiting" if waits else None)
+        status = "over" if over else ("waiting" if waits else "playing" if dealt else None)
         clocks.hint(self.clock_index, loaded.meta.id, state)
         command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
         try:

@@ -193,6 +193,7 @@ class Reading:
             "outcome": json_ready(outcome),
             "bots_missing": [] if outcome is not None else self.bot_seats.missing(meta),
             "spectators": self.spectators(game_id),
+            "awaiting_entropy": list(getattr(state, "awaiting_entropy", ())),
             **public.receipt(meta, loaded.head_hash),
             **receipts.signed(self.signer, meta, loaded.version, loaded.head_hash),
         }

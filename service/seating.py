@@ -8,12 +8,12 @@ from typing import Any
 
 from domain.errors import GameOver
 from domain.forks import GameForked, origin_summary
-from domain.lifecycle import Keys, create_command, join_command
+from domain.lifecycle import Keys, create_command, entropy_command, join_command
 from domain.protocol import Game, fold
-from service import clocks, deal_keys, digests, folding, public, request_checks
+from service import clocks, deal_keys, digests, folding, public, receipts, request_checks
 from service.access import BotSeats, SeatAccess
 from service.digests import token_hash
-from service.errors import Forbidden, NotFound, SeatNotOpen, Unauthorized
+from service.errors import Forbidden, InvalidRequest, NotFound, SeatNotOpen, Unauthorized
 from service.folding import Loaded
 from service.json_ready import json_ready
 from service.loading import GameLoader, Rulebook, log
@@ -113,7 +113,13 @@ class Creating:
             self.bot_seats.check_served(records)
         chosen = None if seed is None else request_checks.check_seed(seed)
         keys = deal_keys.creation_keys(chosen, deal)
-        filled = [(i, deal_keys.draw_entropy()) for i, r in enumerate(records) if r.type == "bot"]
+        # A bot account's seat is its bot's from now, its entropy the bot's own (posted when
+        # its stream tells it); the fallback used if it never comes is fixed now, with the
+        # server's bots' entropy, before any person's exists (docs/fairness.md).
+        own = self.bot_seats.sends_entropy(records)
+        awaiting = [(i, deal_keys.draw_entropy()) for i in own]
+        filled = [(i, deal_keys.draw_entropy()) for i, r in enumerate(records)
+                  if r.type == "bot" and i not in own]  # fmt: skip
         setup: dict[str, Any] = {
             "players": len(records),
             "options": self._paced(options, records),
@@ -124,7 +130,8 @@ class Creating:
         if keys.prearranged:
             setup["salted_deck"] = True  # its deck commitment hides a guessable seed
         at = clocks.now_ms(self.clock)
-        events = folding.create(rules, keys, filled=filled, at=at, fork=fork, **setup)
+        events = folding.create(rules, keys, filled=filled, awaiting=awaiting, at=at, fork=fork,
+                                **setup)  # fmt: skip
         state = fold(rules, events)
         encoded = [rules.codec.encode(e) for e in events]
         meta = GameMeta(
@@ -162,7 +169,7 @@ class Creating:
         if idempotency_key:
             key = creation_key(idempotency_key)
             record = IdempotencyRecord(key, request, len(encoded), response)
-        command = create_command(filled=filled, **setup)
+        command = create_command(filled=filled, awaiting=awaiting, **setup)
         if fork is not None:
             command["fork"] = rules.codec.encode(fork)
         command = clocks.stamp(command, state, at)
@@ -206,7 +213,8 @@ class Creating:
 
 
 class Joining:
-    """Filling an open seat with its entropy (the last one deals) and recording its token."""
+    """Filling an open seat with its entropy (the last one deals) and recording its token; a
+    bot account's own entropy for its seat (``post_entropy``)."""
 
     def __init__(
         self,
@@ -218,7 +226,9 @@ class Joining:
         clock: Callable[[], float],
         access: SeatAccess,
         seals: Seals,
+        signer: receipts.Signer | None = None,
     ) -> None:
+        self.signer = signer
         self.loader = loader
         self.log = log
         self.seats = seats
@@ -368,3 +378,60 @@ class Joining:
         self.loader.refresh_meta(meta)
         out = {"id": game_id, "seat": seat, "name": name, **response, "token": token}
         return {**out, "seats": public.public_seats(meta)}
+
+    def post_entropy(self, game_id: str, seat: int, token: str, entropy: object) -> dict[str, Any]:
+        """A bot account's own entropy for its seat the game awaits it for (``contribute``):
+        recorded as ``SeatFilled`` with ``source: "client"`` (the deal with it when no seat is
+        left to fill). The same value again is answered as recorded; another value, or a
+        seat that does not await its bot's entropy, is refused (409)."""
+        value = deal_keys.check_entropy(entropy)
+        if value is None:
+            raise InvalidRequest("entropy is required: 64 lowercase hex digits (32 bytes)")
+        for _ in range(JOIN_ATTEMPTS):
+            loaded = self.loader.load(game_id)
+            if not 0 <= seat < loaded.meta.players:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            holder = self.access.holder_in(loaded, token, seat)
+            if holder.seat != seat:
+                raise Forbidden(f"this token does not hold seat {seat} of game {game_id}")
+            state = loaded.state
+            if seat in getattr(state, "posted", ()) and state.entropy[seat] == value:
+                return self._entropy_response(loaded, seat, value)  # the same post again
+            if loaded.over:
+                raise GameOver(f"game {game_id} is over")
+            keys = deal_keys.keys_of(loaded.meta)
+            if keys is None:
+                raise SeatNotOpen(f"game {game_id} takes no entropy (a game of format 1)")
+            try:
+                return self._contribute(loaded, seat, value, keys)
+            except VersionConflict:
+                continue  # a seat filled meanwhile: decide again
+        raise SeatNotOpen(f"seat {seat} of game {game_id} is contended; try again")
+
+    def _contribute(self, loaded: Loaded, seat: int, value: str, keys: Keys) -> dict[str, Any]:
+        rules, salt = loaded.game, salt_of(loaded.meta)
+        at = clocks.now_ms(self.clock)
+        events = folding.contribute(rules, loaded.state, seat, value, keys, at)
+        state = fold(rules, events, loaded.state)
+        clocks.hint(self.clock_index, loaded.meta.id, state)
+        encoded = [rules.codec.encode(e) for e in events]
+        self.log.append(
+            loaded.meta.id,
+            loaded.version,
+            encoded,
+            clocks.stamp(entropy_command(seat, value), state, at),
+            prev_hash=loaded.head_hash,
+            status="playing" if state.dealt else None,
+            salt=salt,
+        )
+        head = digests.head(encoded, loaded.head_hash, salt)
+        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
+        self.after.settle(after)
+        return self._entropy_response(after, seat, value)
+
+    def _entropy_response(self, loaded: Loaded, seat: int, value: str) -> dict[str, Any]:
+        meta = loaded.meta
+        return {"id": meta.id, "seat": seat, "entropy": value, "source": "client",
+                "version": loaded.version, "dealt": bool(loaded.state.dealt),
+                **public.receipt(meta, loaded.head_hash),
+                **receipts.signed(self.signer, meta, loaded.version, loaded.head_hash)}  # fmt: skip

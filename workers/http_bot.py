@@ -2,7 +2,11 @@
 
 The process follows the bot account's event stream (``GET /bots/stream``, resumed with
 ``Last-Event-ID`` after the last finished game it saw, reconnecting with a growing pause when
-the connection ends or fails). On every ``yourTurn`` it reads the seat's view (with the
+the connection ends or fails). On ``entropyWanted``, before anything else of that game, it
+draws the seat's 32 bytes of entropy with ``secrets`` and posts them (``POST
+/games/{id}/seats/{seat}/entropy``; the same value again if asked again): the deal waits for
+them, and the bot's share of the seed is then its own (docs/fairness.md). On every
+``yourTurn`` it reads the seat's view (with the
 redacted history when the bot sets ``wants_history``), asks the bot class's
 ``choose(view, rng)`` and sends the action (``expected_version``, ``seat`` and an
 ``Idempotency-Key``). The rng is seeded by (game, seat, version), as for the service's own bots.
@@ -24,6 +28,7 @@ import importlib
 import json
 import logging
 import random
+import secrets
 import sys
 import threading
 import time
@@ -213,6 +218,32 @@ def play_turn(
     return "played" if status == 200 else f"not played ({status})"
 
 
+class Entropy:
+    """The bot's own entropy for each seat a game awaits it for: drawn once with ``secrets``,
+    posted, and sent again unchanged if the stream asks again (a lost answer, a reconnect)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.drawn: dict[tuple[str, int], str] = {}
+
+    def send(self, game_id: str, seat: int) -> str:
+        """Post the seat's entropy; what happened."""
+        value = self.drawn.setdefault((game_id, seat), secrets.token_hex(32))
+        body = {"entropy": value}
+        status, reply = self.client.request("POST", f"/games/{game_id}/seats/{seat}/entropy", body)
+        if status == 200 and (reply or {}).get("entropy") == value:
+            return "entropy sent" + (": the game is dealt" if reply.get("dealt") else "")
+        detail = (reply or {}).get("detail") if isinstance(reply, dict) else reply
+        log.error("game %s seat %s: the entropy was not recorded (%s): %s",
+                  game_id, seat, status, detail)  # fmt: skip
+        return f"entropy not recorded ({status})"
+
+    def forget(self, game_id: str) -> None:
+        """A finished game's entropy is public (its SeatFilled): nothing to keep."""
+        for key in [k for k in self.drawn if k[0] == game_id]:
+            del self.drawn[key]
+
+
 def fall_back(
     client: Client, game_id: str, seat: int, version: int, reason: str, detail: str
 ) -> str:
@@ -258,14 +289,19 @@ def run(
 def follow(client: Client, turns: Turns, max_games: int) -> int:
     """Read the stream, reconnecting with a growing pause, until ``max_games`` finished."""
     finished: set[str] = set()
+    entropy = Entropy(client)
     pause = 1.0
     while True:
         try:
             for message in client.events():
                 pause = 1.0
-                if message.get("type") == "yourTurn":
+                if message.get("type") == "entropyWanted":  # first: the deal waits for it
+                    game_id, seat = message["game"], int(message["seat"])
+                    log.info("game %s seat %s: %s", game_id, seat, entropy.send(game_id, seat))
+                elif message.get("type") == "yourTurn":
                     turns.turn(message["game"], int(message["seat"]), int(message["version"]))
                 elif message.get("type") == "gameFinish":
+                    entropy.forget(message["game"])
                     finished.add(message["game"])
                     log.info("game %s is over", message["game"])
                     if max_games and len(finished) >= max_games:

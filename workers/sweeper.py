@@ -28,7 +28,9 @@ its cost does not grow with the games that sit idle. A sweep:
 4. moves on a game being played whose version has not moved for its ``idle_seconds``
    (``service.idle``: each awaited seat's ``lifecycle.SeatIdled``, then a person's leave as
    ``on_leave`` says, a bot's default move, or ``leave_bot`` taking over the seat of a bot no
-   live worker or connected client serves), so no game waits forever on a seat;
+   live worker or connected client serves), so no game waits forever on a seat; likewise a
+   waiting game whose deal awaits a bot's own entropy (the seat then gets the fallback
+   entropy fixed at creation, and the game deals once no seat is left to fill);
 
 5. enforces the clocks whose time has come (the store's clock index: a sorted set read from
    its earliest entry), so a lost or never-run clock job, or a dead worker, does not let a
@@ -243,6 +245,8 @@ class Sweeper:
             return now + self._soon
         if self._expired(meta, now, None):  # never dealt, past its time
             return None
+        if self._awaits_entropy(meta.id, version):
+            return min(self._expiry(meta, now, now), now + idle_seconds(meta.options))
         return self._expiry(meta, now, now)
 
     @staticmethod
@@ -262,6 +266,11 @@ class Sweeper:
         if meta.status == "waiting":
             if self._expired(meta, now, (version, since)):
                 return True, now, 0
+            if self._awaits_entropy(meta.id, version):  # a bot's entropy, never sent
+                if self._idle(meta, version, still):
+                    return None, now, 0
+                idle_due = since + idle_seconds(meta.options)
+                return False, min(self._expiry(meta, since, now), idle_due), 0
             return False, self._expiry(meta, since, now), 0
         idle_due = since + idle_seconds(meta.options)
         if self._idle(meta, version, still):
@@ -272,6 +281,11 @@ class Sweeper:
         if self._awaits_bot(meta.id, version):
             return False, min(now + self._soon, idle_due), count
         return False, idle_due, count
+
+    def _awaits_entropy(self, game_id: str, version: int) -> bool:
+        """A waiting game whose deal awaits a bot's own entropy (at that version)."""
+        loaded = self.service.load(game_id)
+        return loaded.version == version and bool(getattr(loaded.state, "awaiting", ()))
 
     def _awaits_bot(self, game_id: str, version: int) -> bool:
         loaded = self.service.load(game_id)
@@ -301,7 +315,7 @@ class Sweeper:
     def _idle(self, meta: GameMeta, version: int, still_for: float) -> bool:
         """A game played on that has not moved for its ``idle_seconds`` moves on
         (``service.idle``); True when it did."""
-        if meta.status != "playing" or still_for < idle_seconds(meta.options):
+        if meta.status not in LIVE or still_for < idle_seconds(meta.options):
             return False
         try:
             gone = {int(m["seat"]) for m in self.service.bots_missing(meta)}

@@ -3,13 +3,15 @@
 ``POST /bots`` makes an account (the token is shown once); a game seats it by name
 (``{"type": "bot", "bot": "<name>"}``). ``GET /bots/stream`` (``Authorization: Bearer <bot
 token>``) is a server-sent event stream, like lichess's bot stream: ``gameStart``,
-``yourTurn`` (game, seat, version) and ``gameFinish`` (with the outcome), each a JSON ``data``
-line. The bot acts through the normal ``POST /games/{id}/actions`` with its bot token (which
-holds only the seats that name the bot) and reads ``/games/{id}/view`` and ``/events`` the same
-way. A connection lasts between half of CARDROOM_SSE_SECONDS and all of it (drawn anew for each,
-as a game stream's is: bots connected together do not all reconnect together); on reconnecting,
-the stream tells the current state of every unfinished game again (a turn already played is
-simply stale), and a finished game only after the cursor the bot resumes from: every
+``entropyWanted`` (game, seat: the deal awaits the bot's own entropy, ``POST
+/games/{id}/seats/{seat}/entropy``), ``yourTurn`` (game, seat, version) and ``gameFinish``
+(with the outcome), each a JSON ``data`` line. The bot acts through the normal ``POST
+/games/{id}/actions`` with its bot token (which holds only the seats that name the bot) and
+reads ``/games/{id}/view`` and ``/events`` the same way. A connection lasts between half of
+CARDROOM_SSE_SECONDS and all of it (drawn anew for each, as a game stream's is: bots connected
+together do not all reconnect together); on reconnecting, the stream tells the current state of
+every unfinished game again (a turn already played is simply stale, an entropy already sent
+answers as recorded), and a finished game only after the cursor the bot resumes from: every
 ``gameFinish`` carries an SSE ``id`` (a cursor), sent back as ``Last-Event-ID`` (EventSource
 does it) or ``?since=``.
 """
@@ -73,7 +75,8 @@ class BotStream(MethodView):
     @blp.doc(security=[{"bearerAuth": []}])
     @problems(blp, 401, 422)
     def get(self) -> Response:
-        """The bot's events across its games: gameStart, yourTurn, gameFinish (SSE).
+        """The bot's events across its games: gameStart, entropyWanted, yourTurn, gameFinish
+        (SSE).
 
         At most two streams of one account are open at once per web process (a 429 with
         ``Retry-After`` past them).
@@ -172,6 +175,11 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
                 yield _message("gameStart", {"game": game_id, "seats": seats})
                 sent = True
             for seat in seats:
+                wanted = (game_id, seat, -1)  # told once per connection, before any turn
+                if seat in summary.get("awaiting_entropy", ()) and wanted not in told:
+                    told.add(wanted)
+                    yield _message("entropyWanted", {"game": game_id, "seat": seat})
+                    sent = True
                 turn = (game_id, seat, int(summary["version"]))
                 if seat in summary["to_act"] and turn not in told:
                     told.add(turn)

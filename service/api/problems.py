@@ -52,6 +52,8 @@ CODES: dict[str, tuple[int, str]] = {
     "game_archived": (410, "Game archived"),
     "version_conflict": (409, "Version conflict"),
     "seat_taken": (409, "Seat taken"),
+    "entropy_not_awaited": (409, "Entropy not awaited"),
+    "entropy_posted": (409, "Entropy sent already"),
     "game_exists": (409, "Game exists"),
     "unauthorized": (401, "Unauthorized"),
     "forbidden": (403, "Forbidden"),

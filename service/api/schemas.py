@@ -59,6 +59,31 @@ class JoinSeatSchema(ma.Schema):
     )  # fmt: skip
 
 
+class SeatEntropySchema(ma.Schema):
+    entropy = fields.String(
+        required=True,
+        validate=validate.Regexp(r"^[0-9a-f]{64}$"),
+        metadata={"description": "the bot's own 32 bytes (64 lowercase hex) for the deal's "
+                  "seed, drawn at random (docs/fairness.md)"},
+    )  # fmt: skip
+
+
+class EntropyRecordedSchema(ma.Schema):
+    id = fields.String()
+    seat = fields.Integer()
+    entropy = fields.String(metadata={"description": "the seat's entropy, as recorded"})
+    source = fields.String(metadata={"description": "always client: the bot's own"})
+    version = fields.Integer()
+    dealt = fields.Boolean(metadata={"description": "true once every seat's entropy is in "
+                                     "and the game is dealt"})  # fmt: skip
+    head_hash = fields.String(
+        metadata={"description": "receipt: the hash of the last event (salted chain)"}
+    )
+    receipt_signature = fields.String(
+        metadata={"description": "the server's signature of the receipt (docs/fairness.md)"}
+    )
+
+
 class ActionSchema(ma.Schema):
     """An action's own fields (``type`` plus what the game's rules name) and the version."""
 
@@ -235,6 +260,9 @@ class SummarySchema(ma.Schema):
     spectators = fields.Integer(metadata={
         "description": "how many watch the game now: open spectator streams of every web "
                        "process (docs/service.md, 'Spectators')"})
+    awaiting_entropy = fields.List(fields.Integer(), metadata={
+        "description": "bot seats whose bot has not sent its own entropy: the deal waits for "
+                       "them (POST /games/{id}/seats/{seat}/entropy; docs/bots.md)"})  # fmt: skip
     secret = fields.String(metadata={"description": "the server's secret, revealed at the end"})
     clock = fields.Dict(
         metadata={"description": "a clocked game's clock: settings, each seat's deadline and "

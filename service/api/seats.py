@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, bearer_token, get_service, problems
+from service.api.deps import SECURITY, bearer_token, get_service, problems, required_token
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Join open seats")
 
@@ -35,3 +35,21 @@ class Seat(MethodView):
             game_id, seat, body["name"], body.get("entropy"), headers.get("idempotency_key"),
             token=bearer_token(),
         )  # fmt: skip
+
+
+@blp.route("/<game_id>/seats/<int:seat>/entropy")
+class SeatEntropy(MethodView):
+    @blp.doc(security=[{"bearerAuth": []}])
+    @problems(blp, 400, 401, 403, 404, 409, 410, 413, 422)
+    @blp.arguments(schemas.SeatEntropySchema())
+    @blp.response(200, schemas.EntropyRecordedSchema())
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+        """A bot account's own entropy for its seat, which the deal awaits (docs/bots.md).
+
+        With the bot's token. The bot stream's ``entropyWanted`` asks for it; the deal waits
+        for every such seat (or, after the game's ``idle_seconds``, fills it with the
+        fallback published at creation). The same value again answers as the first time;
+        another value is a 409 ``entropy_posted``, a seat that awaits no entropy (a person's,
+        a built-in bot's, one filled already) a 409 ``entropy_not_awaited``.
+        """
+        return get_service().post_entropy(game_id, seat, required_token(), body["entropy"])

@@ -81,6 +81,37 @@ def test_an_http_bot_plays_a_whole_game_against_a_built_in_bot(
     assert report.ok and report.events == summary["version"]
 
 
+def test_the_bot_s_own_entropy_goes_into_the_seed_and_the_replay_shows_it(
+    stack: Stack, tmp_path: Path
+) -> None:
+    """``cardroom bot run`` draws its seat's entropy and posts it before anything else: the
+    deal waits for it, the replay records it as the client's, and the audit re-derives the
+    seed from it (a game dealt from the server's secret and every seat's entropy)."""
+    (tmp_path / "docbot.py").write_text(DOC_BOT)
+    name, token = account(stack, "entropy")
+    created = stack.create(
+        "sixty_six",
+        [{"type": "bot", "bot": "heuristic"}, {"type": "bot", "bot": name}],
+        options={"game_target": 1},
+        wait_for_bots=True,  # its client starts below
+    )
+    game_id = created["id"]
+    assert created["to_act"] == [] and not created["prearranged"]  # not dealt without it
+    assert stack.summary(game_id)["awaiting_entropy"] == [1]
+    env = {**stack.env, "PYTHONPATH": str(tmp_path)}
+    summary, output = bot_run_until_over(stack, "docbot:FirstLegal", token, game_id, env, 50)
+    assert b"game %s seat 1: entropy sent" % game_id.encode() in output
+    replay = read(stack.wait_replay(game_id))
+    filled = {e.event["seat"]: e.event for e in replay.events
+              if e.event["type"] == "lifecycle.SeatFilled"}  # fmt: skip
+    assert filled[1]["source"] == "client" and filled[0]["source"] == "server"
+    assert {"kind": "entropy", "seat": 1, "entropy": filled[1]["entropy"]} in [
+        b.command for b in replay.batches]  # fmt: skip
+    report = verify(replay)
+    assert report.ok and report.events == summary["version"]
+    assert "seat 1 sent their own" in report.dealing
+
+
 def test_a_policy_over_the_training_environment_plays_a_whole_game_through_the_service(
     stack: Stack,
 ) -> None:

@@ -105,6 +105,13 @@ def test_a_user_http_bot_whose_client_died_is_taken_over(idle_stack: Stack) -> N
     assert refused.status_code == 422 and refused.json()["code"] == "bot_unavailable"
     game_id = stack.create("sixty_six", seats, seed="idle-http", options={"idle_seconds": IDLE},
                            wait_for_bots=True)["id"]  # fmt: skip
+    # the deal awaited its own entropy, which never came: the fallback fixed at creation
+    stood = Watch(stack, game_id).until(lambda s: not s["awaiting_entropy"], IDLE + 30)
+    assert IDLE - 0.5 <= stood <= IDLE + MARGIN
+    events = _events(stack, game_id)
+    fallback = next(e["fallback"] for e in events if e["type"] == "lifecycle.EntropyAwaited")
+    filled = next(e for e in events if e["type"] == "lifecycle.SeatFilled" and e["seat"] == 0)
+    assert (filled["entropy"], filled["source"]) == (fallback, "server")
     stood = Watch(stack, game_id).until(_bot_is(0, "heuristic"), IDLE + 30)
     assert IDLE - 0.5 <= stood <= IDLE + MARGIN
     _ends_and_verifies(stack, game_id)

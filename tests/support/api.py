@@ -57,6 +57,21 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def send_entropy(client: FlaskClient, token: str, game_id: str) -> dict[int, str]:
+    """What ``cardroom bot run`` does first: the bot account's own entropy for each of its
+    seats the game awaits it for (the deal waits for them); the values sent, by seat."""
+    sent = {}
+    for seat in client.get(f"/games/{game_id}").json["awaiting_entropy"]:
+        value = random.Random(f"{game_id}:{seat}").randbytes(32).hex()
+        answer = client.post(f"/games/{game_id}/seats/{seat}/entropy",
+                             json={"entropy": value}, headers=bearer(token))  # fmt: skip
+        if answer.status_code == 401:
+            continue  # another account's seat
+        assert answer.status_code == 200, answer.json
+        sent[seat] = value
+    return sent
+
+
 class Table:
     """A game created through the API with every seat open, then joined by one player each."""
 

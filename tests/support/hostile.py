@@ -11,10 +11,14 @@ account seated in games beside heuristic bots, played (``loop``, ``instant``) or
 
 It is hostile to the service too: a refusal (a 429 past the bot account's rate) is not waited
 out, its next request follows at once; ``refused`` counts them.
+
+Whatever its mode, it sends its seat's own entropy as soon as it has made a game (the deal
+waits for it, docs/bots.md), as every client does.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any
 
@@ -93,7 +97,18 @@ class Hostile:
         if created.status_code != 201:
             raise RuntimeError(f"the hostile bot's game was refused: {created.status_code} "
                                f"{created.text[:300]}")  # fmt: skip
-        return str(created.json()["id"])
+        game_id = str(created.json()["id"])
+        url = f"{self.base}/games/{game_id}/seats/0/entropy"
+        entropy = {"entropy": secrets.token_hex(32)}
+        sent = http.post(url, json=entropy)
+        while self._refused(sent) and not self.stop.is_set():  # the same value again
+            sent = http.post(url, json=entropy)
+        if sent.status_code == 429:
+            return game_id  # stopped meanwhile
+        if sent.status_code != 200:
+            raise RuntimeError(f"the hostile bot's entropy was refused: {sent.status_code} "
+                               f"{sent.text[:300]}")  # fmt: skip
+        return game_id
 
     def _answer(self, http: requests.Session, game_id: str) -> bool:
         """Play the game's turn at once if it waits on the bot; False once it is over."""

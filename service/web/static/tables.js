@@ -191,12 +191,15 @@ function dealt(view) {
 
 function beforeTheDeal(view, seats, me) {
   const open = view.open_seats || [];
+  const bots = view.awaiting_entropy || [];  // HTTP bots whose own entropy the deal waits for
   const list = el("ul", { class: "waiting-seats" }, (seats || []).map((s, i) => el("li", { "data-seat": i },
     seatName(seats, i), i === me ? el("span", { class: "badge" }, "you") : null)));
   return [el("div", { class: "center", "aria-label": "Middle of the table" },
     labelled("Waiting for the deal", text(open.length
       ? `The cards are dealt when every seat is taken: ${open.length} open (${open.map((s) => `seat ${s}`).join(", ")}).`
-      : "Every seat is taken: the cards are being dealt.")),
+      : bots.length
+        ? `Every seat is taken: the cards are dealt once the bot of ${bots.map((s) => `seat ${s}`).join(", ")} sends its own entropy (or, if it never does, after the game's idle time with the entropy published for it at creation).`
+        : "Every seat is taken: the cards are being dealt.")),
     labelled("Seats", list))];
 }
 

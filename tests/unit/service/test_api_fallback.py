@@ -16,7 +16,7 @@ from replays.verify import check
 from service.api.deps import EXTENSION
 from service.games import GameService
 from service.store import InMemoryEventStore
-from tests.support.api import bearer
+from tests.support.api import bearer, send_entropy
 
 BOT = {"type": "bot", "bot": "fbbot"}
 
@@ -27,6 +27,7 @@ def table(client: FlaskClient) -> tuple[str, str, str]:
     game = client.post("/games", json={"game": "sixty_six", "seats": [BOT, {"type": "open"}],
                                        "options": {"game_target": 1}}).json  # fmt: skip
     person = client.post(f"/games/{game['id']}/seats/1", json={"name": "ann"}).json["token"]
+    send_entropy(client, token, game["id"])  # the deal waits for the bot's own entropy
     return game["id"], token, person
 
 

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.store import InMemoryEventStore
-from tests.support.api import bearer, make_app
+from tests.support.api import bearer, make_app, send_entropy
 
 
 @pytest.fixture
@@ -64,6 +64,7 @@ def _bot_to_act(client: FlaskClient, token: str, game_id: str) -> tuple[int, dic
 def test_the_bot_token_plays_its_own_seat(client: FlaskClient) -> None:
     token = _account(client)
     game_id = _game(client, [ME, ME])
+    send_entropy(client, token, game_id)  # the deal waits for the bot's own entropy
     seat, view = _bot_to_act(client, token, game_id)  # the seat the game waits on
     assert seat in client.get(f"/games/{game_id}").json["to_act"]
     action = {**view["view"]["legal_actions"][0], "expected_version": view["version"]}

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from service.api.limits import BOT_LIMIT, BotRequests
 from service.api.security import HEADERS
 from service.store import InMemoryEventStore
-from tests.support.api import bearer, make_app
+from tests.support.api import bearer, make_app, send_entropy
 from tests.unit.service.test_api_games import problem_of
 
 ME = {"type": "bot", "bot": "mybot"}
@@ -31,9 +31,12 @@ def account(client: FlaskClient, name: str = "mybot") -> str:
     return str(client.post("/bots", json={"name": name}).json["token"])
 
 
-def game(client: FlaskClient, seats: list[dict[str, Any]], seed: str) -> str:
+def game(client: FlaskClient, seats: list[dict[str, Any]], seed: str, token: str = "") -> str:
+    """A game; with the bot's ``token``, dealt: its entropy sent (one request per seat)."""
     created = client.post("/games", json={"game": "sixty_six", "seats": seats, "seed": seed})
     assert created.status_code == 201, created.json
+    if token:
+        send_entropy(client, token, str(created.json["id"]))
     return str(created.json["id"])
 
 
@@ -50,17 +53,18 @@ def act(client: FlaskClient, token: str, game_id: str, seen: dict[str, Any]) -> 
 
 def test_a_bot_accounts_reads_and_actions_in_all_its_games_share_one_budget() -> None:
     store = InMemoryEventStore()
-    client = limited(store, "4 per minute")
+    client = limited(store, "8 per minute")
     token = account(client)
-    first, second = game(client, [ME, ME], "one"), game(client, [ME, ME], "two")
-    seen_first = view(client, token, first).json  # 1
-    seen_second = view(client, token, second).json  # 2
-    assert act(client, token, first, seen_first).status_code == 200  # 3
+    # the bot's entropy for its two seats of each game: requests 1 to 4
+    first, second = game(client, [ME, ME], "one", token), game(client, [ME, ME], "two", token)
+    seen_first = view(client, token, first).json  # 5
+    seen_second = view(client, token, second).json  # 6
+    assert act(client, token, first, seen_first).status_code == 200  # 7
     assert client.get(f"/games/{second}/events?after=0", headers=bearer(token)).status_code == 200
     before = store.version(second)
-    refused = act(client, token, second, seen_second)  # the fifth, in the other game
+    refused = act(client, token, second, seen_second)  # the ninth, in the other game
     body = problem_of(refused, 429, "rate_limited")
-    assert "4 per 1 minute per bot account" in body["detail"]
+    assert "8 per 1 minute per bot account" in body["detail"]
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     assert all(refused.headers[name] == value for name, value in HEADERS)
     assert store.version(second) == before  # the refused action stored nothing

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from service.bots import FINISHED_KEPT, BotRegistry, MemoryBotRegistry, RedisBotRegistry
 from service.store import InMemoryEventStore
-from tests.support.api import bearer, make_app
+from tests.support.api import bearer, make_app, send_entropy
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 
 
@@ -146,6 +146,7 @@ def _finished_game(client: FlaskClient, token: str, seed: str) -> str:
     response = client.post("/games", json=body)
     assert response.status_code == 201, response.json
     game_id = str(response.json["id"])
+    send_entropy(client, token, game_id)  # the deal waits for the bot's own entropy
     version = client.get(f"/games/{game_id}").json["version"]
     action = {"type": "declare_out", "seat": 0, "expected_version": version}
     played = client.post(f"/games/{game_id}/actions", json=action, headers=bearer(token))

@@ -147,3 +147,43 @@ def test_the_runner_follows_the_stream_again_after_a_broken_connection(
     client = Broken()
     assert follow(client, Turns(Flaky(), client, 1, 1), max_games=1) == 0
     assert client.connections == 2
+
+
+def test_the_runner_sends_each_seat_s_own_entropy_before_anything_else(service: Service) -> None:
+    body = {"game": "sixty_six", "seats": [{"type": "bot", "bot": "sdkbot"}] * 2,
+            "options": {"game_target": 1}}  # fmt: skip
+    game = str(service.client.post("/games", json=body).json["id"])  # no seed: not prearranged
+    run_until_over(service, Counting(), [game])
+    events = service.events(game)
+    filled = [e for e in events if e["type"] == "lifecycle.SeatFilled"]
+    assert sorted((e["seat"], e["source"]) for e in filled) == [(0, "client"), (1, "client")]
+    assert len({e["entropy"] for e in filled}) == 2  # drawn afresh for each seat
+    first_move = next(i for i, e in enumerate(events) if e["type"].startswith("sixty_six."))
+    assert all(events.index(e) < first_move for e in filled)
+
+
+class Asking(Client):
+    """A stream that asks twice for the same seat's entropy (a reconnect), then finishes; the
+    posts it is sent are kept, answered as the service does."""
+
+    def __init__(self) -> None:
+        super().__init__("http://127.0.0.1:9", "token")
+        self.posts: list[tuple[str, Any]] = []
+
+    def events(self) -> Iterator[dict[str, Any]]:
+        yield {"type": "entropyWanted", "game": "g1", "seat": 1}
+        yield {"type": "entropyWanted", "game": "g1", "seat": 1}
+        yield {"type": "gameFinish", "game": "g1", "outcome": None}
+
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:  # fmt: skip
+        self.posts.append((path, body))
+        return 200, {"entropy": body["entropy"], "source": "client", "dealt": False}
+
+
+def test_the_runner_sends_the_same_entropy_when_asked_again() -> None:
+    client = Asking()
+    assert follow(client, Turns(Flaky(), client, 1, 1), max_games=1) == 0
+    assert [path for path, _ in client.posts] == ["/games/g1/seats/1/entropy"] * 2
+    values = [body["entropy"] for _, body in client.posts]
+    assert values[0] == values[1] and len(values[0]) == 64 and int(values[0], 16) >= 0

@@ -125,3 +125,62 @@ def test_a_user_bot_that_is_gone_is_taken_over_by_the_leave_bot(stack: Stack) ->
     stack.work()  # the built-in bot plays the seat on
     assert stack.service.summary(game_id)["status"] == "over"
     assert _verified(stack, game_id)
+
+
+
+def _silent_bot(stack: Stack) -> dict[str, str]:
+    """An HTTP bot account whose client connected once, long ago, and never sends entropy."""
+    registry = MemoryBotRegistry()
+    stack.rebuild_service(bots=BotDirectory(registry))
+    registry.create_account("silent", "ab" * 32)
+    registry.heartbeat("silent", [], time.time() - 3600)
+    return {"type": "bot", "bot": "silent"}
+
+
+def test_an_http_bot_that_never_sends_its_entropy_does_not_hold_the_deal(stack: Stack) -> None:
+    """After idle_seconds its seat gets the fallback fixed at creation (recorded as the
+    server's), the game deals, and the gone bot's seat is then taken over as before."""
+    game_id = _create(stack, [_silent_bot(stack), RANDOM], idle_seconds=60, leave_bot="random")
+    loaded = stack.service.load(game_id)
+    assert loaded.state.awaiting_entropy == (0,) and not loaded.state.dealt
+    fallback = loaded.state.fallback_entropy(0)
+    now = time.time()
+    _sweep(stack, now)  # first sight of this version
+    _sweep(stack, now + 59)
+    assert stack.service.load(game_id).version == loaded.version  # not idle long enough yet
+    _sweep(stack, now + 60)
+    events = [e.event for e in stack.store.read(game_id, loaded.version)]
+    assert events[0]["type"] == "lifecycle.SeatIdled" and events[0]["seat"] == 0
+    assert {"seat": 0, "entropy": fallback, "source": "server"}.items() <= events[1].items()
+    assert stack.store.batches(game_id)[-1].command["kind"] == "idle"
+    assert stack.service.load(game_id).state.dealt, "the deal no longer waits"
+    stack.work()  # the random bot plays until the game waits on the silent one
+    later = time.time() + 300
+    for step in range(40):  # each of the silent bot's turns: idle, then taken over
+        if stack.service.summary(game_id)["status"] == "over":
+            break
+        _sweep(stack, later + 61 * step)
+        stack.work()
+    assert stack.service.summary(game_id)["status"] == "over"
+    assert _verified(stack, game_id)
+
+
+def test_a_waiting_game_is_looked_at_when_a_bot_s_entropy_is_overdue(stack: Stack) -> None:
+    """A person has not sat yet: the game waits for them (a day, then expires), but the silent
+    bot's seat is filled with its fallback after idle_seconds, not then."""
+    silent = _silent_bot(stack)
+    created = stack.service.create_game("sixty_six", [{"type": "open"}, silent],
+                                        options={"idle_seconds": 60}, wait_for_bots=True)
+    game_id = str(created["id"])
+    assert created["status"] == "waiting"
+    now = time.time()
+    _sweep(stack, now)  # first sight: due again at the bot's idle time, not in a day
+    due = stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+                                            game_id)  # fmt: skip
+    assert due is not None and due <= now + 60
+    _sweep(stack, now + 60)
+    state = stack.service.load(game_id).state
+    assert state.awaiting_entropy == () and state.entropy[1] is not None
+    assert stack.service.summary(game_id)["status"] == "waiting"  # for the person, as before
+    stack.service.join_seat(game_id, 0, "late")  # the person who comes deals
+    assert stack.service.load(game_id).state.dealt
