@@ -5,9 +5,10 @@ The process follows the bot account's event stream (``GET /bots/stream``, resume
 the connection ends or fails). On ``entropyWanted``, before anything else of that game, it
 draws the seat's 32 bytes of entropy with ``secrets`` and posts them (``POST
 /games/{id}/seats/{seat}/entropy``; the same value again if asked again): the deal waits for
-them, and the bot's share of the seed is then its own (docs/fairness.md). On every
-``yourTurn`` it reads the seat's view (with the
-redacted history when the bot sets ``wants_history``), asks the bot class's
+them, and the bot's share of the seed is then its own (docs/fairness.md); when the game is
+over, it checks that the history records that value as the seat's (logged either way). On
+every ``yourTurn`` it reads the seat's view (with the redacted history when the bot sets
+``wants_history``), asks the bot class's
 ``choose(view, rng)`` and sends the action (``expected_version``, ``seat`` and an
 ``Idempotency-Key``). The rng is seeded by (game, seat, version), as for the service's own bots.
 
@@ -232,16 +233,35 @@ class Entropy:
         body = {"entropy": value}
         status, reply = self.client.request("POST", f"/games/{game_id}/seats/{seat}/entropy", body)
         if status == 200 and (reply or {}).get("entropy") == value:
-            return "entropy sent" + (": the game is dealt" if reply.get("dealt") else "")
+            dealt = ": the game is dealt" if reply.get("dealt") else ""
+            return f"entropy sent ({value}){dealt}"
         detail = (reply or {}).get("detail") if isinstance(reply, dict) else reply
         log.error("game %s seat %s: the entropy was not recorded (%s): %s",
                   game_id, seat, status, detail)  # fmt: skip
         return f"entropy not recorded ({status})"
 
-    def forget(self, game_id: str) -> None:
-        """A finished game's entropy is public (its SeatFilled): nothing to keep."""
+    def check(self, game_id: str) -> list[str]:
+        """Once the game is over: is the entropy each of its seats sent the one its history
+        records for that seat, as the client's (the seed's input; ``cardroom replay verify``
+        re-derives the seed from it)? What was found, by seat; then nothing is kept (a
+        finished game's entropy is public)."""
+        mine = {seat: value for (game, seat), value in self.drawn.items() if game == game_id}
+        found: list[str] = []
+        if mine:
+            filled = {e.get("seat"): e for e in self.client.history(game_id, min(mine))
+                      if e.get("type") == "lifecycle.SeatFilled"}  # fmt: skip
+            for seat, value in sorted(mine.items()):
+                event = filled.get(seat, {})
+                if event.get("entropy") == value and event.get("source") == "client":
+                    found.append(f"seat {seat}: its own entropy is the one recorded")
+                    continue
+                found.append(f"seat {seat}: the recorded entropy is NOT the one it sent "
+                             f"(recorded {event.get('entropy')!r}, source "
+                             f"{event.get('source')!r})")  # fmt: skip
+                log.error("game %s %s", game_id, found[-1])
         for key in [k for k in self.drawn if k[0] == game_id]:
             del self.drawn[key]
+        return found
 
 
 def fall_back(
@@ -301,7 +321,8 @@ def follow(client: Client, turns: Turns, max_games: int) -> int:
                 elif message.get("type") == "yourTurn":
                     turns.turn(message["game"], int(message["seat"]), int(message["version"]))
                 elif message.get("type") == "gameFinish":
-                    entropy.forget(message["game"])
+                    for said in entropy.check(message["game"]):
+                        log.info("game %s %s", message["game"], said)
                     finished.add(message["game"])
                     log.info("game %s is over", message["game"])
                     if max_games and len(finished) >= max_games:

@@ -101,6 +101,7 @@ def test_the_bot_s_own_entropy_goes_into_the_seed_and_the_replay_shows_it(
     env = {**stack.env, "PYTHONPATH": str(tmp_path)}
     summary, output = bot_run_until_over(stack, "docbot:FirstLegal", token, game_id, env, 50)
     assert b"game %s seat 1: entropy sent" % game_id.encode() in output
+    assert b"game %s seat 1: its own entropy is the one recorded" % game_id.encode() in output
     replay = read(stack.wait_replay(game_id))
     filled = {e.event["seat"]: e.event for e in replay.events
               if e.event["type"] == "lifecycle.SeatFilled"}  # fmt: skip

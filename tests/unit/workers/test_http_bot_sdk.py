@@ -164,11 +164,13 @@ def test_the_runner_sends_each_seat_s_own_entropy_before_anything_else(service: 
 
 class Asking(Client):
     """A stream that asks twice for the same seat's entropy (a reconnect), then finishes; the
-    posts it is sent are kept, answered as the service does."""
+    posts it is sent are kept, answered as the service does; the finished game's history
+    records ``recorded`` for the seat (the value posted when None)."""
 
-    def __init__(self) -> None:
+    def __init__(self, recorded: str | None = None) -> None:
         super().__init__("http://127.0.0.1:9", "token")
         self.posts: list[tuple[str, Any]] = []
+        self.recorded = recorded
 
     def events(self) -> Iterator[dict[str, Any]]:
         yield {"type": "entropyWanted", "game": "g1", "seat": 1}
@@ -177,13 +179,32 @@ class Asking(Client):
 
     def request(self, method: str, path: str, body: Any = None,
                 headers: dict[str, str] | None = None) -> tuple[int, Any]:  # fmt: skip
+        if method == "GET":  # the finished game's history
+            value = self.recorded or self.posts[-1][1]["entropy"]
+            filled = {"type": "lifecycle.SeatFilled", "seat": 1, "entropy": value,
+                      "source": "client"}  # fmt: skip
+            return 200, {"events": [{"event": filled}], "next_after": None}
         self.posts.append((path, body))
         return 200, {"entropy": body["entropy"], "source": "client", "dealt": False}
 
 
-def test_the_runner_sends_the_same_entropy_when_asked_again() -> None:
+def test_the_runner_sends_the_same_entropy_when_asked_again_and_checks_it_at_the_end(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     client = Asking()
-    assert follow(client, Turns(Flaky(), client, 1, 1), max_games=1) == 0
+    with caplog.at_level(logging.INFO, logger="cardroom.bot"):
+        assert follow(client, Turns(Flaky(), client, 1, 1), max_games=1) == 0
     assert [path for path, _ in client.posts] == ["/games/g1/seats/1/entropy"] * 2
     values = [body["entropy"] for _, body in client.posts]
     assert values[0] == values[1] and len(values[0]) == 64 and int(values[0], 16) >= 0
+    assert "game g1 seat 1: its own entropy is the one recorded" in caplog.text
+
+
+def test_the_runner_says_when_the_history_records_another_entropy_than_it_sent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = Asking(recorded="00" * 32)  # a server that put another value in the bot's place
+    with caplog.at_level(logging.INFO, logger="cardroom.bot"):
+        assert follow(client, Turns(Flaky(), client, 1, 1), max_games=1) == 0
+    assert "the recorded entropy is NOT the one it sent" in caplog.text
+    assert not [r for r in caplog.records if "is the one recorded" in r.getMessage()]
