@@ -44,10 +44,13 @@ def _audited(
     watched: Watched,
     tamper: Callable[[Any], None] | None,
     log: Callable[[Any], None] | None = None,
+    bot: dict[str, Any] = BOT,
+    created: Callable[[str], None] | None = None,
 ) -> list[str]:
-    """A Sixty-Six game joined from the page, resigned once the page has seen the deal; the
-    audit panel's lines, the events served to the page changed by ``tamper`` first."""
-    game_id = table_stack.create("sixty_six", [OPEN, BOT])["id"]
+    """A Sixty-Six game of seat 0 and ``bot`` (``created``: what happens before the page joins,
+    given the game) joined from the page, resigned once the page has seen the deal; the audit
+    panel's lines, the events served to the page changed by ``tamper`` first."""
+    game_id = table_stack.create("sixty_six", [OPEN, bot], wait_for_bots=True)["id"]
     if tamper is not None:
         def served(route: Any) -> None:
             data = route.fetch().json()
@@ -64,6 +67,8 @@ def _audited(
             route.fulfill(json=data)
 
         watched.page.route(lambda url: url.endswith(f"/fairness/log/{game_id}"), logged)
+    if created is not None:
+        created(game_id)
     take_seat(watched, game_id)
     watched.page.wait_for_function("key => (JSON.parse(localStorage.getItem(key)) || {}).shown",
                                    arg=f"cardroom.fair.{game_id}.0")  # the page saw its cards
@@ -90,6 +95,31 @@ def test_the_page_audits_a_fair_game_itself_and_every_check_holds(
     watched = pages()
     lines = _audited(table_stack, watched, None)
     assert all(line.startswith("✔") for line in lines), lines
+    entropy = next(line for line in lines if "your entropy is in the seed" in line)
+    assert entropy.endswith("seat 0: yours; seat 1: drawn by the server"), entropy
+    watched.assert_clean()
+
+
+def test_the_page_says_an_http_bot_sent_its_own_entropy(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    """A user's HTTP bot at the table: its own entropy is in the seed (posted here with its
+    token as soon as the game exists, as cardroom bot run does; the person's join deals), and
+    the audit says whose share each seat's is."""
+    made = table_stack.http.post(f"{table_stack.base}/bots", json={"name": "tablebot"}).json()
+
+    def bot_sends(game_id: str) -> None:
+        sent = table_stack.http.post(f"{table_stack.base}/games/{game_id}/seats/1/entropy",
+                                     json={"entropy": "5a" * 32},
+                                     headers={"Authorization": f"Bearer {made['token']}"})
+        assert sent.status_code == 200 and not sent.json()["dealt"], sent.text
+
+    watched = pages()
+    lines = _audited(table_stack, watched, None, bot={"type": "bot", "bot": "tablebot"},
+                     created=bot_sends)  # fmt: skip
+    assert all(line.startswith("✔") for line in lines), lines
+    entropy = next(line for line in lines if "your entropy is in the seed" in line)
+    assert entropy.endswith("seat 0: yours; seat 1: its bot's own"), entropy
     watched.assert_clean()
 
 

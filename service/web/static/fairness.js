@@ -135,12 +135,25 @@ export async function audit(game, events, mine, seat, logged = null) {
     add("your entropy is in the seed", false, "the game is prearranged: its seed or deal was chosen");
   } else {
     add("your entropy is in the seed", own && own.entropy === mine.entropy && derived === reveal.seed,
-      own && own.entropy !== mine.entropy ? "your seat's entropy is not the one this browser sent" : "");
+      own && own.entropy !== mine.entropy ? "your seat's entropy is not the one this browser sent"
+        : drawnBy(plain, filled, seat));
   }
   await checkLog(logged, created, add);
   await checkDeal(game, events, reveal, mine, add);
   await checkChain(events, reveal.secret, mine, add);
   return checks;
+}
+
+/** Who drew each seat's share of the seed, as the events record it (``SeatFilled.source``; a
+ * seat of ``lifecycle.EntropyAwaited`` is an HTTP bot's, whose own entropy the deal awaited). */
+function drawnBy(plain, filled, seat) {
+  const awaited = new Set(plain.filter((e) => e.type === "lifecycle.EntropyAwaited").map((e) => e.seat));
+  const said = [...filled].sort((a, b) => a.seat - b.seat).map((e) => `seat ${e.seat}: ${
+    e.seat === seat ? "yours"
+      : e.source === "client" ? (awaited.has(e.seat) ? "its bot's own" : "its player's own")
+        : awaited.has(e.seat) ? "the server's fallback, fixed at creation (its bot sent none)"
+          : "drawn by the server"}`);
+  return said.join("; ");
 }
 
 /** The game's entry in the public commitment log (GET /fairness/log/{id}) holds event 1's
