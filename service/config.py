@@ -25,7 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "CARDROOM_LIMIT_ACTIONS": "20 per second",  # POST /games/{id}/actions per seat
     # every request with an HTTP bot account's token (actions and reads, all its games), per
     # account ("": none)
-    "CARDROOM_LIMIT_BOT_REQUESTS": "20 per second",
+    "CARDROOM_LIMIT_BOT_REQUESTS": "10 per second",
     "CARDROOM_BOT_REFUSAL_PAUSE": 0.5,  # seconds a bot account's 429 is held (0: none)
     "RATELIMIT_STORAGE_URI": "",  # default: REDIS_URL
     # proxies in front of the app whose X-Forwarded-For / -Proto it believes (0: none; 1: one

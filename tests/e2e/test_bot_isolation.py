@@ -39,7 +39,7 @@ def test_bots_only_games_finish_beside_a_hostile_http_bot(tmp_path: Path, mode: 
             time.sleep(1)
             live = {g for g in live if _status(stack, g) != "over"}
         assert not live, f"{len(live)} of 10 bots-only games unfinished after 120 s"
-        assert hostile.actions > 30  # it was really playing all along (at its limit)
+        assert hostile.actions > 10  # it was really playing (and refused: at its limit, below)
     finally:
         stop.set()
         if "hostile" in locals():
