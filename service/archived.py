@@ -52,6 +52,7 @@ class ArchivedReads:
         except GameArchived:
             summary = dict(self._archived(game_id).summary)
             summary["spectators"] = 0  # an archived game has no stream to watch
+            summary["rematch"] = self.reading.rematch_made(game_id)
         # the receipt signed as a live game's is (Ed25519 signs deterministically: the same
         # signature), whoever archived it: a worker or `cardroom archive` holds no key
         if self.signer is not None and summary.get("head_hash"):

@@ -52,6 +52,18 @@ def game_id_for_key(idempotency_key: str) -> str:
     return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
+def rematch_of(game_id: str) -> str:
+    """The id of a finished game's rematch (``Forking.rematch_game``): the game created under
+    the Idempotency-Key ``rematch of <id>``, which no client can send (it holds spaces), so
+    every seat proposing or accepting it reaches the same game and nobody can take its id."""
+    return game_id_for_key(rematch_key(game_id))
+
+
+def rematch_key(game_id: str) -> str:
+    """The creation key of a game's rematch."""
+    return f"rematch of {game_id}"
+
+
 def head(encoded: Sequence[Encoded], prev: str | None = None, salt: str = "") -> str:
     """The head hash after ``encoded``, linked on from ``prev`` (None: the chain's start)."""
     head = prev if prev is not None else GENESIS

@@ -16,6 +16,7 @@ from typing import Any
 from domain.events import Event
 from domain.forks import GameForked, basis_at, check_forkable, open_fork, prehistory, seat_fork
 from replays.format import loads
+from service import digests
 from service.access import SeatAccess
 from service.archive import Archive
 from service.bots import BUILTIN_BOTS
@@ -52,8 +53,8 @@ class Source:
 
 
 class Forking:
-    """Creating a fork (of a finished game, or a seat's of a game still played), and what a
-    seat of a fork knew before it."""
+    """Creating a fork (of a finished game, or a seat's of a game still played) or the rematch
+    of a finished game, and what a seat of a fork knew before it."""
 
     def __init__(
         self,
@@ -136,6 +137,29 @@ class Forking:
                                    "open (for its token's holder), every other seat one of the "
                                    f"service's bots ({', '.join(BUILTIN_BOTS)}); seat {index} "
                                    "is not")  # fmt: skip
+
+    def rematch_game(self, game_id: str, token: str, creator: str = "") -> dict[str, Any]:
+        """The rematch of a finished game, proposed or accepted by a person seated in it: a
+        new game of the same rules and options with the same seats (the same bots; people's
+        seats open, each person takes theirs with their own entropy), dealt afresh (no chosen
+        seed or deal). Every seat asking gets the same game (``digests.rematch_of``): the first
+        creates it, the others find it; the finished game's summary names it (``rematch``)."""
+        loaded = self.loader.load(game_id)
+        holder = self.access.holder_in(loaded, token)
+        if holder.token_hash is None:
+            raise Forbidden("a rematch is proposed by a person seated in the game, not by a "
+                            "bot account")  # fmt: skip
+        if not loaded.over:
+            raise GameNotOver(f"game {game_id} is not over: a rematch follows its end")
+        seats = [{"type": "bot", "bot": s.bot} if s.type == "bot" else {"type": "open"}
+                 for s in loaded.meta.seats]  # fmt: skip
+        return self.creating.create_game(
+            loaded.meta.game,
+            seats,
+            options=loaded.meta.options,
+            idempotency_key=digests.rematch_key(game_id),
+            creator=creator,
+        )
 
     def _fork_source(self, game_id: str) -> Source:
         """The game forked, from the store, else from the archive (GameArchived raised by the

@@ -104,6 +104,7 @@ class GameService:
         self.post_entropy = joining.post_entropy  # an HTTP bot account's own entropy
         self.fork_game = forking.fork_game
         self.fork_prehistory = forking.fork_prehistory
+        self.rematch_game = forking.rematch_game
         self.review = Reviewing(loader, store, self.scheduler, seals).review
         self.sealed = seals.sealed  # a sealed fork (of a game still played) now
         # seats, tokens and bots

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.lifecycle import lifecycle
-from service import clocks, narration, public, receipts
+from service import clocks, digests, narration, public, receipts
 from service.access import BotSeats, Reader, SeatAccess
 from service.errors import NotFound
 from service.folding import Loaded
@@ -204,7 +204,13 @@ class Reading:
             # hashes a player could brute-force the few hidden cards of the newest event.
             out.update(public.revealed(meta, state))
             out["head_hash"] = loaded.head_hash
+            out["rematch"] = self.rematch_made(game_id)
         return out
+
+    def rematch_made(self, game_id: str) -> str | None:
+        """The id of the finished game's rematch once a seat proposed it, else None."""
+        rematch = digests.rematch_of(game_id)
+        return rematch if self.loader.seats.meta(rematch) is not None else None
 
     def list_games(
         self, game: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas
-from service.api.deps import SECURITY, bearer_token, get_service, problems, reader
+from service.api.deps import SECURITY, bearer_token, get_service, problems, reader, required_token
 from service.errors import Unauthorized
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create, list and read games")
@@ -100,6 +100,22 @@ class Forks(MethodView):
             creator=request.remote_addr or "",
             token=bearer_token(),
         )
+        return created, 201, {"Location": f"/games/{created['id']}"}
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.doc(security=SECURITY)
+    @problems(blp, 401, 403, 404, 409, 410)
+    @blp.response(201, schemas.CreatedSchema())
+    def post(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Propose or accept the rematch of a finished game (a seat's token): a new game of the
+        same rules, options and seats (the same bots, people's seats open for each to take
+        with their own entropy), dealt afresh. Every seat asking gets the same game; the
+        finished game's summary names it (``rematch``) for the others to follow.
+        """
+        created = get_service().rematch_game(game_id, required_token(),
+                                             creator=request.remote_addr or "")  # fmt: skip
         return created, 201, {"Location": f"/games/{created['id']}"}
 
 

@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 CREATE_ENDPOINT = "games.Games"
 BOTS_ENDPOINT = "bots.Bots"  # new bot accounts
 FORK_ENDPOINT = "games.Forks"  # a fork is a creation: the same limit, counted on its own
+REMATCH_ENDPOINT = "games.Rematch"  # a rematch too (one game per finished game)
 
 
 def client_key() -> str:
@@ -92,7 +93,7 @@ def install(
         headers_enabled=False,
     )
     views = app.view_functions
-    for endpoint in (CREATE_ENDPOINT, FORK_ENDPOINT):
+    for endpoint in (CREATE_ENDPOINT, FORK_ENDPOINT, REMATCH_ENDPOINT):
         views[endpoint] = limiter.limit(  # type: ignore[assignment]  # flask typing
             lambda: str(config["CARDROOM_LIMIT_CREATE"]), methods=["POST"], key_func=client_key
         )(views[endpoint])

@@ -264,6 +264,9 @@ class SummarySchema(ma.Schema):
         "description": "bot seats whose bot has not sent its own entropy: the deal waits for "
                        "them (POST /games/{id}/seats/{seat}/entropy; docs/bots.md)"})  # fmt: skip
     secret = fields.String(metadata={"description": "the server's secret, revealed at the end"})
+    rematch = fields.String(allow_none=True, metadata={
+        "description": "once over: the id of its rematch once a seat proposed one (POST "
+                       "/games/{id}/rematch), else null"})
     clock = fields.Dict(
         metadata={"description": "a clocked game's clock: settings, each seat's deadline and "
                   "bank (Unix ms) and remaining_ms now (docs/service.md, Clocks)"}

@@ -47,6 +47,13 @@ def test_forks_are_creations_with_the_same_limit(store: InMemoryEventStore) -> N
     problem_of(client.post("/games/nosuchgame00/forks", json=body), 429, "rate_limited")
 
 
+def test_rematches_are_creations_with_the_same_limit(store: InMemoryEventStore) -> None:
+    client = limited(store)
+    assert [client.post("/games/nosuchgame00/rematch").status_code
+            for _ in range(3)] == [401] * 3  # fmt: skip
+    problem_of(client.post("/games/nosuchgame00/rematch"), 429, "rate_limited")
+
+
 def test_another_client_has_its_own_budget(store: InMemoryEventStore) -> None:
     client = limited(store)
     for _ in range(3):
@@ -135,6 +142,7 @@ def test_the_limits_are_kept_in_redis_by_default() -> None:
                       CARDROOM_LIMIT_ACTIONS="1 per minute")  # fmt: skip
     app.add_url_rule("/games", "games.Games", lambda: "", methods=["POST"])
     app.add_url_rule("/f", "games.Forks", lambda: "", methods=["POST"])
+    app.add_url_rule("/r", "games.Rematch", lambda: "", methods=["POST"])
     app.add_url_rule("/a", "actions.Actions", lambda: "", methods=["POST"])
     limiter = limits.install(app, InMemoryEventStore())
     assert type(limiter.storage).__name__ == "RedisStorage"  # a unix socket URL too
