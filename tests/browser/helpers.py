@@ -256,3 +256,14 @@ def play_through(
 def wait_for_a_play(page: Any) -> None:
     """Until a card of the hand can be played (the deal may give the lead to a bot)."""
     page.wait_for_selector("#hand button.card.usable")
+
+
+def wait_for_turn(stack: Any, game_id: str, seat: int, seconds: float = 15) -> int:
+    """The game's version once it awaits ``seat`` (or is over)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        summary = stack.summary(game_id)
+        if summary["status"] == "over" or summary["to_act"] == [seat]:
+            return int(summary["version"])
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} never awaited seat {seat}")

@@ -18,8 +18,8 @@ from tests.browser.helpers import (
     preference,
     seat_view,
     wait_for_a_play,
+    wait_for_turn,
 )
-from tests.browser.test_recovery import wait_for_turn
 from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 

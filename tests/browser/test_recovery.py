@@ -7,14 +7,13 @@ from __future__ import annotations
 import ctypes
 import os
 import socket
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.helpers import Watched, wait_for_a_play
+from tests.browser.helpers import Watched, wait_for_a_play, wait_for_turn
 from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
@@ -26,17 +25,6 @@ NETWORK = ("ERR_FAILED", "ERR_INTERNET_DISCONNECTED", "ERR_INCOMPLETE_CHUNKED_EN
 
 def version(page: Any) -> int:
     return int(page.inner_text("#version"))
-
-
-def wait_for_turn(stack: Stack, game_id: str, seat: int, seconds: float = 15) -> int:
-    """The game's version once it awaits ``seat`` (or is over)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        summary = stack.summary(game_id)
-        if summary["status"] == "over" or summary["to_act"] == [seat]:
-            return int(summary["version"])
-        time.sleep(0.05)
-    raise AssertionError(f"game {game_id} never awaited seat {seat}")
 
 
 def is_stream(url: str) -> bool:

@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     play_through,
     seat_view,
     wait_for_a_play,
+    wait_for_turn,
 )
 from tests.e2e.conftest import BOT, Stack
 
@@ -126,8 +127,28 @@ def test_a_person_plays_a_whole_game_against_bots_by_touching_cards(
     assert "Game over" in watched.page.inner_text("#outcome")
     # the game-over sheet: each deal's or hand's result, then what to do next
     watched.page.wait_for_selector("#game-over #results li")
+    assert_every_hand_shown(watched.page)
+    # the page's own audit: a prearranged game (a chosen seed) is no failure of the entropy
+    # check, which does not apply to it
+    watched.page.wait_for_function("n => document.querySelectorAll('#audit li').length === n",
+                                   arg=7, timeout=20_000)  # fmt: skip
+    audit = [line.strip() for line in watched.page.locator("#audit li").all_inner_texts()]
+    assert not any(line.startswith("\u2718") for line in audit), audit
+    entropy = next(line for line in audit if "your entropy is in the seed" in line)
+    assert entropy.startswith("\u2013") and "not applicable" in entropy and "prearranged" in entropy
+    assert watched.page.evaluate("document.documentElement.scrollWidth") <= width
     watched.screenshot(f"{game}-{size}-over-page")
     watched.assert_clean()
+
+
+def assert_every_hand_shown(page: Any) -> None:
+    """Once over nothing is hidden: every seat's cards face up on the table (no back), the
+    person's own among them (not "your hand is below": the hand's panel is gone)."""
+    page.wait_for_function("() => !document.querySelector('#felt .seat .card.back')")
+    felt = page.inner_text("#felt")
+    assert "your hand is below" not in felt
+    assert page.locator("#play-panel").is_hidden()
+    assert page.inner_text("#connection") == ""  # no stream to reconnect once over
 
 
 def test_a_person_resigns_through_the_page_and_the_outcome_says_so(
@@ -321,3 +342,135 @@ def page_width_with_a_long_last_action(watched: Watched) -> int:
             }"""
         )
     )
+
+
+def test_the_table_says_how_many_watch_it(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT])
+    game_id = created["id"]
+    seated = pages(390, 844)
+    take_seat(seated, game_id)
+    page = seated.page
+    # the seat's own stream is no spectator (the page's stream from before the join is, until
+    # the server's next write to it finds it closed: within a heartbeat or its lifetime)
+    page.wait_for_function("() => document.querySelector('#spectators')?.textContent === '0'",
+                           timeout=30_000)  # fmt: skip
+    watchers = [pages(), pages()]
+    for watcher in watchers:
+        watcher.goto(f"#/watch/{game_id}")
+        watcher.page.wait_for_selector("#felt")
+    # read again with every move, and every few seconds while nobody moves
+    page.wait_for_function("() => document.querySelector('#spectators')?.textContent === '2'",
+                           timeout=20_000)  # fmt: skip
+    watchers[0].page.wait_for_function(
+        "() => document.querySelector('#spectators')?.textContent === '2'", timeout=20_000)
+    assert table_stack.summary(game_id)["spectators"] == 2
+    seated.screenshot("sixty_six-spectators-phone", full_page=False)
+    watchers[0].page.context.close()  # its stream ends; nobody counts it any more
+    page.wait_for_function("() => document.querySelector('#spectators')?.textContent === '1'",
+                           timeout=30_000)  # fmt: skip
+    for watched in (seated, watchers[1]):
+        watched.assert_clean()
+
+
+FLIGHTS = """() => {
+    window.flights = [];
+    new MutationObserver((changes) => {
+        for (const change of changes) for (const node of change.addedNodes) {
+            if (!node.classList || !node.classList.contains('flight')) continue;
+            const timing = node.getAnimations()[0]?.effect.getTiming();
+            window.flights.push({ card: node.dataset.card, ms: timing ? timing.duration : null,
+                                  through: getComputedStyle(node).pointerEvents });
+        }
+    }).observe(document.body, { childList: true });
+}"""
+
+
+def play_moves(table_stack: Stack, watched: Watched, game_id: str, moves: int) -> None:
+    """The person's next ``moves`` moves (cards touched), each waited for the bot's answer."""
+    page = watched.page
+    for _ in range(moves):
+        wait_for_turn(table_stack, game_id, seat=0)
+        seen = seat_view(watched)
+        legal = [a for a in seen["view"]["legal_actions"] if a["type"] == "play"]
+        if not legal:
+            return
+        page.wait_for_function("v => document.querySelector('#version').textContent === String(v)",
+                               arg=seen["version"])
+        act_by_touch(page, legal[0])
+        page.wait_for_function("v => document.querySelector('#version').textContent !== String(v)",
+                               arg=seen["version"])
+
+
+def test_cards_fly_to_the_trick_at_one_pace_and_never_with_reduced_motion(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    game_id = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-flights")["id"]
+    watched = pages(1280, 800)
+    take_seat(watched, game_id)
+    page = watched.page
+    page.evaluate(FLIGHTS)
+    play_moves(table_stack, watched, game_id, 3)
+    page.wait_for_function("() => window.flights.length >= 4", timeout=10_000)
+    flights = page.evaluate("window.flights")
+    pace = int(page.get_attribute("#moves", "data-pace-ms") or 0)
+    assert pace == 400  # the stack's bots have no pace (bot_pace_ms 0)
+    assert {f["ms"] for f in flights} == {pace * 0.75}, flights  # one duration for every move
+    assert {f["through"] for f in flights} == {"none"}, flights  # touches pass through
+    played = {c for a in watched_cards(table_stack, game_id) for c in a}
+    assert {f["card"] for f in flights} <= played
+    page.wait_for_function("() => !document.querySelector('.flight')")  # each lands and goes
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(FLIGHTS)
+    play_moves(table_stack, watched, game_id, 2)
+    page.wait_for_timeout(1_000)  # the moves shown meanwhile, at the pace
+    assert page.evaluate("window.flights") == []
+    watched.assert_clean()
+
+
+def watched_cards(table_stack: Stack, game_id: str) -> list[list[str]]:
+    """The cards of every card-moving event of the game so far (as a spectator sees them)."""
+    events = table_stack.http.get(f"{table_stack.base}/games/{game_id}/events").json()["events"]
+    return [[e["event"]["card"]] if "card" in e["event"] else list(e["event"].get("cards", []))
+            for e in events if e["event"]["type"].endswith(("CardPlayed", "TrickWon"))]  # fmt: skip
+
+
+def test_any_seated_person_proposes_a_rematch_and_the_others_accept_it(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    game_id = table_stack.create("sixty_six", [OPEN, OPEN])["id"]
+    alice, bob, carol = pages(), pages(390, 844), pages()
+    alice.goto(f"#/game/{game_id}")  # the first of two: the deal waits for bob
+    alice.page.fill("#join-name", "alice")
+    alice.page.click('button[data-join="0"]')
+    alice.page.wait_for_selector("main >> text=Playing seat 0")
+    take_seat(bob, game_id, "bob", 1)
+    carol.goto(f"#/watch/{game_id}")
+    bob.page.locator("#lifecycle #resign").click()
+    bob.page.locator("#lifecycle #resign").click()
+    for watched in (alice, bob, carol):
+        watched.page.locator("#game-over").wait_for()
+    bob.page.click("#rematch")  # bob created nothing, and lost: he proposes
+    bob.page.wait_for_function("id => !location.hash.endsWith(id)", arg=game_id)
+    bob.page.wait_for_selector("main >> text=Playing seat 1")  # and waits for alice
+    rematch = bob.page.url.rsplit("/", 1)[1]
+    assert table_stack.summary(game_id)["rematch"] == rematch
+    # the others see the offer and a link to it; alice takes her seat again
+    for watched in (alice, carol):
+        watched.page.wait_for_selector("#rematch-offer", timeout=20_000)
+        assert watched.page.get_attribute("#rematch-link", "href") == f"#/game/{rematch}"
+    assert carol.page.locator("#rematch").count() == 0  # a spectator has no seat to take
+    assert "Accept the rematch" in alice.page.inner_text("#rematch")
+    alice.screenshot("sixty_six-rematch-offer")
+    alice.page.click("#rematch")
+    alice.page.wait_for_function("id => location.hash.endsWith(id)", arg=rematch)
+    alice.page.wait_for_selector('#felt .seat.me[data-seat="0"]')  # dealt: both seats taken
+    summary = table_stack.summary(rematch)
+    assert summary["status"] == "playing" and summary["prearranged"] is False
+    assert [(s["type"], s.get("name")) for s in summary["seats"]] == [
+        ("human", "alice"), ("human", "bob")]  # fmt: skip
+    carol.page.click("#rematch-link")
+    carol.page.wait_for_selector("#felt .seat")
+    for watched in (alice, bob, carol):
+        watched.assert_clean()

@@ -115,10 +115,11 @@ export function canonicalDeck(game, started) {
 async function deckCommitment(seed, order) { return sha256(concat(enc.encode(seed), ZERO, enc.encode(order.join(",")))); }
 
 /** The checks of a finished game, each ``{what, ok, detail}``: made here from the public events,
- * the game's formulas and what this browser kept during play. */
+ * the game's formulas and what this browser kept during play. ``ok`` null: the check does not
+ * apply to this game (a prearranged one), which is no failure. */
 export async function audit(game, events, mine, seat, logged = null) {
   const checks = [];
-  const add = (what, ok, detail = "") => checks.push({ what, ok, detail });
+  const add = (what, ok, detail = "") => checks.push({ what, ok: ok === null ? null : Boolean(ok), detail });
   const plain = events.map((e) => e.event);
   const created = plain[0] || {};
   const reveal = plain.find((e) => e.type === "lifecycle.SecretRevealed");
@@ -131,8 +132,8 @@ export async function audit(game, events, mine, seat, logged = null) {
   const entropy = [...filled].sort((a, b) => a.seat - b.seat).map((e) => e.entropy);
   const own = filled.find((e) => e.seat === seat);
   const derived = await dealSeed(reveal.secret, entropy);
-  if (created.prearranged) {
-    add("your entropy is in the seed", false, "the game is prearranged: its seed or deal was chosen");
+  if (created.prearranged) {  // not a failure: nobody's entropy makes a chosen seed or deal
+    add("your entropy is in the seed", null, "not applicable: the game is prearranged (its creator chose the seed or the deal)");
   } else {
     add("your entropy is in the seed", own && own.entropy === mine.entropy && derived === reveal.seed,
       own && own.entropy !== mine.entropy ? "your seat's entropy is not the one this browser sent"
@@ -170,7 +171,8 @@ async function checkDeal(game, events, reveal, mine, add) {
   const started = plain[at] || {};
   const deck = canonicalDeck(game, started);
   if (reveal.deal || !deck) {
-    add("the seed's deck is the one committed at the deal", false, "an explicit deal: not re-derived here");
+    add("the seed's deck is the one committed at the deal", reveal.deal ? null : false,
+      reveal.deal ? "not applicable: an explicit deal (prearranged) is dealt as given, not shuffled from a seed" : "a game this page does not know");
   } else {
     const made = await deckCommitment(reveal.seed, await shuffled(deck, reveal.seed, "deal/0"));
     const published = reveal.seed === started.seed && started.commitment
@@ -203,8 +205,23 @@ async function checkChain(events, secret, mine, add) {
     missed.length ? `not held: version ${missed.map((r) => r.version).join(", ")}` : "");
 }
 
-/** The audit panel of a finished game this browser played: each check with ✔ or ✘. ``get``
- * reads a path of the API (its JSON, or null). */
+/** Every event of a game: ``GET /events`` answers pages (200 events; ``next_after`` names
+ * where the next one starts, null on the last). */
+async function allEvents(gameId, get) {
+  const events = [];
+  let page = await get(`/games/${gameId}/events`);
+  while (page) {
+    events.push(...page.events);
+    if (page.next_after === null || page.next_after === undefined) break;
+    page = await get(`/games/${gameId}/events?after=${page.next_after}&limit=1000`);
+  }
+  return events;
+}
+
+const MARKS = { true: ["ok", "\u2714"], false: ["bad", "\u2718"], null: ["na", "\u2013"] };
+
+/** The audit panel of a finished game this browser played: each check with ✔, ✘ or – (does
+ * not apply). ``get`` reads a path of the API (its JSON, or null). */
 export async function auditPanel(gameId, game, seat, get) {
   const panel = document.createElement("section");
   panel.id = "audit";
@@ -219,14 +236,16 @@ export async function auditPanel(gameId, game, seat, get) {
     list.textContent = "This browser did not join this seat: nothing of yours to check.";
     return panel;
   }
-  const [data, logged] = await Promise.all([get(`/games/${gameId}/events`), get(`/fairness/log/${gameId}`)]);
-  for (const check of await audit(game, (data || {}).events || [], mine, seat, logged)) {
+  const [events, logged] = await Promise.all([allEvents(gameId, get), get(`/fairness/log/${gameId}`)]);
+  for (const check of await audit(game, events, mine, seat, logged)) {
+    const [kind, mark] = MARKS[String(check.ok)];
     const item = document.createElement("li");
-    item.className = check.ok ? "ok" : "bad";
-    item.textContent = `${check.ok ? "✔" : "✘"} ${check.what}${check.detail ? ` — ${check.detail}` : ""}`;
+    item.className = kind;
+    item.textContent = `${mark} ${check.what}${check.detail ? ` — ${check.detail}` : ""}`;
     list.append(item);
   }
   const yours = document.createElement("p");
+  yours.className = "hash";
   yours.textContent = `Your entropy: ${mine.entropy}`;
   panel.append(yours);
   return panel;

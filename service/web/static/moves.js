@@ -1,16 +1,25 @@
 // The move list: every event of the game the reader may see, in the server's game words (each
 // event item's ``text``), shown one after another at one pace for every move, the newest
-// highlighted, and the cards it names pulsed on the table. The pace is the display's only: the
-// table itself is always the latest view.
+// highlighted, the cards it names pulsed on the table and flown there (flight.js). The pace is
+// the display's only: the table itself is always the latest view.
 import { api } from "./api.js";
+import { flightMs, flyEvent } from "./flight.js";
 import { el } from "./tables.js";
 
 export const PACE_MS = 400;
 
+/** The pace moves are shown at in a game with these options: PACE_MS, or the game's bot pace
+ * (``bot_pace_ms``) when that is shorter, so the list never falls behind paced bots. */
+export function paceFor(options) {
+  const bots = Number((options || {}).bot_pace_ms) || 0;
+  return bots > 0 ? Math.min(PACE_MS, bots) : PACE_MS;
+}
+
 /** A move list for game ``path`` read with ``token()``; ``catchUp(version)`` reads what is
- * new up to that version (an error is tried again at the next catch-up). */
-export function moveList({ path, token, onLeave }) {
-  const list = el("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+ * new up to that version (an error is tried again at the next catch-up). ``pace``: ms between
+ * two moves shown; ``seat()``: the page's seat (its cards fly from the hand). */
+export function moveList({ path, token, onLeave, pace = PACE_MS, seat = () => null }) {
+  const list = el("ol", { class: "moves", id: "moves", "aria-label": "Moves", "data-pace-ms": pace });
   const box = el("details", { class: "panel moves-panel", id: "moves-panel", open: true },
     el("summary", {}, "Moves"), list);
   let listed = 0;  // the version read up to
@@ -26,11 +35,13 @@ export function moveList({ path, token, onLeave }) {
       reading = read(version);
       try { await reading; } finally { reading = null; }
     }
+    if (over) ended = true;
     if (!opened || over) {  // what happened before the page opened, or once over, at once
       opened = true;
       clearTimeout(pacer);
       pacer = null;
       for (const item of waiting.splice(0)) list.append(entry(item));
+      if (ended) for (const flying of document.querySelectorAll(".card.flight")) flying.remove();
       list.scrollTop = list.scrollHeight;
     }
     if (!pacer) showNext();
@@ -51,6 +62,7 @@ export function moveList({ path, token, onLeave }) {
 
   const entry = (item) => el("li", { "data-version": item.version }, item.text);
   let opened = false;
+  let ended = false;  // once over the table is redrawn with every card: nothing flies
   function showNext() {
     pacer = null;
     const item = waiting.shift();
@@ -61,7 +73,8 @@ export function moveList({ path, token, onLeave }) {
     list.append(shown);
     list.scrollTop = list.scrollHeight;
     pulse(item.event || {});
-    pacer = setTimeout(showNext, PACE_MS);  // the same pace for every move
+    if (!ended) flyEvent(item.event, seat(), flightMs(pace));
+    pacer = setTimeout(showNext, pace);  // the same pace for every move
   }
 
   return { box, catchUp, items: () => [...all] };

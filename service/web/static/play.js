@@ -2,13 +2,15 @@
 import { api, freshKey, joinSeat, problemText, savedSeat, seatKey } from "./api.js";
 import { auditPanel, dealText, keepReceipt } from "./fairness.js";
 import { handControls } from "./hand.js";
-import { moveList } from "./moves.js";
+import { moveList, paceFor } from "./moves.js";
 import { muted, setMuted, turnNotice } from "./notice.js";
-import { createRematch, gameOverSheet, scoring } from "./sheet.js";
+import { askRematch, gameOverSheet, scoring } from "./sheet.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
   commandText, el, eventText, outcomeText, seatName, tableEl,
 } from "./tables.js";
+
+const SUMMARY_POLL_MS = 4000;
 
 export async function gamePage({ main, onLeave, announce }, id, watching) {
   const path = `/games/${encodeURIComponent(id)}`;
@@ -46,7 +48,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
     el("div", { class: "actions-row" }, actionsBox, lifecycleBox, forkBox));
   main.classList.add("game");
-  const moves = moveList({ path, token: () => token, onLeave });
+  const moves = moveList({ path, token: () => token, onLeave, pace: paceFor(summary.options), seat: () => me });
   const sheetBox = el("div", { id: "sheet" });
   const inviteBox = el("div", { class: "row invite", id: "invite" });
   const sound = el("button", { type: "button", id: "sound", "aria-pressed": String(!muted()),
@@ -111,16 +113,45 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   function drawSheet() {
     if (!view || !view.outcome) return;
     const results = moves.items().filter(scoring).map((item) => item.text);
-    const key = JSON.stringify([results, summary.outcome]);
+    const seatedThere = summary.rematch ? savedSeat(summary.rematch) : null;
+    const key = JSON.stringify([results, summary.outcome, summary.rematch, Boolean(seatedThere), me]);
     if (key === sheetDrawn) return;
     sheetDrawn = key;
-    sheetBox.replaceChildren(gameOverSheet({ id, summary, me, results, rematch: async () => {
-      const name = (savedSeat(id) || {}).name || localStorage.getItem("cardroom.name") || "player";
-      const made = await createRematch(summary, me, (game, seat) => joinSeat(game.id, seat, name, game.commitment));
-      if (made.error) { document.getElementById("rematch-error").textContent = made.error; return; }
-      location.hash = `#/game/${made.id}`;
-    } }));
+    sheetBox.replaceChildren(gameOverSheet({ id, summary, me, results, seatedThere, propose: rematch, accept: rematch }));
   }
+
+  // any seated person proposes the rematch, or accepts the one proposed (the same request:
+  // the server makes one game for every seat), then takes their seat in it again
+  async function rematch() {
+    const said = (words) => { document.getElementById("rematch-error").textContent = words; };
+    const made = await askRematch(id, token);
+    if (made.error) { said(made.error); return; }
+    if (!savedSeat(made.id)) {
+      const name = (savedSeat(id) || {}).name || localStorage.getItem("cardroom.name") || "player";
+      const joined = await joinSeat(made.id, me, name, made.commitment);
+      if (joined.error) {
+        summary = { ...summary, rematch: made.id };
+        drawSheet();
+        said(`The rematch is made, but not your seat in it: ${joined.error}`);
+        return;
+      }
+    }
+    location.hash = `#/game/${encodeURIComponent(made.id)}`;
+  }
+
+  // the summary is read again now and then: the spectator count while the game is played; the
+  // rematch another seat may offer once it is over (the stream has ended by then)
+  const summaryTimer = setInterval(async () => {
+    if (!view || (view.outcome && summary.rematch)) return;
+    const fresh = await api("GET", path);
+    if (!fresh.ok) return;
+    if (view.outcome) { summary = fresh.data; drawSheet(); return; }
+    summary.spectators = fresh.data.spectators;
+    const shown = document.getElementById("spectators");
+    if (shown) shown.textContent = spectatorText();
+  }, SUMMARY_POLL_MS);
+  onLeave(() => clearInterval(summaryTimer));
+  const spectatorText = () => String(summary.spectators ?? 0);
 
   // the seats the game waits on (the summary's), not every seat that may make an optional move
   const awaited = () => (view.outcome ? [] : summary.to_act || view.to_act || []);
@@ -154,12 +185,13 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     notice(me !== null && toAct.includes(me));
     const turn = toAct.length === 0 ? "nobody" : toAct.map((s) => (s === me ? "you" : seatName(summary.seats, s))).join(", ");
     status.replaceChildren(...[
-      el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, String(view.phase || "").replaceAll("_", " "))),
+      el("div", {}, el("dt", {}, "Phase"), el("dd", { id: "phase" }, view.outcome ? "over" : String(view.phase || "").replaceAll("_", " "))),
       el("div", {}, el("dt", {}, "To act"), el("dd", { id: "to-act" }, toAct.includes(me) ? `your turn (${turn})` : turn)),
       el("div", {}, el("dt", {}, "Last action"), el("dd", { id: "last-action" },
         (view.last_action && view.last_action.text) || lastAction || "none yet")),
       clockText() ? el("div", {}, el("dt", {}, "Clock"), el("dd", { id: "clock" }, clockText())) : null,
       el("div", {}, el("dt", {}, "Version"), el("dd", { id: "version" }, String(version))),
+      view.outcome ? null : el("div", {}, el("dt", {}, "Spectators"), el("dd", { id: "spectators" }, spectatorText())),
       dealText(id, me, summary.commitment) ? el("div", {}, el("dt", {}, "Deal"), el("dd", { id: "deal-fairness" }, dealText(id, me, summary.commitment))) : null,
     ].filter(Boolean));
     outcome.replaceChildren();
@@ -307,8 +339,22 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     drawInvite();
     if (!view) return;
     drawStatus();
-    table.replaceChildren(tableEl({ ...view, handBelow: true, to_act: awaited() }, summary.seats, me));
+    // once over every card is shown: the table with every card open (the replay's last step)
+    const shown = view.outcome ? revealed || { ...view, handBelow: false } : { ...view, handBelow: true };
+    table.replaceChildren(tableEl({ ...shown, to_act: awaited() }, summary.seats, me));
+    if (view.outcome && !revealed) reveal();
     drawHand();
+  }
+
+  // a finished game hides nothing (its whole log is public): its last step, every card open
+  let revealed = null;
+  let revealing = false;
+  async function reveal() {
+    if (revealing) return;
+    revealing = true;
+    const found = await api("GET", `${path}/replay?at=${version}`);
+    revealing = false;
+    if (found.ok && !revealed) { revealed = found.data.table; draw(); }
   }
 
   // one refresh at a time; a call during one runs another after it (the token may have changed)
@@ -340,6 +386,11 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       localStorage.removeItem(seatKey(id));
       token = null; me = null;
       refusal.textContent = "Your seat token is no longer valid here: watching instead.";
+    }
+    if (view && view.outcome && feed) {  // over: no stream to wait for (nor to say it is down)
+      feed.stop();
+      streamState = null;
+      drawConnection();
     }
     draw();
     moves.catchUp(version, Boolean(view && view.outcome)).then(drawSheet);

@@ -9,25 +9,35 @@ const SCORING = /\.(DealScored|HandScored|HandThrownIn|PlayerOut|MatchEnded|Game
 /** Whether an event item is a scoring one (shown on the sheet). */
 export const scoring = (item) => SCORING.test(String((item.event || {}).type));
 
-/** The game-over sheet of ``summary`` (``results``: the scoring moves' words, in order). */
-export function gameOverSheet({ id, summary, me, results, rematch }) {
+/** The game-over sheet of ``summary`` (``results``: the scoring moves' words, in order). A
+ * seated person proposes a rematch (``propose``), or accepts the one another seat proposed
+ * (``accept``: the summary names it); everyone sees the offer with a link to it. */
+export function gameOverSheet({ id, summary, me, results, propose, accept, seatedThere }) {
   const list = el("ol", { class: "results", id: "results" }, results.map((words) => el("li", {}, words)));
+  const offered = summary.rematch;
+  const link = offered ? `#/game/${encodeURIComponent(offered)}` : null;
+  let next = null;
+  if (offered) {
+    next = el("p", { id: "rematch-offer", role: "status" }, "A rematch with the same seats is offered: ",
+      el("a", { href: link, id: "rematch-link" }, seatedThere || me === null ? "open the rematch" : "see it"), ".");
+  }
+  let button = null;
+  if (me !== null && !offered) button = el("button", { type: "button", class: "primary", id: "rematch", onclick: propose }, "Propose a rematch, same seats");
+  else if (me !== null && !seatedThere) button = el("button", { type: "button", class: "primary", id: "rematch", onclick: accept }, `Accept the rematch (seat ${me})`);
   return el("section", { class: "panel sheet", id: "game-over", "aria-labelledby": "game-over-title" },
     el("h2", { id: "game-over-title" }, "Game over"),
     results.length ? el("h3", {}, "Deal by deal") : null, results.length ? list : null,
-    el("div", { class: "row" },
-      me === null ? null : el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, "Rematch, same seats"),
+    next,
+    el("div", { class: "row" }, button,
       el("a", { class: "button", href: `#/replay/${id}` }, "Replay and audit"),
       el("a", { class: "button", href: "#/" }, "Lobby")),
     el("div", { class: "error", id: "rematch-error", role: "alert" }));
 }
 
-/** A new game of the same kind, options and seats (the same bots; people's seats open), the
- * person seated again where they sat. Returns the new game's id, or the refusal in words. */
-export async function createRematch(summary, me, join) {
-  const seats = summary.seats.map((s) => (s.type === "bot" ? { type: "bot", bot: s.bot } : { type: "open" }));
-  const created = await api("POST", "/games", { body: { game: summary.game, seats, options: summary.options || {} } });
-  if (!created.ok) return { error: problemText(created) };
-  const joined = await join(created.data, me);
-  return joined.error ? joined : { id: created.data.id };
+/** Propose (or accept: the same request) the rematch of finished game ``id`` with the seat's
+ * ``token``: the server makes one game for every seat asking (the same rules, options and
+ * seats, dealt afresh). Returns the rematch's summary as created, or ``{ error }``. */
+export async function askRematch(id, token) {
+  const made = await api("POST", `/games/${encodeURIComponent(id)}/rematch`, { token });
+  return made.ok ? made.data : { error: problemText(made) };
 }
