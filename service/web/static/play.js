@@ -317,7 +317,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       view = result.data.view;
     }
     draw();
-    moves.catchUp(version).then(drawSheet);
+    moves.catchUp(version, Boolean(view && view.outcome)).then(drawSheet);
   }
 
   function drawConnection() {
@@ -338,6 +338,11 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     drawJoin();
     drawInvite();
     if (!view) return;
+    if (view.outcome && feed) {  // over, however the page learnt it: no stream to wait for
+      feed.stop();
+      streamState = null;
+      drawConnection();
+    }
     drawStatus();
     // once over every card is shown: the table with every card open (the replay's last step)
     const shown = view.outcome ? revealed || { ...view, handBelow: false } : { ...view, handBelow: true };
@@ -386,11 +391,6 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       localStorage.removeItem(seatKey(id));
       token = null; me = null;
       refusal.textContent = "Your seat token is no longer valid here: watching instead.";
-    }
-    if (view && view.outcome && feed) {  // over: no stream to wait for (nor to say it is down)
-      feed.stop();
-      streamState = null;
-      drawConnection();
     }
     draw();
     moves.catchUp(version, Boolean(view && view.outcome)).then(drawSheet);
