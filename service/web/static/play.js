@@ -143,7 +143,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   // rematch another seat may offer once it is over (the stream has ended by then)
   const summaryTimer = setInterval(async () => {
     if (!view || (view.outcome && summary.rematch)) return;
-    const fresh = await api("GET", path);
+    const fresh = await api("GET", path, { token });
     if (!fresh.ok) return;
     if (view.outcome) { summary = fresh.data; drawSheet(); return; }
     summary.spectators = fresh.data.spectators;
