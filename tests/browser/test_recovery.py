@@ -172,3 +172,25 @@ def test_a_click_counts_when_the_table_redraws_between_press_and_release(
     page.mouse.up()
     assert "Click again" in resign.inner_text()
     watched.assert_clean()
+
+
+def test_a_streams_planned_end_says_nothing(
+    table_stack: Stack, pages: Callable[..., Watched]
+) -> None:
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed="browser-planned-end")
+    watched = pages()
+    page = watched.page
+    take_seat(watched, created["id"])
+    wait_for_a_play(page)  # the person's turn: nothing moves while the streams come and go
+    page.evaluate("""() => {
+        window.notices = [];
+        const shown = document.querySelector('#connection');
+        new MutationObserver(() => shown.textContent && window.notices.push(shown.textContent))
+            .observe(shown, { childList: true, characterData: true, subtree: true });
+    }""")
+    reopened: list[str] = []
+    page.on("request", lambda r: is_stream(r.url) and reopened.append(r.url))
+    page.wait_for_timeout(11_000)  # the stack's streams live 4 to 8 s, then come back
+    assert reopened, "no stream ended and came back meanwhile"
+    assert page.evaluate("window.notices") == []  # a planned end is no failure
+    watched.assert_clean()

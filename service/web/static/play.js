@@ -7,7 +7,7 @@ import { muted, setMuted, turnNotice } from "./notice.js";
 import { askRematch, gameOverSheet, scoring } from "./sheet.js";
 import { follow, POLL_MS } from "./stream.js";
 import {
-  commandText, el, eventText, outcomeText, seatName, tableEl,
+  commandText, el, outcomeText, seatName, tableEl,
 } from "./tables.js";
 
 const SUMMARY_POLL_MS = 4000;
@@ -28,7 +28,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   let version = summary.version;
   let lastAction = "";
   let busy = false;
-  let streamState = null;  // "live", "reconnecting" or "polling" (stream.js)
+  let streamState = null;  // "live" or "polling": the stream is down (stream.js)
   let unreachable = null;  // why the last read of the table got no answer, until one does
   document.title = `cardroom: ${summary.title} ${id}`;
 
@@ -324,8 +324,8 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     // a failed read says so, but never hides that the stream is down (both fail in a blip)
     const failed = unreachable && `the last read of the table got ${unreachable}: trying again every ${POLL_MS / 1000} s`;
     let shown = "";
-    if (streamState === "reconnecting" || streamState === "polling") {
-      const meanwhile = streamState === "polling" ? `meanwhile the table is read every ${POLL_MS / 1000} s` : "";
+    if (streamState === "polling") {
+      const meanwhile = `meanwhile the table is read every ${POLL_MS / 1000} s`;
       shown = `reconnecting\u2026${failed || meanwhile ? ` (${failed || meanwhile})` : ""}`;
     } else if (failed) shown = `${failed[0].toUpperCase()}${failed.slice(1)}.`;
     if (connection.textContent !== shown) connection.textContent = shown;
@@ -347,7 +347,8 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     // once over every card is shown: the table with every card open (the replay's last step)
     const shown = view.outcome ? revealed || { ...view, handBelow: false } : { ...view, handBelow: true };
     table.replaceChildren(tableEl({ ...shown, to_act: awaited() }, summary.seats, me));
-    if (view.outcome && !revealed) reveal();
+    // (a sealed fork's history stays the seat's until its source ends: its final view only)
+    if (view.outcome && !revealed && !(summary.forked && summary.forked.sealed)) reveal();
     drawHand();
   }
 
@@ -408,7 +409,8 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
       token: () => token,
       after: () => version,
       onEvent: (item) => {
-        lastAction = commandText(item.command, summary.seats) || eventText(item, summary.seats);
+        // the server's own words for the move (a view may have no last action yet)
+        lastAction = item.text || lastAction;
         soon();
       },
       onOver: () => refresh(),

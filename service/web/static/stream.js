@@ -1,15 +1,17 @@
 // The game's live stream, kept alive. The browser reconnects an EventSource by itself (sending
 // Last-Event-ID); when it gives up (an error answer: an expired ticket, a store outage) the page
-// opens a new one from the last version it saw. While the stream is down the page says
-// "reconnecting…" and, after FALLBACK_MS, fetches the view every POLL_MS until it is back.
+// opens a new one from the last version it saw. A stream not back within FALLBACK_MS is said
+// "reconnecting…" while the page fetches the view every POLL_MS until it is back: every stream
+// ends after its lifetime and the browser reconnects it within its retry (1 to 2 s), which the
+// page does not report as a failure.
 import { api } from "./api.js";
 
-export const FALLBACK_MS = 2000;
+export const FALLBACK_MS = 2500;  // longer than a planned reconnect (retry: 1 to 2 s)
 export const POLL_MS = 2000;
 const BACKOFF_MS = [1000, 2000, 4000, 8000];
 
 /** Follow game ``id``: ``onEvent(item)`` per streamed event, ``onOver()`` at the end,
- * ``onState("live" | "reconnecting" | "polling")`` on every change, ``resync()`` whenever
+ * ``onState("live" | "polling")`` on every change (polling: the stream is down), ``resync()`` whenever
  * the page must read the view (each (re)connection, each poll). Returns ``{ restart, stop }``. */
 export function follow(id, { token, after, onEvent, onOver, onState, resync }) {
   const path = `/games/${encodeURIComponent(id)}`;
@@ -28,7 +30,6 @@ export function follow(id, { token, after, onEvent, onOver, onState, resync }) {
   }
   function down() {
     if (stopped) return;
-    if (state !== "polling") setState("reconnecting");
     if (fallback || poller) return;
     fallback = setTimeout(() => {
       fallback = null;
