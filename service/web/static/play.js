@@ -46,7 +46,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   const mode = el("p", { class: "muted" });
   const panel = el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
     el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
-    el("div", { class: "actions-row" }, actionsBox, lifecycleBox, forkBox));
+    el("div", { class: "actions-row" }, actionsBox, forkBox, lifecycleBox));
   main.classList.add("game");
   const moves = moveList({ path, token: () => token, onLeave, pace: paceFor(summary.options), seat: () => me });
   const sheetBox = el("div", { id: "sheet" });
