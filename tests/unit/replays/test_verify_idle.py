@@ -24,11 +24,13 @@ ENTROPY = ("01" * 32, "02" * 32)
 Batches = list[tuple[Mapping[str, Any], Sequence[Event]]]
 
 
-def _started(bots: tuple[int, ...]) -> tuple[Any, Batches]:
+def _started(bots: tuple[int, ...], **options: Any) -> tuple[Any, Batches]:
     filled = [(seat, ENTROPY[seat]) for seat in bots]
-    created = RULES.create(players=2, options={}, dealer=0, keys=KEYS, filled=filled, bots=bots)
-    batches: Batches = [(create_command(players=2, options={}, dealer=0, filled=filled,
-                                        bots=bots), created)]  # fmt: skip
+    at = 0 if options else None  # a clocked game's commands are stamped
+    created = RULES.create(players=2, options=options, dealer=0, keys=KEYS, filled=filled,
+                           bots=bots, at=at)  # fmt: skip
+    command = create_command(players=2, options=options, dealer=0, filled=filled, bots=bots)
+    batches: Batches = [(command if at is None else {**command, "at": at}, created)]
     state = fold(RULES, created)
     for seat in (0, 1):
         if seat not in bots:
@@ -38,17 +40,20 @@ def _started(bots: tuple[int, ...]) -> tuple[Any, Batches]:
     return state, batches
 
 
-def _replay(state: Any, batches: Batches, command: Mapping[str, Any] | None = None) -> Replay:
+def _replay(
+    state: Any, batches: Batches, command: Mapping[str, Any] | None = None, at: int | None = None
+) -> Replay:
     """The batches, an idle batch of the seat awaited (recorded with ``command`` if given,
     else its own), then the operator's stop."""
     version = sum(len(events) for _, events in batches)
     seat = RULES.awaited_seats(state)[0]
     gone = bool(command and command.get("gone") is True)
-    idled = RULES.idle(state, seat, KEYS, version, gone=gone)
+    idled = RULES.idle(state, seat, KEYS, version, at, gone)
     state = fold(RULES, idled, state)
     stopped = RULES.stop(state, KEYS, "test")
     state = fold(RULES, stopped, state)
     recorded = command if command is not None else idle_command(seat, RULE)
+    recorded = recorded if at is None else {**recorded, "at": at}
     batches = [*batches, (recorded, idled), ({"kind": "stop", "reason": "test"}, stopped)]
     stored = entries(RULES, batches, chain_salt(KEYS.secret))
     return build_replay("g-idle", stored, game="sixty_six", outcome=RULES.outcome(state))
@@ -70,6 +75,13 @@ def test_an_idle_bots_move_is_re_derived_from_the_version_before_the_batch() -> 
     near = [canonical(RULES.idle(state, seat, KEYS, v)) for v in range(version - 1, version + 2)]
     assert len(set(near)) == 3  # a version off by one makes another move here
     assert check(_replay(state, batches)).ok
+
+
+def test_an_idle_bots_move_on_a_clocked_game_is_re_run_at_the_commands_time() -> None:
+    state, batches = _started(bots=(0, 1), turn_seconds=30)
+    replay = _replay(state, batches, at=4_000)
+    assert replay.batches[-2].events[-1].event["type"] == "lifecycle.ClockSet"
+    assert check(replay).ok
 
 
 def canonical(events: Sequence[Event]) -> str:
