@@ -131,7 +131,9 @@ def _stream(
     assert response.status_code == 200
     out: list[tuple[str | None, dict[str, Any]]] = []
     event_id = None
-    for line in response.get_data(as_text=True).splitlines():
+    text = response.get_data(as_text=True)
+    response.close()  # as a WSGI server does when a stream ends: the account's place is given back
+    for line in text.splitlines():
         if line.startswith("id: "):
             event_id = line[4:]
         elif line.startswith("data: "):
