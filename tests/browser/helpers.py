@@ -202,6 +202,10 @@ def assert_in_view(page: Any) -> None:
     assert hand["top"] >= 0 and hand["bottom"] <= hand["height"], hand
     for box in (hand, middle):
         assert box["left"] >= 0 and box["right"] <= box["width"], box
+    cut = page.evaluate("""() => [...document.querySelectorAll('#play-panel button')]
+        .map((b) => [b.textContent, b.getBoundingClientRect().right])
+        .filter(([, right]) => right > innerWidth)""")
+    assert cut == [], f"buttons cut at the window's edge: {cut}"
 
 
 def play_through(
