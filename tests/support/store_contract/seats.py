@@ -114,6 +114,15 @@ class SeatsContract(StoreCase):
         assert len(wins) == 1
         assert store.meta(meta.id).seats[0].name == f"p{wins[0]}"
 
+    def test_joining_the_one_open_seat_beside_a_bot_starts_play(self, store: Any) -> None:
+        meta = self.created(store, make_meta())  # seat 0 open, seat 1 a bot's
+        assert store.join(meta.id, 0, "a", "a" * 64).status == "playing"
+
+    def test_play_starts_only_once_every_open_seat_of_three_is_joined(self, store: Any) -> None:
+        meta = self.created(store, make_meta(seats=(SeatRecord("open"),) * 3))
+        assert [store.join(meta.id, seat, f"p{seat}", f"{seat}" * 64).status
+                for seat in range(3)] == ["waiting", "waiting", "playing"]  # fmt: skip
+
     def test_joining_the_last_open_seat_starts_play(self, store: Any) -> None:
         meta = self.created(store, make_meta(seats=(SeatRecord("open"), SeatRecord("open"))))
         assert store.join(meta.id, 0, "a", "a" * 64).status == "waiting"
