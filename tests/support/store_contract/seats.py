@@ -42,6 +42,16 @@ class SeatsContract(StoreCase):
         with pytest.raises(UnknownGameId):
             store.join("nope", 0, "bob", "b" * 64)
 
+    def test_a_join_refused_names_the_seat_and_the_game(self, store: Any) -> None:
+        meta = self.created(store)  # seat 0 open, seat 1 a bot's
+        for seat in (1, 2, -1):  # a bot's, one past the last, none
+            with pytest.raises(SeatTaken) as taken:
+                store.join(meta.id, seat, "bob", "b" * 64)
+            assert str(taken.value) == f"seat {seat} of game {meta.id} is not open"
+        with pytest.raises(UnknownGameId) as unknown:
+            store.join("nope", 0, "bob", "b" * 64)
+        assert str(unknown.value) == "nope"
+
     def test_a_vacated_seat_opens_again_and_keeps_the_leavers_token_apart(
         self, store: Any
     ) -> None:
