@@ -67,8 +67,9 @@ class SeatFilled(Event):
 class EntropyAwaited(Event):
     """A bot seat whose bot sends its own entropy (an HTTP bot account's): seated at creation,
     its ``SeatFilled`` comes when the bot posts its entropy (``source: "client"``), or, if it
-    never does within the game's ``idle_seconds``, with ``fallback`` (``source: "server"``),
-    drawn and published here, at creation, before any person's entropy exists."""
+    never does in time (the sweeper's entropy wait, at most the game's ``idle_seconds``), with
+    ``fallback`` (``source: "server"``), drawn and published here, at creation, before any
+    person's entropy exists."""
 
     TYPE: ClassVar[str] = "lifecycle.EntropyAwaited"
     seat: int

@@ -1,7 +1,8 @@
 """The service's side of inactivity (``domain.idle``): it judges the time, the domain the rest.
 
 The sweeper (``workers.sweeper``) knows since when a game's version has not moved; once that is
-the game's ``idle_seconds``, it calls ``Idling.move_on_idle`` with the version it saw. Every
+the game's ``idle_seconds`` (a deal awaiting a bot's entropy: ``CARDROOM_ENTROPY_SECONDS``, at
+most that), it calls ``Idling.move_on_idle`` with the version it saw. Every
 seat the game awaits at that version gets its idle batch (``lifecycle.SeatIdled``, then a
 person's leave, a bot's default move, or ``leave_bot`` taking over the seat of a bot that is
 gone; before the deal, a bot seat whose entropy never came is filled with the fallback fixed at

@@ -77,6 +77,14 @@ def run_worker(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if (os.environ.get("CARDROOM_LOG_FORMAT") or "").lower() == "json":
         telemetry.use_json_logs()
+    if sweep and not burst:
+        from workers.sweeper import entropy_seconds
+
+        try:
+            entropy_seconds()  # a bad setting stops the worker here, not its sweeper thread
+        except ValueError as err:
+            log.error("%s", err)
+            return 2
     for module in imports:
         importlib.import_module(module)
     connection = redis.Redis.from_url(config.rq_redis_url(url))

@@ -28,9 +28,10 @@ its cost does not grow with the games that sit idle. A sweep:
 4. moves on a game being played whose version has not moved for its ``idle_seconds``
    (``service.idle``: each awaited seat's ``lifecycle.SeatIdled``, then a person's leave as
    ``on_leave`` says, a bot's default move, or ``leave_bot`` taking over the seat of a bot no
-   live worker or connected client serves), so no game waits forever on a seat; likewise a
-   waiting game whose deal awaits a bot's own entropy (the seat then gets the fallback
-   entropy fixed at creation, and the game deals once no seat is left to fill);
+   live worker or connected client serves), so no game waits forever on a seat; likewise, and
+   sooner, a game (listed waiting or playing) whose deal awaits a bot's own entropy: unmoved for
+   ``CARDROOM_ENTROPY_SECONDS`` (30 s; its ``idle_seconds`` if shorter), the seat gets the
+   fallback entropy fixed at creation, and the game deals once no seat is left to fill;
 
 5. enforces the clocks whose time has come (the store's clock index: a sorted set read from
    its earliest entry), so a lost or never-run clock job, or a dead worker, does not let a
@@ -47,6 +48,7 @@ and the append is version-checked, so a turn never plays twice.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 import time
@@ -73,6 +75,7 @@ DUE_PAGE = 2000  # games looked at per sweep at most (the rest are due at the ne
 DISCOVERY_SLACK = 10.0  # seconds: a game listed that long after its creation is still found
 MAX_BACKOFF = 60.0
 WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
+DEFAULT_ENTROPY_SECONDS = 30.0
 
 
 def interval() -> float:
@@ -83,6 +86,21 @@ def interval() -> float:
 def stall_seconds() -> float:
     """How long a game may await a bot without moving (``CARDROOM_STALL_SECONDS``, default 3)."""
     return float(os.environ.get("CARDROOM_STALL_SECONDS") or 3.0)
+
+
+def entropy_seconds() -> float:
+    """How long a deal waits for an HTTP bot's own entropy before its seat gets the fallback
+    fixed at creation (``CARDROOM_ENTROPY_SECONDS``, default 30: a connected SDK bot posts at
+    once, and a stream that ends is back within its retry, about a second; a game's
+    ``idle_seconds`` when shorter). ValueError unless a positive number of seconds."""
+    raw = os.environ.get("CARDROOM_ENTROPY_SECONDS") or ""
+    try:
+        seconds = float(raw) if raw.strip() else DEFAULT_ENTROPY_SECONDS
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"CARDROOM_ENTROPY_SECONDS={raw!r}: not a positive number of seconds")
+    return seconds
 
 
 def repair_seconds() -> float:
@@ -113,12 +131,14 @@ class Sweeper:
         limit: int = 100_000,
         *,
         stall: float | None = None,
+        entropy: float | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.scheduler = scheduler
         self.limit = limit
         self.stall = stall_seconds() if stall is None else stall
+        self.entropy = entropy_seconds() if entropy is None else entropy
         self.clock = clock
 
     @property
@@ -246,8 +266,13 @@ class Sweeper:
         if self._expired(meta, now, None):  # never dealt, past its time
             return None
         if self._awaits_entropy(meta.id, version):
-            return min(self._expiry(meta, now, now), now + idle_seconds(meta.options))
+            return min(self._expiry(meta, now, now), now + self._entropy_wait(meta))
         return self._expiry(meta, now, now)
+
+    def _entropy_wait(self, meta: GameMeta) -> float:
+        """How long a game's deal may wait, unmoved, for a bot's own entropy: ``entropy``
+        (``CARDROOM_ENTROPY_SECONDS``), never longer than the game's ``idle_seconds``."""
+        return min(self.entropy, idle_seconds(meta.options))
 
     @staticmethod
     def _expiry(meta: GameMeta, since: float, now: float) -> float:
@@ -267,14 +292,19 @@ class Sweeper:
             if self._expired(meta, now, (version, since)):
                 return True, now, 0
             if self._awaits_entropy(meta.id, version):  # a bot's entropy, never sent
-                if self._idle(meta, version, still):
+                wait = self._entropy_wait(meta)
+                if self._idle(meta, version, still, wait):
                     return None, now, 0
-                idle_due = since + idle_seconds(meta.options)
-                return False, min(self._expiry(meta, since, now), idle_due), 0
+                return False, min(self._expiry(meta, since, now), since + wait), 0
             return False, self._expiry(meta, since, now), 0
         idle_due = since + idle_seconds(meta.options)
         if self._idle(meta, version, still):
             return None, now, 0
+        if self._awaits_entropy(meta.id, version):  # every seat taken, a bot's entropy not
+            wait = self._entropy_wait(meta)
+            if self._idle(meta, version, still, wait):
+                return None, now, 0
+            return False, since + wait, 0
         if still < self.stall:
             return False, min(since + self.stall, idle_due), 0
         count = self.resume(meta.id, version, still)
@@ -312,10 +342,13 @@ class Sweeper:
                 log.warning("sweeper: game %s: %s", game_id, result)
         return fired
 
-    def _idle(self, meta: GameMeta, version: int, still_for: float) -> bool:
-        """A game played on that has not moved for its ``idle_seconds`` moves on
-        (``service.idle``); True when it did."""
-        if meta.status not in LIVE or still_for < idle_seconds(meta.options):
+    def _idle(
+        self, meta: GameMeta, version: int, still_for: float, after: float | None = None
+    ) -> bool:
+        """A game played on that has not moved for its ``idle_seconds`` (or ``after``: the
+        entropy wait) moves on (``service.idle``); True when it did."""
+        limit = idle_seconds(meta.options) if after is None else after
+        if meta.status not in LIVE or still_for < limit:
             return False
         try:
             gone = {int(m["seat"]) for m in self.service.bots_missing(meta)}

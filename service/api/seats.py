@@ -47,9 +47,10 @@ class SeatEntropy(MethodView):
         """A bot account's own entropy for its seat, which the deal awaits (docs/bots.md).
 
         With the bot's token. The bot stream's ``entropyWanted`` asks for it; the deal waits
-        for every such seat (or, after the game's ``idle_seconds``, fills it with the
-        fallback published at creation). The same value again answers as the first time;
-        another value is a 409 ``entropy_posted``, a seat that awaits no entropy (a person's,
-        a built-in bot's, one filled already) a 409 ``entropy_not_awaited``.
+        for every such seat (or, after ``CARDROOM_ENTROPY_SECONDS``, 30 s by default and at
+        most the game's ``idle_seconds``, fills it with the fallback published at creation).
+        The same value again answers as the first time; another value is a 409
+        ``entropy_posted``, a seat that awaits no entropy (a person's, a built-in bot's, one
+        filled already) a 409 ``entropy_not_awaited``.
         """
         return get_service().post_entropy(game_id, seat, required_token(), body["entropy"])

@@ -13,7 +13,8 @@ from replays import loads
 from replays.verify import verify
 from service.bots import BotDirectory, MemoryBotRegistry
 from tests.unit.workers.conftest import Stack
-from workers.sweeper import Sweeper
+from workers import runner
+from workers.sweeper import Sweeper, entropy_seconds
 
 RANDOM = {"type": "bot", "bot": "random"}
 
@@ -137,9 +138,13 @@ def _silent_bot(stack: Stack) -> dict[str, str]:
     return {"type": "bot", "bot": "silent"}
 
 
-def test_an_http_bot_that_never_sends_its_entropy_does_not_hold_the_deal(stack: Stack) -> None:
-    """After idle_seconds its seat gets the fallback fixed at creation (recorded as the
-    server's), the game deals, and the gone bot's seat is then taken over as before."""
+def test_an_http_bot_that_never_sends_its_entropy_does_not_hold_the_deal(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After idle_seconds (shorter than CARDROOM_ENTROPY_SECONDS here) its seat gets the
+    fallback fixed at creation (recorded as the server's), the game deals, and the gone bot's
+    seat is then taken over as before."""
+    monkeypatch.setenv("CARDROOM_ENTROPY_SECONDS", "600")  # never longer than idle_seconds
     game_id = _create(stack, [_silent_bot(stack), RANDOM], idle_seconds=60, leave_bot="random")
     loaded = stack.service.load(game_id)
     assert loaded.state.awaiting_entropy == (0,) and not loaded.state.dealt
@@ -165,20 +170,78 @@ def test_an_http_bot_that_never_sends_its_entropy_does_not_hold_the_deal(stack: 
     assert _verified(stack, game_id)
 
 
-def test_a_waiting_game_is_looked_at_when_a_bot_s_entropy_is_overdue(stack: Stack) -> None:
+def test_the_deal_waits_for_a_bot_s_entropy_its_own_short_time_not_idle_seconds(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's idle_seconds is an hour (the default): the silent bot's seat gets its
+    fallback CARDROOM_ENTROPY_SECONDS (30 s by default) after the game last moved, not before,
+    and the sweeper looks at the game then."""
+    monkeypatch.delenv("CARDROOM_ENTROPY_SECONDS", raising=False)
+    game_id = _create(stack, [_silent_bot(stack), RANDOM])
+    loaded = stack.service.load(game_id)
+    assert loaded.state.awaiting_entropy == (0,) and not loaded.state.dealt
+    fallback = loaded.state.fallback_entropy(0)
+    now = float(int(time.time()))  # whole seconds: now + 30 - now is 30
+    _sweep(stack, now)  # first sight of this version: due again at the entropy deadline
+    due = stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+                                            game_id)  # fmt: skip
+    assert due is not None and due <= now + 30
+    _sweep(stack, now + 3)  # stalled: due at the entropy deadline
+    assert stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+                                             game_id) == now + 30  # fmt: skip
+    _sweep(stack, now + 29.9)
+    assert stack.service.load(game_id).version == loaded.version  # not overdue yet
+    _sweep(stack, now + 30)
+    events = [e.event for e in stack.store.read(game_id, loaded.version)]
+    assert events[0]["type"] == "lifecycle.SeatIdled" and events[0]["seat"] == 0
+    assert {"seat": 0, "entropy": fallback, "source": "server"}.items() <= events[1].items()
+    assert stack.service.load(game_id).state.dealt
+    assert stack.service.summary(game_id)["status"] == "playing"
+
+
+def test_the_entropy_wait_is_a_setting(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDROOM_ENTROPY_SECONDS", "5")
+    game_id = _create(stack, [_silent_bot(stack), RANDOM], idle_seconds=60)
+    version, now = stack.service.load(game_id).version, float(int(time.time()))
+    _sweep(stack, now)
+    _sweep(stack, now + 4.9)
+    assert stack.service.load(game_id).version == version
+    _sweep(stack, now + 5)
+    assert stack.service.load(game_id).state.dealt
+
+
+@pytest.mark.parametrize("raw", ["0", "-3", "soon", "nan", "inf"])
+def test_a_bad_entropy_wait_is_refused(raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDROOM_ENTROPY_SECONDS", raw)
+    with pytest.raises(ValueError, match="CARDROOM_ENTROPY_SECONDS"):
+        entropy_seconds()
+
+    def connect(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the worker connected to Redis")
+
+    monkeypatch.setattr(runner.redis.Redis, "from_url", connect)
+    assert runner.run_worker(sweep=True) == 2  # before it connects or starts a thread
+
+
+def test_a_waiting_game_is_looked_at_when_a_bot_s_entropy_is_overdue(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A person has not sat yet: the game waits for them (a day, then expires), but the silent
-    bot's seat is filled with its fallback after idle_seconds, not then."""
+    bot's seat is filled with its fallback after the entropy wait (30 s), not then."""
+    monkeypatch.delenv("CARDROOM_ENTROPY_SECONDS", raising=False)
     silent = _silent_bot(stack)
     created = stack.service.create_game("sixty_six", [{"type": "open"}, silent],
                                         options={"idle_seconds": 60}, wait_for_bots=True)
     game_id = str(created["id"])
     assert created["status"] == "waiting"
-    now = time.time()
-    _sweep(stack, now)  # first sight: due again at the bot's idle time, not in a day
+    version, now = stack.service.load(game_id).version, float(int(time.time()))
+    _sweep(stack, now)  # first sight: due again at the entropy deadline, not in a day
     due = stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
                                             game_id)  # fmt: skip
-    assert due is not None and due <= now + 60
-    _sweep(stack, now + 60)
+    assert due == now + 30
+    _sweep(stack, now + 29.9)
+    assert stack.service.load(game_id).version == version
+    _sweep(stack, now + 30)
     state = stack.service.load(game_id).state
     assert state.awaiting_entropy == () and state.entropy[1] is not None
     assert stack.service.summary(game_id)["status"] == "waiting"  # for the person, as before
