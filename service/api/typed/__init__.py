@@ -17,6 +17,7 @@ built, so actions or options another part adds appear without a change here.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -64,12 +65,64 @@ def _schema_name(schema: type[ma.Schema]) -> str:
 
 def register(api: Any, games: Mapping[str, Any] | None = None) -> None:
     """Teach the spec our field types and add the union components (before the blueprints);
-    ``games``: the app's games besides the registry's."""
+    ``games``: the app's games besides the registry's.
+
+    Converting the schemas is most of building an app, and gives the same components for the
+    same inputs: the first app of a process converts them, later ones with the same inputs get
+    copies of those components and the marshmallow plugin's schema -> name map (so the
+    blueprints' ``$ref`` to them resolve to the same names)."""
     plugin = api.ma_plugin
     plugin.converter.add_attribute_function(union2properties)
     plugin.converter.add_attribute_function(events.cards_or_count2properties)
     components = api.spec.components
-    converter = plugin.converter
+    refs: dict[Any, str] = plugin.converter.refs
+    key = _inputs(api, _games(games))
+    made = _made.get(key)
+    if made is None:
+        schemas_before, refs_before = set(components.schemas), set(refs)
+        _convert(api, _games(games))
+        made = (
+            [(n, copy.deepcopy(s)) for n, s in components.schemas.items()
+             if n not in schemas_before],
+            {k: n for k, n in refs.items() if k not in refs_before},
+        )
+        if len(_made) >= 16:  # a few sets of games a process (tests add their own)
+            _made.clear()
+        _made[key] = made
+        return
+    converted, names = made
+    for name, schema in converted:
+        components.schema(name, schema)  # apispec copies it
+    refs.update(names)
+
+
+# the inputs of _convert -> (the components it added, in order; the schema -> name map it added)
+_made: dict[tuple[Any, ...], tuple[list[tuple[str, dict[str, Any]]], dict[Any, str]]] = {}
+
+
+def _inputs(api: Any, every: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything ``_convert`` reads: the schema classes it converts (from the registries as
+    they are now), the spec's version and what the spec already holds."""
+    return (
+        str(api.spec.openapi_version),
+        tuple(api.spec.components.schemas),
+        tuple(api.ma_plugin.converter.refs.items()),
+        tuple((
+            game,
+            tuple(actions.sendable(game).items()),
+            tuple(events.game_events(rules).items()),
+            options_schema(rules),
+            outcomes.outcome_schema(game),
+        ) for game, rules in every.items()),
+        tuple(events.lifecycle_events().items()),
+        tuple(all_views(every).items()),
+    )
+
+
+def _convert(api: Any, every: Mapping[str, Any]) -> None:
+    """Add the union components and the schemas they name to the spec."""
+    components = api.spec.components
+    converter = api.ma_plugin.converter
 
     def ensure(schema: type[ma.Schema]) -> None:
         if _schema_name(schema) not in components.schemas:
@@ -80,7 +133,6 @@ def register(api: Any, games: Mapping[str, Any] | None = None) -> None:
             ensure(schema)
         components.schema(name, union_schema(converter, members, discriminator))
 
-    every = _games(games)
     for game, rules in every.items():
         typed = game in actions.GAME_ACTIONS
         union(f"{camel(game)}Action", actions.sendable(game), "type" if typed else None)
@@ -88,8 +140,8 @@ def register(api: Any, games: Mapping[str, Any] | None = None) -> None:
         ensure(options_schema(rules))
         ensure(outcomes.outcome_schema(game))
     union("LifecycleEvent", events.lifecycle_events(), "type")
-    union("GameView", all_views(games), "game")
-    union("GameEvent", all_events(games), "type")
+    union("GameView", all_views(every), "game")
+    union("GameEvent", all_events(every), "type")
     # anyOf: the same outcome, options or action may fit several games' schemas
     components.schema("GameOutcome", {"anyOf": union_schema(
         converter, outcomes.any_outcome(every), None)["oneOf"]})
