@@ -29,7 +29,13 @@ def test_bots_only_games_finish_beside_a_hostile_http_bot(tmp_path: Path, mode: 
     try:
         began = time.monotonic()
         hostile = Hostile(stack.base, mode, 12, stop, threads=3)
-        time.sleep(3)  # its games are under way: their turns fill the worker's queues
+        # its games under way before the bots-only ones start (their turns fill the worker's
+        # queues): on a quiet machine the ten games can finish within seconds of their creation,
+        # before a bot at its request limit has played much
+        playing = time.monotonic() + 60
+        while hostile.actions <= 10 and time.monotonic() < playing:
+            time.sleep(0.2)
+        assert hostile.actions > 10, "the hostile bot never got going"  # it is really playing
         games = [stack.http.post(f"{stack.base}/games",
                                  json={"game": "sixty_six", "seats": [HEURISTIC] * 2}).json()["id"]
                  for _ in range(10)]  # fmt: skip
@@ -39,7 +45,6 @@ def test_bots_only_games_finish_beside_a_hostile_http_bot(tmp_path: Path, mode: 
             time.sleep(1)
             live = {g for g in live if _status(stack, g) != "over"}
         assert not live, f"{len(live)} of 10 bots-only games unfinished after 120 s"
-        assert hostile.actions > 10  # it was really playing (and refused: at its limit, below)
     finally:
         stop.set()
         if "hostile" in locals():
