@@ -1,11 +1,13 @@
 """The app on an in-memory store, served over real HTTP from a thread (werkzeug's threaded
-server): for clients that speak only HTTP, such as ``cardroom bot run``, without Redis."""
+server): for clients that speak only HTTP, such as ``cardroom bot run``, without Redis; or a
+stand-in server's request handler, served the same way (``serving_handler``)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from flask import Flask
 from werkzeug.serving import make_server
@@ -15,6 +17,20 @@ from werkzeug.serving import make_server
 def serving(app: Flask) -> Iterator[str]:
     """The app's base URL while it is served on a free loopback port."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+@contextmanager
+def serving_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A stand-in server (a request handler class) at a base URL on a free loopback port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
 
 from service.store import InMemoryEventStore
 from tests.support.api import make_app
-from tests.support.live_app import serving
+from tests.support.live_app import serving, serving_handler
 from tests.unit.workers.test_http_bot_sdk import Service, run_until_over
 from workers.http_bot import Client
 
@@ -45,14 +44,8 @@ class Refusing(BaseHTTPRequestHandler):
 @pytest.fixture
 def refusing() -> Iterator[str]:
     Refusing.seen = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_handler(Refusing) as base:
+        yield base
 
 
 def test_a_429_is_sent_again_after_its_retry_after(refusing: str) -> None:
