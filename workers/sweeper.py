@@ -315,7 +315,7 @@ class Sweeper:
     def _awaits_entropy(self, game_id: str, version: int) -> bool:
         """A waiting game whose deal awaits a bot's own entropy (at that version)."""
         loaded = self.service.load(game_id)
-        return loaded.version == version and bool(getattr(loaded.state, "awaiting", ()))
+        return loaded.version == version and bool(getattr(loaded.state, "awaiting_entropy", ()))
 
     def _awaits_bot(self, game_id: str, version: int) -> bool:
         loaded = self.service.load(game_id)
