@@ -44,7 +44,9 @@ class Namespace:
         self.rq = redis.Redis.from_url(url)
         scheduler = RQScheduler(self.rq, self.namespace, accounts=self.store.client)
         self.now = time.time()
-        self.sweeper = Sweeper(GameService(self.store, scheduler), scheduler,
+        store = self.store
+        self.sweeper = Sweeper(GameService(store, scheduler), scheduler, creations=store,
+                               listing=store, log=store, seats=store, clocks=store,
                                clock=lambda: self.now)  # fmt: skip
 
     def fill(self, games: int, playing: float) -> None:

@@ -62,7 +62,7 @@ from service.bots import BotDirectory, RedisBotRegistry
 from service.clocks import next_due, now_ms
 from service.games import GameService
 from service.idle import idle_seconds
-from service.store.port import GameMeta
+from service.store.port import ClockIndex, Creations, EventLog, GameMeta, Listing, Seats
 from workers import config
 from workers.scheduler import RQScheduler, bot_of, turn_job_id
 
@@ -122,7 +122,9 @@ def alive_key(namespace: str, worker_name: str) -> str:
 
 
 class Sweeper:
-    """Finds live games stalled on a bot's turn and queues that turn again."""
+    """Finds live games stalled on a bot's turn and queues that turn again. Of the store it
+    reads the ports it uses: the creations left half-done, the listing (and its repairs), the
+    games' versions (``log``) and records (``seats``), and the clock index."""
 
     def __init__(
         self,
@@ -130,12 +132,19 @@ class Sweeper:
         scheduler: RQScheduler,
         limit: int = 100_000,
         *,
+        creations: Creations,
+        listing: Listing,
+        log: EventLog,
+        seats: Seats,
+        clocks: ClockIndex,
         stall: float | None = None,
         entropy: float | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.scheduler = scheduler
+        self.creations, self.listing, self.log, self.seats = creations, listing, log, seats
+        self.clocks = clocks
         self.limit = limit
         self.stall = stall_seconds() if stall is None else stall
         self.entropy = entropy_seconds() if entropy is None else entropy
@@ -151,9 +160,8 @@ class Sweeper:
     def tick(self) -> int:
         """One sweep: only the games whose next look is due are read. Returns how many turns
         were queued again."""
-        store = self.service.store
         settled = []
-        for game_id in store.unsettled(before=time.time() - SETTLE_GRACE):
+        for game_id in self.creations.unsettled(before=time.time() - SETTLE_GRACE):
             self.service.complete_create(game_id)  # a create that stopped half-way
             settled.append(game_id)
         now = self.clock()
@@ -195,7 +203,7 @@ class Sweeper:
             found.update((meta.id, now) for meta in self._live())
         else:  # ids only: the games listed or moved since the last sweep (a slack back)
             since = float(raw_last) - DISCOVERY_SLACK
-            found.update(dict.fromkeys(self.service.store.relisted_since(since, DUE_PAGE), now))
+            found.update(dict.fromkeys(self.listing.relisted_since(since, DUE_PAGE), now))
         pipe = connection.pipeline(transaction=False)
         if found:
             pipe.zadd(self._due_key, found, lt=True)  # looked at now, or sooner if due sooner
@@ -207,15 +215,15 @@ class Sweeper:
     def _look(self, due: list[str], now: float) -> int:
         """Look at the games due: record a moved version, else move on what is idle, expire
         what waited too long, queue again a stalled bot turn; then set each one's next look."""
-        store, connection = self.service.store, self.scheduler.connection
+        connection = self.scheduler.connection
         raw = connection.hmget(self._seen_key, due)
         seen = {g: _text(r) for g, r in zip(due, raw, strict=True) if r is not None}
-        versions = store.versions(due)
+        versions = self.log.versions(due)
         records: dict[Any, str] = {}  # redis-py types a mapping's keys as any encodable value
         nexts: dict[Any, float] = {}
         resumed = 0
         for game_id in due:
-            meta = store.meta(game_id) if game_id in versions else None
+            meta = self.seats.meta(game_id) if game_id in versions else None
             if meta is not None:
                 self._relist(meta)
             if meta is None or meta.status == "over":
@@ -227,7 +235,7 @@ class Sweeper:
                 ended, after, count = self._still(meta, version, float(since_text), now)
                 resumed += count
                 if ended is None:  # it moved on just now (idle): seen afresh
-                    meta, version = store.meta(game_id), store.version(game_id)
+                    meta, version = self.seats.meta(game_id), self.log.version(game_id)
                 elif not ended:
                     nexts[game_id] = after
                 if ended is not None or meta is None:
@@ -252,10 +260,10 @@ class Sweeper:
     def _relist(self, meta: GameMeta) -> None:
         """Repair the listing of a game whose status moved without its index (a crash between
         an append and its index update), and queue the export of a game found over that way."""
-        listed = self.service.store.listed_status(meta.id)
+        listed = self.listing.listed_status(meta.id)
         if listed is None or listed == meta.status:
             return
-        self.service.store.set_status(meta.id, meta.status)
+        self.listing.set_status(meta.id, meta.status)
         if meta.status == "over":
             self.scheduler.enqueue_export(meta.id)
 
@@ -327,8 +335,8 @@ class Sweeper:
     def enforce_clocks(self, limit: int = PAGE) -> int:
         """Record the timeouts due now; correct the index entries found early. Returns how
         many timeouts were recorded."""
-        store, fired = self.service.store, 0
-        for game_id, seen in store.clocks_due(now_ms(self.clock), limit):
+        fired = 0
+        for game_id, seen in self.clocks.clocks_due(now_ms(self.clock), limit):
             try:
                 result = self.service.enforce_clock(game_id)
             except Exception:
@@ -337,7 +345,7 @@ class Sweeper:
             fired += result.count("timed out")
             loaded = self.service.load(game_id)
             due = None if loaded.over else next_due(loaded.state)
-            store.reset_clock(game_id, seen, None if due is None else due[0])
+            self.clocks.reset_clock(game_id, seen, None if due is None else due[0])
             if result.startswith("timed out"):
                 log.warning("sweeper: game %s: %s", game_id, result)
         return fired
@@ -368,15 +376,14 @@ class Sweeper:
 
     def _live(self) -> Iterator[GameMeta]:
         """Every listed live game (repairing the listing of those whose status moved)."""
-        store = self.service.store
         for status in LIVE:
             for offset in range(0, self.limit, PAGE):
-                page = store.list_games(status=status, limit=PAGE, offset=offset)
+                page = self.listing.list_games(status=status, limit=PAGE, offset=offset)
                 for meta in page:
                     if meta.status == status:
                         yield meta
                     else:  # the status moved, its index update was lost
-                        store.set_status(meta.id, meta.status)
+                        self.listing.set_status(meta.id, meta.status)
                         if meta.status == "over":
                             self.scheduler.enqueue_export(meta.id)
                         else:
@@ -474,7 +481,8 @@ def sweep_forever(stop: threading.Event, worker_name: str | None = None) -> None
     scheduler = RQScheduler.from_url(config.rq_redis_url(), namespace, store_url=url)
     store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
     bots = BotDirectory(RedisBotRegistry(store.client, namespace))  # whose bots are gone
-    sweeper = Sweeper(GameService(store, scheduler, bots=bots), scheduler)
+    sweeper = Sweeper(GameService(store, scheduler, bots=bots), scheduler, creations=store,
+                      listing=store, log=store, seats=store, clocks=store)  # fmt: skip
     while True:
         try:
             if worker_name:

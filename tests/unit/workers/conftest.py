@@ -13,6 +13,7 @@ from service.games import GameService
 from service.store.redis import RedisEventStore
 from workers import config, process
 from workers.scheduler import RQScheduler
+from workers.sweeper import Sweeper
 
 NAMESPACE = "unit"
 
@@ -33,6 +34,12 @@ class Stack:
         self.service = GameService(self.store, self.scheduler, **options)
         process.use_service(self.service)
         return self.service
+
+    def sweeper(self, **options: Any) -> Sweeper:
+        """A sweeper of this service and scheduler on the store's ports (``Sweeper``'s options)."""
+        store = self.store
+        return Sweeper(self.service, self.scheduler, creations=store, listing=store, log=store,
+                       seats=store, clocks=store, **options)  # fmt: skip
 
     def queue(self, base: str) -> Queue:
         return Queue(config.queue_name(base, NAMESPACE), connection=self.rq)

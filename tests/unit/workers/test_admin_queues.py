@@ -11,7 +11,6 @@ from service.cli import main
 from tests.support.api import bearer, make_app
 from tests.support.live_app import serving
 from tests.unit.workers.conftest import Stack
-from workers.sweeper import Sweeper
 
 TOKEN = "operator-secret-queues-9"
 BOTS_ONLY = [{"type": "bot", "bot": "heuristic"}, {"type": "bot", "bot": "random"}]
@@ -22,7 +21,7 @@ def test_the_operator_sees_waiting_turns_and_a_game_stalled_on_a_bot(stack: Stac
                       CARDROOM_NAMESPACE="unit").test_client()  # fmt: skip
     game_id = stack.service.create_game("sixty_six", BOTS_ONLY, seed="queues")["id"]
     version = stack.store.version(game_id)
-    Sweeper(stack.service, stack.scheduler, clock=lambda: time.time() - 60).tick()
+    stack.sweeper(clock=lambda: time.time() - 60).tick()
     answer = client.get("/admin/queues", headers=bearer(TOKEN))
     assert answer.status_code == 200, answer.json
     queues = {q["queue"]: q for q in answer.json["queues"]}
@@ -49,7 +48,7 @@ def test_cardroom_admin_queues_prints_the_backlog(
     app = make_app(stack.store, scheduler=stack.scheduler, CARDROOM_ADMIN_TOKEN=TOKEN,
                    CARDROOM_NAMESPACE="unit")  # fmt: skip
     game_id = stack.service.create_game("sixty_six", BOTS_ONLY, seed="queues-cli")["id"]
-    Sweeper(stack.service, stack.scheduler, clock=lambda: time.time() - 60).tick()
+    stack.sweeper(clock=lambda: time.time() - 60).tick()
     monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", TOKEN)
     with serving(app) as url:
         assert main(["admin", "--url", url, "queues"]) == 0

@@ -11,7 +11,6 @@ from service.bots import RedisBotRegistry
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers.scheduler import turn_job_id
 from workers.shares import FairWorker, Shares
-from workers.sweeper import Sweeper
 
 RANDOM = {"type": "bot", "bot": "random"}
 HOSTILE = {"type": "bot", "bot": "hostile"}
@@ -113,7 +112,7 @@ def test_the_sweeper_counts_a_pending_job_as_the_newer_version_s(stack: Stack) -
     stack.service.submit_action(game_id, 0, swap, loaded.version)  # the bots stay awaited
     now = stack.service.load(game_id)
     assert stack.queue("bots").count == first  # their pending jobs play the newer version
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.resume(game_id, now.version, 10.0) == 0  # under way: nothing re-queued
     stack.queue("bots").empty()  # the jobs are lost (say, Redis lost them)
     assert sweeper.resume(game_id, now.version, 10.0) == 2  # re-queued, whatever the marks

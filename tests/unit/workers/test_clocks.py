@@ -12,7 +12,6 @@ from rq.registry import ScheduledJobRegistry
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import clocks
 from workers.scheduler import CLOCK_LEAD, clock_job_id
-from workers.sweeper import Sweeper
 
 START = 1_700_000_000.25
 
@@ -94,7 +93,7 @@ def test_the_sweeper_enforces_a_clock_whose_job_never_ran(
     monkeypatch.setenv("CARDROOM_CLOCK_JOBS", "0")  # every clock job lost
     game_id = clocked(stack, on_timeout="forfeit")
     assert ScheduledJobRegistry(queue=stack.queue("clocks")).get_job_ids() == []
-    sweeper = Sweeper(stack.service, stack.scheduler, clock=wall)
+    sweeper = stack.sweeper(clock=wall)
     wall.now += 4.9
     assert sweeper.enforce_clocks() == 0 and timeouts(stack, game_id) == []
     wall.now += 0.1
@@ -107,7 +106,7 @@ def test_the_sweeper_enforces_a_clock_whose_job_never_ran(
 def test_the_sweeper_corrects_an_index_entry_found_early(stack: Stack, wall: Wall) -> None:
     game_id = clocked(stack)
     stack.store.hint_clock(game_id, int(START * 1000))  # a hint from an append that failed
-    sweeper = Sweeper(stack.service, stack.scheduler, clock=wall)
+    sweeper = stack.sweeper(clock=wall)
     wall.now += 1
     assert sweeper.enforce_clocks() == 0
     assert stack.store.clocks_due(10**15) == [(game_id, int((START + 5) * 1000))]

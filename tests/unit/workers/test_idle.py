@@ -14,7 +14,7 @@ from replays.verify import verify
 from service.bots import BotDirectory, MemoryBotRegistry
 from tests.unit.workers.conftest import Stack
 from workers import runner
-from workers.sweeper import Sweeper, entropy_seconds
+from workers.sweeper import entropy_seconds
 
 RANDOM = {"type": "bot", "bot": "random"}
 
@@ -32,7 +32,7 @@ def _create(stack: Stack, seats: list[dict[str, Any]], work: bool = True, **opti
 
 
 def _sweep(stack: Stack, at: float) -> None:
-    Sweeper(stack.service, stack.scheduler, stall=3600, clock=lambda: at).tick()
+    stack.sweeper(stall=3600, clock=lambda: at).tick()
 
 
 def _types(stack: Stack, game_id: str, after: int) -> list[str]:
@@ -183,11 +183,11 @@ def test_the_deal_waits_for_a_bot_s_entropy_its_own_short_time_not_idle_seconds(
     fallback = loaded.state.fallback_entropy(0)
     now = float(int(time.time()))  # whole seconds: now + 30 - now is 30
     _sweep(stack, now)  # first sight of this version: due again at the entropy deadline
-    due = stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+    due = stack.scheduler.connection.zscore(stack.sweeper()._due_key,
                                             game_id)  # fmt: skip
     assert due is not None and due <= now + 30
     _sweep(stack, now + 3)  # stalled: due at the entropy deadline
-    assert stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+    assert stack.scheduler.connection.zscore(stack.sweeper()._due_key,
                                              game_id) == now + 30  # fmt: skip
     _sweep(stack, now + 29.9)
     assert stack.service.load(game_id).version == loaded.version  # not overdue yet
@@ -236,7 +236,7 @@ def test_a_waiting_game_is_looked_at_when_a_bot_s_entropy_is_overdue(
     assert created["status"] == "waiting"
     version, now = stack.service.load(game_id).version, float(int(time.time()))
     _sweep(stack, now)  # first sight: due again at the entropy deadline, not in a day
-    due = stack.scheduler.connection.zscore(Sweeper(stack.service, stack.scheduler)._due_key,
+    due = stack.scheduler.connection.zscore(stack.sweeper()._due_key,
                                             game_id)  # fmt: skip
     assert due == now + 30
     _sweep(stack, now + 29.9)

@@ -20,7 +20,6 @@ from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import config, process
 from workers.bots.base import WAIT, RandomBot, register_bot
 from workers.jobs import export_replay, play_bot_turn
-from workers.sweeper import Sweeper
 
 BOTS = [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
 
@@ -145,7 +144,7 @@ def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
     stack.queue("bots").empty()  # the turn job is lost (say, its worker was killed)
     loaded = stack.service.load(game_id)
     to_act = len(loaded.game.awaited_seats(loaded.state))
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.tick() == 0  # first sight of the game
     assert sweeper.tick() == to_act  # no progress since: the turns are queued again
     assert sweeper.tick() == 0  # still waiting in its queue: not queued twice
@@ -156,7 +155,7 @@ def test_the_sweeper_re_enqueues_a_lost_bot_turn(stack: Stack) -> None:
 def test_the_sweeper_leaves_a_game_waiting_for_a_person_alone(stack: Stack) -> None:
     _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
     stack.work()
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
 
 
@@ -165,9 +164,9 @@ def test_the_sweeper_expires_a_game_that_never_fills(
 ) -> None:
     monkeypatch.setenv("CARDROOM_WAITING_TTL", "30")
     game_id = _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
-    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 20).tick()
+    stack.sweeper(stall=0, clock=lambda: time.time() + 20).tick()
     assert stack.service.summary(game_id)["status"] == "waiting"  # not due yet
-    Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: time.time() + 31).tick()
+    stack.sweeper(stall=0, clock=lambda: time.time() + 31).tick()
     summary = stack.service.summary(game_id)
     assert summary["status"] == "over" and summary["outcome"]["reason"] == "expired"
     stack.work()  # the replay export
@@ -233,14 +232,14 @@ def test_a_bot_that_waits_plays_nothing(stack: Stack) -> None:
 def test_the_sweeper_does_not_rerun_a_bot_that_chose_to_wait(stack: Stack) -> None:
     game_id = _create(stack, [{"type": "bot", "bot": "waiter"}] * 2)
     stack.work()  # both turns run and wait
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.tick() + sweeper.tick() + sweeper.tick() == 0
     assert stack.service.summary(game_id)["status"] == "playing"
 
 
 def test_one_sweeper_is_elected_per_interval(stack: Stack) -> None:
-    first = Sweeper(stack.service, stack.scheduler, stall=0)
-    second = Sweeper(stack.service, stack.scheduler, stall=0)
+    first = stack.sweeper(stall=0)
+    second = stack.sweeper(stall=0)
     assert first.elected() and not second.elected()
 
 
@@ -279,7 +278,7 @@ def test_the_sweeper_finishes_a_create_that_crashed_before_its_listing(
     (game_id,) = stack.store.unsettled(before=time.time() + 1)
     assert stack.store.list_games() == [] and stack.queue("bots").count == 0
     monkeypatch.setattr("workers.sweeper.SETTLE_GRACE", 0.0)
-    Sweeper(stack.service, stack.scheduler, stall=0).tick()
+    stack.sweeper(stall=0).tick()
     assert [m.id for m in stack.store.list_games()] == [game_id]
     stack.work()
     assert stack.service.summary(game_id)["status"] == "over"
@@ -304,7 +303,7 @@ def test_a_job_popped_by_a_killed_worker_is_queued_again(stack: Stack) -> None:
     assert lost and all(
         Job.fetch(j, connection=stack.rq).get_status() == JobStatus.QUEUED for j in lost
     )  # RQ still says queued: the sweeper must not trust it
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.tick() == 0  # first sight
     assert sweeper.tick() == len(lost)
     stack.work()
@@ -314,14 +313,14 @@ def test_a_job_popped_by_a_killed_worker_is_queued_again(stack: Stack) -> None:
 def test_the_stall_record_is_shared_by_every_worker_s_sweeper(stack: Stack) -> None:
     game_id = _create(stack)
     lost = _lose_from_queue(stack, game_id)
-    assert Sweeper(stack.service, stack.scheduler, stall=0).tick() == 0  # one worker saw it
-    assert Sweeper(stack.service, stack.scheduler, stall=0).tick() == len(lost)  # another acts
+    assert stack.sweeper(stall=0).tick() == 0  # one worker saw it
+    assert stack.sweeper(stall=0).tick() == len(lost)  # another acts
 
 
 def test_the_sweeper_never_gives_up_and_backs_off(stack: Stack) -> None:
     now = [1000.0]
     game_id = _create(stack)
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=1.0, clock=lambda: now[0])
+    sweeper = stack.sweeper(stall=1.0, clock=lambda: now[0])
     lost = len(_lose_from_queue(stack, game_id))
     sweeper.tick()
     requeued = []
@@ -355,7 +354,7 @@ def test_a_turn_started_by_a_dead_worker_is_queued_again_not_by_a_live_one(
     job.set_status(JobStatus.STARTED)
     job.save()
     stack.rq.set(alive_key(NAMESPACE, "w-1"), "1")
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     assert sweeper.tick() + sweeper.tick() == 0  # its worker is alive: the bot is thinking
     stack.rq.delete(alive_key(NAMESPACE, "w-1"))  # the worker died (its key expired)
     assert sweeper.tick() == 1
@@ -370,7 +369,7 @@ def test_a_game_over_but_listed_as_playing_is_moved_and_exported(stack: Stack) -
     assert [m.id for m in stack.store.list_games(status="playing")] == [game_id]
     stack.client.delete(f"{NAMESPACE}:game:{{{game_id}}}:replay")
     stack.rq.delete(*stack.rq.keys("rq:job:*export*"))
-    Sweeper(stack.service, stack.scheduler, stall=0).tick()
+    stack.sweeper(stall=0).tick()
     assert stack.store.list_games(status="playing") == []
     assert [m.id for m in stack.store.list_games(status="over")] == [game_id]
     stack.work()
@@ -379,7 +378,7 @@ def test_a_listing_left_behind_after_the_sweeper_saw_the_game_is_repaired_at_its
     stack: Stack,
 ) -> None:
     game_id = _create(stack, [{"type": "open"}, {"type": "bot", "bot": "random"}])
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0)
+    sweeper = stack.sweeper(stall=0)
     sweeper.tick()  # seen (the listing read whole once), its next look due
     meta = stack.store.meta(game_id)
     assert meta is not None and meta.status == "waiting"
@@ -428,7 +427,7 @@ def test_a_sweep_reads_every_live_game_s_version_in_one_store_call(
             return _original(*args)  # type: ignore[operator]
 
         monkeypatch.setattr(stack.store, name, counted)
-    Sweeper(stack.service, stack.scheduler).tick()
+    stack.sweeper().tick()
     assert calls == ["versions"]
 
 

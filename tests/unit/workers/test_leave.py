@@ -11,7 +11,6 @@ from replays import loads
 from replays.verify import verify
 from service.errors import SeatLeft
 from tests.unit.workers.conftest import Stack
-from workers.sweeper import Sweeper
 
 RANDOM = {"type": "bot", "bot": "random"}
 
@@ -52,7 +51,7 @@ def test_a_game_waiting_on_a_seat_left_open_expires_after_the_waiting_time(
     assert stack.service.summary(game_id)["status"] == "waiting"
 
     def sweep(at: float) -> str:
-        Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: at).tick()
+        stack.sweeper(stall=0, clock=lambda: at).tick()
         return str(stack.service.summary(game_id)["status"])
 
     assert sweep(later) == "waiting"  # first sight of the wait

@@ -14,7 +14,6 @@ import pytest
 
 from tests.unit.workers.conftest import Stack
 from workers import sweeper as sweeper_module
-from workers.sweeper import Sweeper
 
 OPEN = {"type": "open"}
 
@@ -55,7 +54,7 @@ def test_a_sweep_with_nothing_due_reads_no_game_whatever_their_number(
     games = _idle_games(stack, 56)
     now[0] += 100
     games += _idle_games(stack, 4)  # the newest, long after the others
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=3, clock=lambda: now[0])
+    sweeper = stack.sweeper(stall=3, clock=lambda: now[0])
     for _ in range(4):  # first sight, then the looks a stall apart: all settle to far deadlines
         sweeper.tick()
         now[0] += 3
@@ -68,7 +67,7 @@ def test_a_sweep_with_nothing_due_reads_no_game_whatever_their_number(
 
 def test_a_game_created_after_the_last_sweep_is_looked_at(stack: Stack) -> None:
     now = [time.time()]
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=0, clock=lambda: now[0])
+    sweeper = stack.sweeper(stall=0, clock=lambda: now[0])
     _idle_games(stack, 30)
     sweeper.tick()
     game_id = str(stack.service.create_game("sixty_six", [OPEN, {"type": "bot", "bot": "random"}],
@@ -84,7 +83,7 @@ def test_a_game_created_after_the_last_sweep_is_looked_at(stack: Stack) -> None:
 
 def test_a_waiting_game_that_starts_is_looked_at_again_at_once(stack: Stack) -> None:
     now = [time.time()]
-    sweeper = Sweeper(stack.service, stack.scheduler, stall=3, clock=lambda: now[0])
+    sweeper = stack.sweeper(stall=3, clock=lambda: now[0])
     game_id = str(stack.service.create_game("sixty_six", [OPEN, OPEN],
                                             options={"idle_seconds": 60})["id"])  # fmt: skip
     for _ in range(3):  # seen waiting: its next look is when it would expire, a day away
