@@ -1,6 +1,6 @@
 """A tiny hand-written game that follows the protocol: each seat holds hidden cards and plays
-one per turn; the highest total of played ranks wins. Used to test the store and the service
-without depending on a real game's rules."""
+one per turn; the highest total of played ranks wins. Used to test the store, the service and
+the replays without depending on a real game's rules."""
 
 from __future__ import annotations
 

@@ -19,10 +19,10 @@ def test_a_replay_round_trips_through_its_file(replay: Replay, tmp_path: Path) -
 
 
 def test_a_format_1_header_names_format_game_seed_commitment_and_head(replay: Replay) -> None:
-    data = json.loads(dumps(replay))  # the Highcard fixture records format 1 (its own start)
+    data = json.loads(dumps(replay))  # the fake game fixture records format 1 (its own start)
     assert data["format"] == FORMAT and data["version"] == 1 and VERSION == 2
     assert "secret" not in data and "prearranged" not in data
-    assert data["game"] == "highcard" and data["game_id"] == "g-s1"
+    assert data["game"] == "fake" and data["game_id"] == "g-s1"
     assert data["seed"] == "s1" and len(data["commitment"]) == 64
     assert data["seats"][1] == {"type": "human", "name": "alice"}
     assert data["head_version"] == len(replay.events)

@@ -8,8 +8,8 @@ from typing import Any
 from domain.events import Encoded, Event, EventCodec
 from domain.protocol import Action
 from replays.verify import check
-from tests.unit.replays.conftest import highcard_replay
-from tests.unit.replays.fake_game import CardPlayed, CardsDealt, GameEnded, GameStarted, Highcard
+from tests.support.fakegame import CardPlayed, CardsDealt, FakeGame, GameEnded, GameStarted
+from tests.unit.replays.conftest import fake_replay
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -20,7 +20,7 @@ class CardPlayedV2(CardPlayed):
     rank: str
 
 
-class HighcardV2(Highcard):
+class FakeGameV2(FakeGame):
     codec = EventCodec([GameStarted, CardsDealt, CardPlayedV2, GameEnded])
 
     def decide(self, state: Any, seat: int, action: Action) -> list[Event]:
@@ -32,24 +32,24 @@ class HighcardV2(Highcard):
         ]
 
 
-@HighcardV2.codec.upcaster("highcard.CardPlayed", 1)
+@FakeGameV2.codec.upcaster("fake.CardPlayed", 1)
 def _add_rank(data: Encoded) -> Encoded:
     return {**data, "rank": data["card"][0]}
 
 
 def test_an_old_replay_verifies_against_the_new_event_shape() -> None:
-    old = highcard_replay("upcast")
-    assert {e.event["schema"] for e in old.events if e.event["type"] == "highcard.CardPlayed"} == {
+    old = fake_replay("upcast")
+    assert {e.event["schema"] for e in old.events if e.event["type"] == "fake.CardPlayed"} == {
         1
     }
-    report = check(old, HighcardV2())
+    report = check(old, FakeGameV2())
     assert report.ok, report.summary()
 
 
 def test_without_the_upcaster_the_old_replay_is_a_compatibility_break() -> None:
-    class NoUpcaster(HighcardV2):
+    class NoUpcaster(FakeGameV2):
         codec = EventCodec([GameStarted, CardsDealt, CardPlayedV2, GameEnded])
 
-    report = check(highcard_replay("upcast"), NoUpcaster())
+    report = check(fake_replay("upcast"), NoUpcaster())
     assert not report.ok
     assert report.bad_version == 3 and "unreadable event" in report.reason

@@ -12,8 +12,8 @@ from domain.chain import link_hash
 from replays import Replay, ReplayFormatError, VerificationFailed, check, dumps, loads
 from replays.format import Batch, RecordedEvent
 from replays.verify import verify
-from tests.unit.replays.conftest import highcard_replay
-from tests.unit.replays.fake_game import HIGHCARD
+from tests.support.fakegame import FAKE
+from tests.unit.replays.conftest import fake_replay
 
 
 def _data(replay: Replay) -> dict[str, Any]:
@@ -21,7 +21,7 @@ def _data(replay: Replay) -> dict[str, Any]:
 
 
 def _bad(data: dict[str, Any]) -> tuple[int | None, str]:
-    report = check(loads(json.dumps(data)), HIGHCARD)
+    report = check(loads(json.dumps(data)), FAKE)
     assert not report.ok
     return report.bad_version, report.reason
 
@@ -31,16 +31,17 @@ def _flat(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_an_untouched_replay_verifies(replay: Replay) -> None:
-    report = verify(replay, HIGHCARD)
+    report = verify(replay, FAKE)
     assert report.ok and report.events == len(replay.events)
-    assert report.summary().startswith("OK highcard game g-s1")
+    assert report.summary().startswith("OK fake game g-s1")
 
 
 def test_a_replay_of_an_explicit_deal_verifies() -> None:
     deal = {"seats": [{"hand": ["AC", "AD"]}, {"hand": ["QC", "KD"]}]}
-    replay = highcard_replay("explicit", deal=deal)
+    replay = fake_replay("explicit", deal=deal)
     assert replay.header.explicit_deal
-    assert verify(replay, HIGHCARD).outcome == {"reason": "finished", "winners": [0], "losers": [1]}
+    outcome = verify(replay, FAKE).outcome
+    assert outcome == {"reason": "finished", "winners": [0], "losers": [1], "totals": [10, 7]}
 
 
 def test_editing_bytes_of_an_event_names_that_event(replay: Replay) -> None:
@@ -51,7 +52,7 @@ def test_editing_bytes_of_an_event_names_that_event(replay: Replay) -> None:
     card = target.event["card"]
     other = "QC" if card != "QC" else "QD"
     tampered = text.replace(line, line.replace(card, other))
-    report = check(loads(tampered), HIGHCARD)
+    report = check(loads(tampered), FAKE)
     assert report.bad_version == 4
     assert "hash does not match" in report.reason
 
@@ -106,12 +107,12 @@ def test_changing_the_commitment_names_event_one(replay: Replay) -> None:
 
 
 def test_a_rechained_forgery_of_the_seed_fails_the_commitment() -> None:
-    forged = _rechain(highcard_replay(), lambda v, e: {**e, "seed": "x"} if v == 1 else e)
+    forged = _rechain(fake_replay(), lambda v, e: {**e, "seed": "x"} if v == 1 else e)
     start = forged.batches[0]
     command = {"kind": "start", "setup": {**start.command["setup"], "seed": "x"}}
     batches = (replace(start, command=command), *forged.batches[1:])
     forged = replace(forged, header=replace(forged.header, seed="x"), batches=batches)
-    report = check(forged, HIGHCARD)
+    report = check(forged, FAKE)
     assert report.bad_version == 1
     assert "not the one re-derived from the seed" in report.reason
 
@@ -122,9 +123,9 @@ def test_a_rechained_forgery_of_a_play_is_refused_by_the_rules(replay: Replay) -
     forged = _rechain(
         replay, lambda v, e: {**e, "card": hand_of_other} if v == target.version else e
     )
-    report = check(forged, HIGHCARD)
+    report = check(forged, FAKE)
     assert report.bad_version == target.version
-    assert report.reason.startswith("the rules produce a different highcard.CardPlayed here")
+    assert report.reason.startswith("the rules produce a different fake.CardPlayed here")
     assert f'card: rules "{target.event["card"]}"' in report.reason
 
 
@@ -134,7 +135,7 @@ def test_a_rechained_forgery_of_the_command_is_caught(replay: Replay) -> None:
     command = {**batch.command, "action": {"type": "play", "card": legal_other}}
     batches = list(replay.batches)
     batches[1] = replace(batch, command=command)
-    report = check(replace(replay, batches=tuple(batches)), HIGHCARD)
+    report = check(replace(replay, batches=tuple(batches)), FAKE)
     assert report.bad_version == batch.events[0].version
 
 
@@ -142,7 +143,7 @@ def test_a_false_outcome_names_the_head(replay: Replay) -> None:
     true = replay.outcome
     assert true is not None and true["winners"] != true["losers"]
     forged = {**true, "winners": true["losers"], "losers": true["winners"]}
-    report = check(replace(replay, outcome=forged), HIGHCARD)
+    report = check(replace(replay, outcome=forged), FAKE)
     assert not report.ok
     assert report.bad_version == replay.header.head_version
     assert "outcome" in report.reason
@@ -151,8 +152,8 @@ def test_a_false_outcome_names_the_head(replay: Replay) -> None:
 def test_verify_raises_with_the_report(replay: Replay) -> None:
     data = _data(replay)
     data["batches"].pop(1)
-    with pytest.raises(VerificationFailed, match="FAILED highcard game g-s1: event 3"):
-        verify(loads(json.dumps(data)), HIGHCARD)
+    with pytest.raises(VerificationFailed, match="FAILED fake game g-s1: event 3"):
+        verify(loads(json.dumps(data)), FAKE)
 
 
 def test_truncated_bytes_are_not_a_replay(replay: Replay) -> None:
@@ -193,7 +194,7 @@ def test_a_rechained_forgery_adding_an_event_inside_a_batch_is_caught(replay: Re
     index = next(i for i, b in enumerate(batches) if i > 0 and len(b) < 9)
     first = replay.batches[index].events[0].version
     batches[index].append(dict(batches[index][-1]))  # the rules never produce this extra fact
-    report = check(_rebuilt(replay, batches), HIGHCARD)
+    report = check(_rebuilt(replay, batches), FAKE)
     assert not report.ok
     assert report.bad_version == first + len(batches[index]) - 1
     assert "the batch holds" in report.reason
@@ -205,7 +206,7 @@ def test_a_rechained_forgery_dropping_an_event_inside_a_batch_is_caught(replay: 
     first = replay.batches[index].events[0].version
     dropped = batches[index].pop()
     assert batches[index], "the batch keeps at least one event"
-    report = check(_rebuilt(replay, batches), HIGHCARD)
+    report = check(_rebuilt(replay, batches), FAKE)
     assert not report.ok, f"dropping {dropped['type']} went unnoticed"
     assert report.bad_version == first + len(batches[index])
     assert "the batch holds" in report.reason

@@ -11,7 +11,7 @@ from domain.events import canonical_json
 from replays import Replay, check
 from replays.checks import Discrepancy
 from replays.format import Batch, RecordedEvent
-from tests.unit.replays.fake_game import HIGHCARD
+from tests.support.fakegame import FAKE
 
 
 def rechained(replay: Replay, batches: list[list[dict[str, Any]]]) -> Replay:
@@ -35,7 +35,7 @@ def events_of(replay: Replay) -> list[list[dict[str, Any]]]:
 
 
 def reason(replay: Replay) -> tuple[int | None, str]:
-    report = check(replay, HIGHCARD)
+    report = check(replay, FAKE)
     assert not report.ok
     return report.bad_version, report.reason
 
@@ -53,7 +53,7 @@ def test_a_replay_without_events_is_reported_not_raised(replay: Replay) -> None:
 
 def test_a_header_naming_another_game_is_named_at_event_one(replay: Replay) -> None:
     forged = replace(replay, header=replace(replay.header, game="othergame"))
-    assert reason(forged) == (1, "the header names game 'othergame', the events are highcard")
+    assert reason(forged) == (1, "the header names game 'othergame', the events are fake")
 
 
 def test_a_false_outcome_says_both_outcomes(replay: Replay) -> None:
@@ -82,14 +82,14 @@ def test_an_event_of_another_type_names_both_types(replay: Replay) -> None:
 def test_a_different_field_names_it_with_both_values_shortened(replay: Replay) -> None:
     batches = events_of(replay)
     dealt = batches[0][1]
-    assert dealt["type"] == "highcard.CardsDealt"
+    assert dealt["type"] == "fake.CardsDealt"
     wanted = canonical_json(dealt["hands"])
     long = [["QC"] * 20, ["KD"] * 20]  # its JSON is past 80 characters: shortened to 80
     batches[0][1] = {**dealt, "hands": long}
     shown = canonical_json(long)[:77] + "..."
     assert len(wanted) <= 80
     assert reason(rechained(replay, batches)) == (
-        2, f"the rules produce a different highcard.CardsDealt here (hands: rules {wanted}, "
+        2, f"the rules produce a different fake.CardsDealt here (hands: rules {wanted}, "
         f"replay {shown})",
     )
 
@@ -103,13 +103,13 @@ def test_every_different_field_is_named_and_a_value_of_80_characters_is_shown_wh
     replay: Replay,
 ) -> None:
     batches = events_of(replay)
-    index = next(i for i, b in enumerate(batches) if b[0]["type"] == "highcard.CardPlayed")
+    index = next(i for i, b in enumerate(batches) if b[0]["type"] == "fake.CardPlayed")
     played = batches[index][0]
     card = "X" * 78  # its JSON, quotes included, is exactly 80 characters
     batches[index][0] = {**played, "card": card, "seat": 1 - played["seat"]}
     assert reason(rechained(replay, batches)) == (
         replay.batches[index].events[0].version,
-        f'the rules produce a different highcard.CardPlayed here (card: rules "{played["card"]}", '
+        f'the rules produce a different fake.CardPlayed here (card: rules "{played["card"]}", '
         f'replay "{card}"; seat: rules {played["seat"]}, replay {1 - played["seat"]})',
     )
 
@@ -164,9 +164,9 @@ def test_a_command_the_rules_refuse_says_whose_and_why(replay: Replay) -> None:
 
 
 def test_the_summary_line_says_what_was_proven_or_where_it_failed(replay: Replay) -> None:
-    ok = check(replay, HIGHCARD)
+    ok = check(replay, FAKE)
     assert ok.summary() == (
-        f"OK highcard game g-s1: {len(replay.events)} events in {len(replay.batches)} batches; "
+        f"OK fake game g-s1: {len(replay.events)} events in {len(replay.batches)} batches; "
         f"hash chain intact (head {replay.header.head_hash[:16]}); deal and deck commitment "
         f"re-derived from the seed; every batch is what the rules produce; outcome "
         f"{canonical_json(replay.outcome)}"
@@ -174,8 +174,8 @@ def test_the_summary_line_says_what_was_proven_or_where_it_failed(replay: Replay
     unknown = check(replace(replay, header=replace(replay.header, game="nosuchgame")))
     assert unknown.bad_version is None
     assert unknown.summary() == f"FAILED nosuchgame game g-s1: the file: {unknown.reason}"
-    forged = check(replace(replay, header=replace(replay.header, head_hash="f" * 64)), HIGHCARD)
+    forged = check(replace(replay, header=replace(replay.header, head_hash="f" * 64)), FAKE)
     assert forged.summary() == (
-        f"FAILED highcard game g-s1: event {replay.header.head_version}: the header's head "
+        f"FAILED fake game g-s1: event {replay.header.head_version}: the header's head "
         "hash is not the last event's hash"
     )
