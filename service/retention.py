@@ -1,8 +1,8 @@
 """Retention: a finished game leaves Redis for the archive after ``CARDROOM_ARCHIVE_AFTER``
 seconds (its replay file and its public summary), so Redis holds live games and indexes only.
 
-``Retention(service, archive, after).run()`` archives the games that ended long enough ago
-(the store's end-time index, earliest first); workers run it every
+``Retention(service, archive, after, retention=store).run()`` archives the games that ended
+long enough ago (the store's end-time index, earliest first); workers run it every
 ``CARDROOM_ARCHIVE_INTERVAL`` seconds (``workers.archiver``), ``cardroom archive`` by hand.
 Moving one game: its summary and replay file are taken from the store, the replay is verified
 (``replays.verify``), both are kept by the archive and read back, and only then is the game
@@ -22,6 +22,7 @@ from replays.verify import check
 from service.archive import Archive, ArchivedGame
 from service.errors import GameArchived, NotFound
 from service.games import GameService
+from service.store import port
 
 log = logging.getLogger("cardroom.retention")
 
@@ -39,7 +40,8 @@ class Moved:
 
 
 class Retention:
-    """Moves finished games from the service's store to ``archive``."""
+    """Moves finished games from the service's store to ``archive``: which are due, and
+    forgetting one, is the store's ``retention``."""
 
     def __init__(
         self,
@@ -47,12 +49,15 @@ class Retention:
         archive: Archive,
         after: float = DEFAULT_AFTER,
         clock: Callable[[], float] = time.time,
+        *,
+        retention: port.Retention,
     ) -> None:
         self.service, self.archive, self.after, self.clock = service, archive, after, clock
+        self.retention = retention
 
     def due(self, limit: int = 100) -> list[str]:
         """Games that ended more than ``after`` seconds ago, earliest first."""
-        return self.service.store.ended_before(self.clock() - self.after, limit)
+        return self.retention.ended_before(self.clock() - self.after, limit)
 
     def run(self, limit: int = 100) -> list[Moved]:
         """Archive up to ``limit`` games that are due. A sealed fork (kept in Redis until its
@@ -76,7 +81,7 @@ class Retention:
         try:
             loaded = self.service.load(game_id)
         except (GameArchived, NotFound) as gone:
-            self.service.store.purge(game_id)  # what a crash left behind: the index entries
+            self.retention.purge(game_id)  # what a crash left behind: the index entries
             return Moved(game_id, "already archived" if isinstance(gone, GameArchived) else
                          "unknown")  # fmt: skip
         if not loaded.over:
@@ -95,7 +100,7 @@ class Retention:
         if problem:
             log.error("game %s stays in Redis: %s", game_id, problem)
             return Moved(game_id, f"refused: {problem}")
-        self.service.store.purge(game_id)
+        self.retention.purge(game_id)
         self.service.cache.discard(game_id)
         return Moved(game_id, "archived")
 

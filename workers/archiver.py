@@ -27,7 +27,8 @@ def retention(directory: str) -> Retention:
     url, namespace = config.redis_url(), config.namespace()
     store = RedisEventStore.from_url(url, namespace, config.idempotency_ttl())
     archive = FileArchive(directory)
-    return Retention(GameService(store, archive=archive), archive, config.archive_after())
+    return Retention(GameService(store, archive=archive), archive, config.archive_after(),
+                     retention=store)
 
 
 def archive_forever(connection: redis.Redis, worker: str, stop: threading.Event) -> None:

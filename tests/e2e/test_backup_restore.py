@@ -68,7 +68,8 @@ def test_a_backup_restores_into_a_fresh_redis_and_archive(tmp_path: Path) -> Non
                               for s in ("backup-a", "backup-b"))  # fmt: skip
         play(archived, "a")
         moved = Retention(service, FileArchive(tmp_path / "archive"), after=0,
-                          clock=lambda: time.time() + 1).archive_game(archived.id)  # fmt: skip
+                          clock=lambda: time.time() + 1,
+                          retention=service.store).archive_game(archived.id)  # fmt: skip
         assert moved.outcome == "archived"
         play(finished, "b")
         live = Table(client, "sixty_six", options={"game_target": 1}, seed="backup-c")

@@ -353,7 +353,8 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
                              idempotency_key=f"before-{view_as}")  # fmt: skip
         before[view_as] = (origin_of(svc, fork["id"]),
                            svc.fork_prehistory(svc.load(fork["id"]), other))  # fmt: skip
-    assert Retention(svc, archive, 0).archive_game(game_id).outcome == "archived"
+    moved = Retention(svc, archive, 0, retention=svc.store).archive_game(game_id)
+    assert moved.outcome == "archived"
     assert svc.store.meta(game_id) is None  # the source is in the archive only
     source = loads(archive.get(game_id).replay)
     for view_as in (seat, "open"):
@@ -478,7 +479,7 @@ def test_a_seat_forks_its_game_still_played_and_the_fork_is_its_alone_until_that
     sealed_to_spectators()
     for path in ("/replay", "/replay/verification", "/review?seat=1"):
         problem(client.get(f"/games/{fork_id}{path}"), 403, "fork_sealed")
-    assert Retention(svc, archive, 0).archive_game(fork_id).outcome == "sealed"
+    assert Retention(svc, archive, 0, retention=svc.store).archive_game(fork_id).outcome == "sealed"
     # the source ends: the fork is published and verifies against the source's replay
     version = svc.load(source_id).version
     ended = client.post(f"/games/{source_id}/actions", headers=bearer(token),
@@ -535,7 +536,7 @@ def test_sealed_forks_kept_from_the_archive_do_not_hold_back_the_games_due_after
     assert resigned.status_code == 200 and svc.load(fork_id).over  # the fork ended first
     later = svc.create_game("sixty_six", [BOT, BOT], seed="due-after-the-fork")["id"]
     play_out(svc, later)
-    retention = Retention(svc, archive, 0)
+    retention = Retention(svc, archive, 0, retention=svc.store)
     assert [(m.game_id, m.outcome) for m in retention.run(limit=1)] == [
         (fork_id, "sealed"), (later, "archived")]  # fmt: skip
     assert svc.store.meta(fork_id) is not None and archive.get(later) is not None

@@ -29,7 +29,8 @@ class Club:
         self.client: FlaskClient = app.test_client()
         self.service: GameService = app.extensions[EXTENSION]
         self.now = time.time()
-        self.retention = Retention(self.service, self.archive, after, clock=lambda: self.now)
+        self.retention = Retention(self.service, self.archive, after, clock=lambda: self.now,
+                                   retention=self.store)
 
     def finished(self, seed: str = "retention") -> Table:
         table = Table(self.client, "sixty_six", options={"game_target": 1}, seed=seed)
