@@ -11,8 +11,9 @@ parts it needs (``service.loading``: the rules and loading a game; ``service.set
 follows an append; ``service.access``: seats, tokens and bot seats): ``Creating`` and
 ``Joining`` (``service.seating``), ``Forking``, ``Reviewing``, ``Acting`` (the action path),
 ``Expiry``, ``Timeouts`` (a clock's), ``Idling``, ``Reading`` and ``ArchivedReads``,
-``Operating``. ``GameService`` is where they are put together (the web app and the workers
-make one per process) and what callers name: each of its methods is a use case's own.
+``Operating``, ``PublicLog`` (the commitment log's reads). ``GameService`` is where they are
+put together (the web app and the workers make one per process) and what callers name: each
+of its methods is a use case's own.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from service.forking import Forking
 from service.idle import Idling
 from service.loading import GameLoader, Rulebook
 from service.operating import Operating
+from service.public_log import PublicLog
 from service.reading import Reading
 from service.receipts import Signer
 from service.reviewing import Reviewing
@@ -132,6 +134,9 @@ class GameService:
         self.events_for = archived.events_for
         self.list_games = archived.list_games
         self.replay_file = archived.replay_file
+        public_log = PublicLog(store, signer)  # fair dealing's public record
+        self.commitment_log = public_log.page
+        self.logged_commitment = public_log.entry
         # the operator's
         self.admin_games = operating.admin_games
         self.stop_game = operating.stop_game

@@ -13,7 +13,6 @@ from flask_smorest import Blueprint
 from marshmallow import fields
 
 from service.api.deps import get_service, problems
-from service.errors import NotFound
 from service.receipts import described
 
 blp = Blueprint("fairness", __name__, url_prefix="/fairness", description="Fair dealing")
@@ -62,14 +61,7 @@ class Log(MethodView):
     @blp.response(200, LogSchema())
     def get(self, query: dict[str, int]) -> dict[str, Any]:
         """The public log of every game's commitment, from index ``after`` + 1."""
-        service = get_service()
-        entries = service.store.commitment_log(query["after"], query["limit"])
-        if not entries:
-            return {"entries": [], "head": None}
-        last, signer = entries[-1], service.signer
-        signed = signer.sign_log_head(last["index"], last["hash"]) if signer else None
-        return {"entries": entries,
-                "head": {"index": last["index"], "hash": last["hash"], "signature": signed}}
+        return get_service().commitment_log(query["after"], query["limit"])
 
 
 @blp.route("/log/<game_id>")
@@ -78,10 +70,7 @@ class LogEntry(MethodView):
     @blp.response(200, LogEntrySchema())
     def get(self, game_id: str) -> dict[str, Any]:
         """A game's entry in the commitment log (its index, commitment and chain hashes)."""
-        found = get_service().store.logged(game_id)
-        if found is None:
-            raise NotFound(f"game {game_id} is not in the commitment log")
-        return found
+        return get_service().logged_commitment(game_id)
 
 
 @blp.route("/key")
