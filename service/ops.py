@@ -7,8 +7,9 @@
 - ``GET /metrics``: Prometheus text format (see ``service.metrics``).
 - Workers write a heartbeat (``<ns>:workers:seen``, a sorted set: worker -> unix time) every
   HEARTBEAT_SECONDS, on RQ's Redis (``RQ_REDIS_URL``, default ``REDIS_URL``) beside the queues:
-  the worker checks and queue depths read the scheduler's connection, the store check the
-  store's (a Redis Cluster too).
+  the worker checks and queue depths read the scheduler's connection, the store check asks the
+  store's ``Health`` port (a PING of its Redis, a Redis Cluster too) and the games' gauges its
+  ``Listing``, both given by ``create_app`` (``install``).
 - CARDROOM_LOG_FORMAT=json (or ``cardroom serve --log-json``): one JSON object per log line.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -23,17 +25,26 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 
 from service import metrics, queues
 from service.api.deps import get_service
-from service.store.connect import Client
+from service.store.port import Health, Listing
 from service.store.redis import OUTAGES
 from service.telemetry import use_json_logs, workers_key
 
 blp = Blueprint("ops", __name__)
+STORE = "cardroom.ops.store"  # the app's extension: the store's ports these endpoints read
 
 
-def _client() -> Client | None:
-    """The store's Redis client (one server or a cluster), if the store is on Redis."""
-    client = getattr(get_service().store, "client", None)
-    return client if isinstance(client, Client) else None
+@dataclass(frozen=True, slots=True)
+class StorePorts:
+    """What the operators' endpoints read of the store: whether it answers, and the listing's
+    counts."""
+
+    health: Health
+    listing: Listing
+
+
+def _store() -> StorePorts:
+    ports: StorePorts = current_app.extensions[STORE]
+    return ports
 
 
 def _rq() -> redis.Redis | None:
@@ -50,10 +61,8 @@ def healthz() -> Response:
 @blp.get("/readyz")
 def readyz() -> Response:
     checks: dict[str, Any] = {}
-    client = _client()
     try:
-        if client is not None:
-            client.ping()
+        _store().health.ping()
         checks["store"] = "ok"
     except OUTAGES as err:
         checks["store"] = f"unreachable: {err}"
@@ -91,9 +100,9 @@ def metrics_view() -> Response:
 
 def _live_games() -> dict[str, float]:
     """Games waiting and playing (the listing's counts); nothing while the store is away."""
-    store = get_service().store
+    listing = _store().listing
     try:
-        return {status: store.game_count(status) for status in ("waiting", "playing")}
+        return {status: listing.game_count(status) for status in ("waiting", "playing")}
     except OUTAGES:
         return {}
 
@@ -141,8 +150,10 @@ def _finished(response: Response) -> Response:
     return response
 
 
-def install(app: Flask) -> None:
-    """Register the endpoints and the request timing; JSON logs if the config asks."""
+def install(app: Flask, health: Health, listing: Listing) -> None:
+    """Register the endpoints (on the store's ``health`` and ``listing``) and the request
+    timing; JSON logs if the config asks."""
+    app.extensions[STORE] = StorePorts(health, listing)
     app.register_blueprint(blp)
     app.before_request(_started)
     app.after_request(_finished)

@@ -12,9 +12,9 @@ game: the game's own keys record that its listing and first scheduling are due, 
 unsettled creations lets a retry or the sweeper complete a half-done one (``finish_create``).
 
 Each role is a port of its own (``EventLog``, ``Seats``, ``Waits``, ``Creations``, ``Listing``,
-``Retention``, ``Quotas``, ``ClockIndex``, ``CommitmentLog``, ``Exports``, ``Spectators``), each
-with its own
-contract suite; ``EventStore`` is all of them, what an adapter implements.
+``Retention``, ``Quotas``, ``ClockIndex``, ``CommitmentLog``, ``Exports``, ``Spectators``,
+``Health``), each with its own contract suite; ``EventStore`` is all of them, what an adapter
+implements.
 """
 
 from __future__ import annotations
@@ -538,9 +538,18 @@ class Spectators(Protocol):
         ...
 
 
+class Health(Protocol):
+    """Whether the store answers: what the web's readiness check (``GET /readyz``) asks."""
+
+    def ping(self) -> None:
+        """Return once the store has answered; raise the adapter's outage error (Redis's:
+        ``service.store.redis.OUTAGES``) when it cannot be reached."""
+        ...
+
+
 class EventStore(
     EventLog, Seats, Waits, Creations, Listing, Retention, Quotas, ClockIndex, CommitmentLog,
-    Exports, Spectators, Protocol,
+    Exports, Spectators, Health, Protocol,
 ):
     """The whole store, every port above: what an adapter implements (``InMemoryEventStore``,
     ``RedisEventStore``) and the composition root hands out, port by port."""

@@ -302,6 +302,9 @@ class RedisEventStore(
         timeout = socket_timeout(self.client)
         return 1.0 if not timeout else min(1.0, max(0.05, float(timeout) * 0.8))
 
+    def ping(self) -> None:
+        self.client.ping()
+
     def put_replay(self, game_id: str, text: str) -> None:
         self.client.set(self.key(game_id, REPLAY_PART), records.pack_replay(text))
 

@@ -24,6 +24,7 @@ from tests.support.store_contract import (
     CreationsContract,
     EventLogContract,
     ExportsContract,
+    HealthContract,
     ListingContract,
     QuotasContract,
     RetentionContract,
@@ -100,6 +101,10 @@ class TestExportsOnCluster(OnCluster, ExportsContract):
 
 
 class TestSpectatorsOnCluster(OnCluster, SpectatorsContract):
+    pass
+
+
+class TestHealthOnCluster(OnCluster, HealthContract):
     pass
 
 

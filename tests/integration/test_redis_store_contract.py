@@ -17,6 +17,7 @@ from tests.support.store_contract import (
     CreationsContract,
     EventLogContract,
     ExportsContract,
+    HealthContract,
     ListingContract,
     QuotasContract,
     RetentionContract,
@@ -86,6 +87,10 @@ class TestExportsOnRedis(OnRedis, ExportsContract):
 
 
 class TestSpectatorsOnRedis(OnRedis, SpectatorsContract):
+    pass
+
+
+class TestHealthOnRedis(OnRedis, HealthContract):
     pass
 
 

@@ -12,6 +12,7 @@ from tests.support.store_contract.commitment_log import CommitmentLogContract
 from tests.support.store_contract.creations import CreationsContract
 from tests.support.store_contract.event_log import EventLogContract
 from tests.support.store_contract.exports import ExportsContract
+from tests.support.store_contract.health import HealthContract
 from tests.support.store_contract.listing import ListingContract
 from tests.support.store_contract.quotas import QuotasContract
 from tests.support.store_contract.retention import RetentionContract
@@ -31,6 +32,7 @@ SUITES = (
     CommitmentLogContract,
     ExportsContract,
     SpectatorsContract,
+    HealthContract,
 )
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "CreationsContract",
     "EventLogContract",
     "ExportsContract",
+    "HealthContract",
     "ListingContract",
     "QuotasContract",
     "RetentionContract",

@@ -18,6 +18,7 @@ from tests.support.store_contract import (
     CreationsContract,
     EventLogContract,
     ExportsContract,
+    HealthContract,
     ListingContract,
     QuotasContract,
     RetentionContract,
@@ -99,6 +100,10 @@ class TestSpectatorsInMemory(InMemory, SpectatorsContract):
     pass
 
 
+class TestHealthInMemory(InMemory, HealthContract):
+    pass
+
+
 class TestEventLogOnFakeredis(OnFakeredis, EventLogContract):
     pass
 
@@ -140,6 +145,10 @@ class TestExportsOnFakeredis(OnFakeredis, ExportsContract):
 
 
 class TestSpectatorsOnFakeredis(OnFakeredis, SpectatorsContract):
+    pass
+
+
+class TestHealthOnFakeredis(OnFakeredis, HealthContract):
     pass
 
 
