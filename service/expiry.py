@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 from domain.protocol import fold
-from service import deal_keys, digests
-from service.folding import Loaded
+from service import deal_keys
 from service.loading import GameLoader, log
-from service.settling import AfterAppend
+from service.settling import AfterAppend, record
 from service.store.port import EventLog, VersionConflict
-from service.store.records import salt_of
 
 
 class Expiry:
@@ -42,17 +40,12 @@ class Expiry:
             and still_since[1] + ttl <= now
         ):
             return False
-        rules, salt = loaded.game, salt_of(loaded.meta)
+        rules = loaded.game
         events = rules.expire(state, keys)  # type: ignore[attr-defined]
-        encoded = [rules.codec.encode(e) for e in events]
+        expired = fold(rules, events, state)
         try:
-            self.log.append(game_id, loaded.version, encoded, {"kind": "expire"},
-                              prev_hash=loaded.head_hash, status="over", salt=salt)  # fmt: skip
+            record(self.log, self.after, loaded, events, expired, {"kind": "expire"}, "over")
         except VersionConflict:
             return False  # someone joined (or another sweeper expired it) meanwhile
-        head = digests.head(encoded, loaded.head_hash, salt)
-        self.after.settle(
-            Loaded(loaded.meta, rules, fold(rules, events, state), loaded.version + 2, head)
-        )
         log.info("game %s expired with seats %s never filled", game_id, state.joinable)
         return True

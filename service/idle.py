@@ -13,19 +13,16 @@ moved meanwhile, and nothing twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from domain.default_move import RULE
 from domain.idle import DEFAULT_IDLE_SECONDS, idle_command
 from domain.lifecycle import Lifecycle
 from domain.protocol import fold
-from service import clocks, deal_keys, digests
+from service import clocks, deal_keys
 from service.folding import Loaded
-from service.loading import GameLoader
-from service.settling import AfterAppend
-from service.store.port import ClockIndex, EventLog, VersionConflict
-from service.store.records import salt_of
+from service.settling import Recording
 
 log = logging.getLogger(__name__)
 
@@ -35,22 +32,8 @@ def idle_seconds(options: Mapping[str, Any]) -> float:
     return float(options.get("idle_seconds") or DEFAULT_IDLE_SECONDS)
 
 
-class Idling:
+class Idling(Recording):
     """Moving on a game nobody moved for its ``idle_seconds``."""
-
-    def __init__(
-        self,
-        loader: GameLoader,
-        log: EventLog,
-        clock_index: ClockIndex,
-        after: AfterAppend,
-        clock: Callable[[], float],
-    ) -> None:
-        self.loader = loader
-        self.log = log
-        self.clock_index = clock_index
-        self.after = after
-        self.clock = clock
 
     def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]:
         """Record the idle batch of every seat the game awaits at ``version`` (the game has not
@@ -79,22 +62,14 @@ class Idling:
         at = clocks.now_ms(self.clock)
         events = rules.idle(loaded.state, seat, keys, loaded.version, at, gone)
         state = fold(rules, events, loaded.state)
-        encoded = [rules.codec.encode(e) for e in events]
         over = rules.outcome(state) is not None
         waits = bool(state.vacant) and not loaded.state.vacant
         dealt = state.dealt and not loaded.state.dealt  # the last awaited entropy: the deal
-        salt = salt_of(loaded.meta)
         status = "over" if over else ("waiting" if waits else "playing" if dealt else None)
-        clocks.hint(self.clock_index, loaded.meta.id, state)
         command = clocks.stamp(idle_command(seat, RULE, gone), state, at)
-        try:
-            self.log.append(loaded.meta.id, loaded.version, encoded, command,
-                              prev_hash=loaded.head_hash, salt=salt, status=status)  # fmt: skip
-        except VersionConflict:
+        after = self.record(loaded, events, state, command, status)
+        if after is None:
             return None
-        head = digests.head(encoded, loaded.head_hash, salt)
-        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-        self.after.settle(after)
         game_id = loaded.meta.id
         log.warning("game %s: seat %s was idle at version %s", game_id, seat, loaded.version)
         return after

@@ -18,7 +18,7 @@ from service.folding import Loaded
 from service.json_ready import json_ready
 from service.loading import GameLoader, Rulebook, log
 from service.sealing import Seals
-from service.settling import AfterAppend
+from service.settling import AfterAppend, record
 from service.store.port import (
     ClockIndex,
     CommitmentLog,
@@ -409,24 +409,14 @@ class Joining:
         raise SeatNotOpen(f"seat {seat} of game {game_id} is contended; try again")
 
     def _contribute(self, loaded: Loaded, seat: int, value: str, keys: Keys) -> dict[str, Any]:
-        rules, salt = loaded.game, salt_of(loaded.meta)
+        rules = loaded.game
         at = clocks.now_ms(self.clock)
         events = folding.contribute(rules, loaded.state, seat, value, keys, at)
         state = fold(rules, events, loaded.state)
         clocks.hint(self.clock_index, loaded.meta.id, state)
-        encoded = [rules.codec.encode(e) for e in events]
-        self.log.append(
-            loaded.meta.id,
-            loaded.version,
-            encoded,
-            clocks.stamp(entropy_command(seat, value), state, at),
-            prev_hash=loaded.head_hash,
-            status="playing" if state.dealt else None,
-            salt=salt,
-        )
-        head = digests.head(encoded, loaded.head_hash, salt)
-        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-        self.after.settle(after)
+        command = clocks.stamp(entropy_command(seat, value), state, at)
+        status = "playing" if state.dealt else None
+        after = record(self.log, self.after, loaded, events, state, command, status)
         return self._entropy_response(after, seat, value)
 
     def _entropy_response(self, loaded: Loaded, seat: int, value: str) -> dict[str, Any]:

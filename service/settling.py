@@ -1,15 +1,21 @@
 """After an append: the new fold kept in this process's cache, the game's clock indexed and
-scheduled (``service.clocks``) and the scheduler told (its bots' turns, a replay's export)."""
+scheduled (``service.clocks``) and the scheduler told (its bots' turns, a replay's export).
+``record`` is the append of a batch decided on a loaded game followed by all that."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from service import clocks, public
+from domain.events import Event
+from service import clocks, digests, public
 from service.cache import StateCache
 from service.folding import Loaded
+from service.loading import GameLoader
 from service.scheduling import Scheduler
-from service.store.port import ClockIndex
+from service.store.port import ClockIndex, EventLog, VersionConflict
+from service.store.records import salt_of
 
 log = logging.getLogger("service.games")  # the use cases' logger, named as before the split
 
@@ -51,3 +57,58 @@ class AfterAppend:
             )
             return False
         return True
+
+
+def record(
+    log: EventLog,
+    after: AfterAppend,
+    loaded: Loaded,
+    events: Sequence[Event],
+    state: Any,
+    command: Mapping[str, Any],
+    status: str | None,
+) -> Loaded:
+    """Append ``events`` (decided on ``loaded``, leading to ``state``) under ``loaded``'s
+    version and settle the game after them; VersionConflict when it moved meanwhile."""
+    rules, salt = loaded.game, salt_of(loaded.meta)
+    encoded = [rules.codec.encode(e) for e in events]
+    log.append(loaded.meta.id, loaded.version, encoded, command, prev_hash=loaded.head_hash,
+               status=status, salt=salt)  # fmt: skip
+    head = digests.head(encoded, loaded.head_hash, salt)
+    moved = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
+    after.settle(moved)
+    return moved
+
+
+class Recording:
+    """A use case that moves a game on as time passes (a clock's timeout, an idle seat): what it
+    is given, and its batches recorded with the clock's next deadline hinted first."""
+
+    def __init__(
+        self,
+        loader: GameLoader,
+        log: EventLog,
+        clock_index: ClockIndex,
+        after: AfterAppend,
+        clock: Callable[[], float],
+    ) -> None:
+        self.loader = loader
+        self.log = log
+        self.clock_index = clock_index
+        self.after = after
+        self.clock = clock
+
+    def record(
+        self,
+        loaded: Loaded,
+        events: Sequence[Event],
+        state: Any,
+        command: Mapping[str, Any],
+        status: str | None,
+    ) -> Loaded | None:
+        """``record`` with the clock hinted; None when the game moved meanwhile."""
+        clocks.hint(self.clock_index, loaded.meta.id, state)
+        try:
+            return record(self.log, self.after, loaded, events, state, command, status)
+        except VersionConflict:
+            return None

@@ -4,35 +4,17 @@ decided on, so it is recorded at most once whoever enforces it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.lifecycle import Lifecycle, timeout_command
 from domain.protocol import fold
-from service import clocks, deal_keys, digests
+from service import clocks, deal_keys
 from service.folding import Loaded
-from service.loading import GameLoader, log
-from service.settling import AfterAppend
-from service.store.port import ClockIndex, EventLog, VersionConflict
-from service.store.records import salt_of
+from service.loading import log
+from service.settling import Recording
 
 
-class Timeouts:
+class Timeouts(Recording):
     """A game's clock enforced: the timeout of every seat out of time recorded
     (``lifecycle.TimedOut``)."""
-
-    def __init__(
-        self,
-        loader: GameLoader,
-        log: EventLog,
-        clock_index: ClockIndex,
-        after: AfterAppend,
-        clock: Callable[[], float],
-    ) -> None:
-        self.loader = loader
-        self.log = log
-        self.clock_index = clock_index
-        self.after = after
-        self.clock = clock
 
     def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str:
         """Record the timeout of every seat out of time now, one batch each, earliest first
@@ -65,18 +47,9 @@ class Timeouts:
         seat = due[1]
         events = rules.timeout(loaded.state, seat, at, keys, loaded.version)
         state = fold(rules, events, loaded.state)
-        encoded = [rules.codec.encode(e) for e in events]
-        over = rules.outcome(state) is not None
-        salt = salt_of(loaded.meta)
-        clocks.hint(self.clock_index, game_id, state)
-        try:
-            self.log.append(game_id, loaded.version, encoded, timeout_command(seat, at),
-                              prev_hash=loaded.head_hash, status="over" if over else None,
-                              salt=salt)  # fmt: skip
-        except VersionConflict:
+        status = "over" if rules.outcome(state) is not None else None
+        after = self.record(loaded, events, state, timeout_command(seat, at), status)
+        if after is None:
             return "moved on while deciding", None
-        head = digests.head(encoded, loaded.head_hash, salt)
-        after = Loaded(loaded.meta, rules, state, loaded.version + len(encoded), head)
-        self.after.settle(after)
         log.info("game %s: seat %s timed out (%s late)", game_id, seat, at - due[0])
         return f"timed out seat {seat} at {at} ({at - due[0]} ms after its time)", after
