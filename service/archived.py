@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.registry import get_game
-from replays.format import Replay, build_replay, dumps, loads
+from replays.format import Replay, dumps, loads
 from service import narration
 from service.access import Reader
 from service.archive import Archive, ArchivedGame
 from service.errors import GameArchived, GameNotOver
+from service.exporting import replay_of
 from service.json_ready import json_ready
 from service.loading import GameLoader
 from service.reading import Reading
@@ -73,12 +74,7 @@ class ArchivedReads:
         stored = self.exports.replay(game_id)
         if stored:
             return stored
-        seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
-        replay = build_replay(
-            game_id, self.log.entries(game_id), game=loaded.meta.game, seats=seats,
-            outcome=loaded.game.outcome(loaded.state),
-        )  # fmt: skip
-        return dumps(replay)
+        return dumps(replay_of(self.log, loaded))
 
     def events_after(
         self, game_id: str, after: int, seat: int | None, limit: int | None = None

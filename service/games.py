@@ -9,11 +9,11 @@ No Flask here. ``GameService(store, scheduler)`` is all a caller needs::
 Each use case is a class of its own module, given the store's ports it uses and the other
 parts it needs (``service.loading``: the rules and loading a game; ``service.settling``: what
 follows an append; ``service.access``: seats, tokens and bot seats): ``Creating`` and
-``Joining`` (``service.seating``), ``Forking``, ``Reviewing``, ``Acting`` (the action path),
-``Expiry``, ``Timeouts`` (a clock's), ``Idling``, ``Reading`` and ``ArchivedReads``,
-``Operating``, ``PublicLog`` (the commitment log's reads). ``GameService`` is where they are
-put together (the web app and the workers make one per process) and what callers name: each
-of its methods is a use case's own.
+``Joining`` (``service.seating``), ``Forking``, ``Reviewing``, ``Exporting`` (replay files),
+``Acting`` (the action path), ``Expiry``, ``Timeouts`` (a clock's), ``Idling``, ``Reading``
+and ``ArchivedReads``, ``Operating``, ``PublicLog`` (the commitment log's reads).
+``GameService`` is where they are put together (the web app and the workers make one per
+process) and what callers name: each of its methods is a use case's own.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from service.archived import ArchivedReads
 from service.bots import BotDirectory
 from service.cache import StateCache
 from service.expiry import Expiry
+from service.exporting import Exporting
 from service.folding import Loaded
 from service.forking import Forking
 from service.idle import Idling
@@ -107,7 +108,12 @@ class GameService:
         self.fork_game = forking.fork_game
         self.fork_prehistory = forking.fork_prehistory
         self.rematch_game = forking.rematch_game
-        self.review = Reviewing(loader, store, self.scheduler, seals).review
+        reviewing = Reviewing(loader, store, self.scheduler, seals)
+        self.review = reviewing.review
+        self.keep_review = reviewing.keep  # made by a worker (workers.review)
+        exporting = Exporting(loader, store, store)  # a finished game's replay file
+        self.export_replay = exporting.export_replay
+        self.replay_of = exporting.replay_of
         self.sealed = seals.sealed  # a sealed fork (of a game still played) now
         # seats, tokens and bots
         self.claim = access.claim

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from domain.events import canonical_json
 from service.errors import GameNotOver, InvalidField
 from service.loading import GameLoader
 from service.scheduling import ReviewQueue, Scheduler
@@ -39,3 +41,7 @@ class Reviewing:
         if queued:
             self.scheduler.enqueue_review(game_id, seat)  # type: ignore[attr-defined]
         return 202, {"id": game_id, "seat": seat, "status": "running" if queued else "no worker"}
+
+    def keep(self, game_id: str, seat: int, review: Mapping[str, Any]) -> None:
+        """Keep a seat's review, made (``workers.review``), with the finished game."""
+        self.exports.put_review(game_id, seat, canonical_json(review))

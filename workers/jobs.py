@@ -25,8 +25,7 @@ from rq.worker import BaseWorker
 
 from domain.errors import DomainError
 from domain.events import canonical_json
-from replays.format import build_replay, dumps
-from replays.verify import VerificationFailed, check
+from replays.verify import VerificationFailed
 from service import metrics
 from service.games import GameService, Loaded
 from service.store.port import VersionConflict
@@ -245,29 +244,18 @@ def move_seconds() -> float:
 def export_replay(game_id: str) -> str:
     """Build, audit and store a finished game's replay (Redis, and a file if configured)."""
     svc = service()
-    loaded = svc.load(game_id)
-    if not loaded.over:
+    try:
+        exported = svc.export_replay(game_id)
+    except VerificationFailed as failed:
+        log.error("the replay of game %s does not verify: %s", game_id, failed.report.summary())
+        raise
+    if exported is None:
         return "not over yet"
-    store = svc.store
-    seats = [s.public(i) for i, s in enumerate(loaded.meta.seats)]
-    replay = build_replay(
-        game_id,
-        store.entries(game_id),
-        game=loaded.meta.game,
-        seats=seats,
-        outcome=loaded.game.outcome(loaded.state),
-    )
-    report = check(replay, loaded.game)
-    if not report.ok:
-        log.error("the replay of game %s does not verify: %s", game_id, report.summary())
-        raise VerificationFailed(report)
-    text = dumps(replay)
-    store.put_replay(game_id, text)
     directory = config.replay_dir()
-    if directory and not svc.sealed(loaded.meta.forked):  # a sealed fork's file: not published
+    if directory and not svc.sealed(exported.forked):  # a sealed fork's file: not published
         path = Path(directory) / f"{game_id}.replay.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return report.summary()
+        path.write_text(exported.text, encoding="utf-8")
+    return exported.summary
 
 

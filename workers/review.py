@@ -22,10 +22,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from domain.events import Event, canonical_json
+from domain.events import Event
 from domain.forks import basis_at
 from domain.protocol import action_key
-from replays.format import Replay, build_replay
+from replays.format import Replay
 from service.games import GameService
 from workers.bots.search.pimc import IterationSearch
 from workers.bots.search.sheepshead import SheepsheadSearch
@@ -48,7 +48,7 @@ def review_job(game_id: str, seat: int) -> str:
     """Review a finished game for ``seat`` and keep the result with the game."""
     svc = service()
     result = review_game(svc, game_id, seat)
-    svc.store.put_review(game_id, seat, canonical_json(result))
+    svc.keep_review(game_id, seat, result)
     return f"reviewed {len(result['decisions'])} decisions of seat {seat} of game {game_id}"
 
 
@@ -56,7 +56,7 @@ def review_game(svc: GameService, game_id: str, seat: int, *, seed: str | None =
                 worlds: int | None = None) -> dict[str, Any]:  # fmt: skip
     """The review of a finished game as ``seat`` (``seed``: the game id when None)."""
     loaded = svc.load(game_id)
-    replay = build_replay(game_id, svc.store.entries(game_id), game=loaded.meta.game)
+    replay = svc.replay_of(loaded)
     before = svc.fork_prehistory(loaded, seat)  # a fork's seat knew what came before it
     return review(loaded.game, replay, seat, seed=seed or game_id, worlds=worlds, before=before)
 
