@@ -18,22 +18,7 @@ from service.store.port import STATUSES
 from service.store.redis import RedisEventStore
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
-from tests.support.store_contract import (
-    ClockIndexContract,
-    CommitmentLogContract,
-    CreationsContract,
-    EventLogContract,
-    ExportsContract,
-    HealthContract,
-    ListingContract,
-    QuotasContract,
-    RetentionContract,
-    SeatsContract,
-    SpectatorsContract,
-    WaitsContract,
-    make_meta,
-    rewrite_redis_entry,
-)
+from tests.support.store_contract import make_meta, over, rewrite_redis_entry
 from workers.scheduler import RQScheduler
 
 pytestmark = pytest.mark.integration
@@ -60,52 +45,7 @@ class OnCluster:
         return rewrite_redis_entry
 
 
-class TestEventLogOnCluster(OnCluster, EventLogContract):
-    pass
-
-
-class TestSeatsOnCluster(OnCluster, SeatsContract):
-    pass
-
-
-class TestWaitsOnCluster(OnCluster, WaitsContract):
-    pass
-
-
-class TestCreationsOnCluster(OnCluster, CreationsContract):
-    pass
-
-
-class TestListingOnCluster(OnCluster, ListingContract):
-    pass
-
-
-class TestRetentionOnCluster(OnCluster, RetentionContract):
-    pass
-
-
-class TestQuotasOnCluster(OnCluster, QuotasContract):
-    pass
-
-
-class TestClockIndexOnCluster(OnCluster, ClockIndexContract):
-    pass
-
-
-class TestCommitmentLogOnCluster(OnCluster, CommitmentLogContract):
-    pass
-
-
-class TestExportsOnCluster(OnCluster, ExportsContract):
-    pass
-
-
-class TestSpectatorsOnCluster(OnCluster, SpectatorsContract):
-    pass
-
-
-class TestHealthOnCluster(OnCluster, HealthContract):
-    pass
+globals().update(over(OnCluster, "OnCluster"))
 
 
 def test_a_cluster_url_makes_a_cluster_client(cluster: OwnCluster) -> None:

@@ -11,21 +11,7 @@ import redis
 
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
-from tests.support.store_contract import (
-    ClockIndexContract,
-    CommitmentLogContract,
-    CreationsContract,
-    EventLogContract,
-    ExportsContract,
-    HealthContract,
-    ListingContract,
-    QuotasContract,
-    RetentionContract,
-    SeatsContract,
-    SpectatorsContract,
-    WaitsContract,
-    rewrite_redis_entry,
-)
+from tests.support.store_contract import over, rewrite_redis_entry
 
 pytestmark = pytest.mark.integration
 
@@ -46,52 +32,7 @@ class OnRedis:
         return rewrite_redis_entry
 
 
-class TestEventLogOnRedis(OnRedis, EventLogContract):
-    pass
-
-
-class TestSeatsOnRedis(OnRedis, SeatsContract):
-    pass
-
-
-class TestWaitsOnRedis(OnRedis, WaitsContract):
-    pass
-
-
-class TestCreationsOnRedis(OnRedis, CreationsContract):
-    pass
-
-
-class TestListingOnRedis(OnRedis, ListingContract):
-    pass
-
-
-class TestRetentionOnRedis(OnRedis, RetentionContract):
-    pass
-
-
-class TestQuotasOnRedis(OnRedis, QuotasContract):
-    pass
-
-
-class TestClockIndexOnRedis(OnRedis, ClockIndexContract):
-    pass
-
-
-class TestCommitmentLogOnRedis(OnRedis, CommitmentLogContract):
-    pass
-
-
-class TestExportsOnRedis(OnRedis, ExportsContract):
-    pass
-
-
-class TestSpectatorsOnRedis(OnRedis, SpectatorsContract):
-    pass
-
-
-class TestHealthOnRedis(OnRedis, HealthContract):
-    pass
+globals().update(over(OnRedis, "OnRedis"))
 
 
 def test_a_replay_is_stored_compressed_and_an_uncompressed_copy_still_reads() -> None:

@@ -3,7 +3,7 @@
 Each suite (a class: ``EventLogContract``, ``SeatsContract``, ...) holds one port's promises; a
 test module runs every suite over one adapter by subclassing it with the ``store`` and ``tamper``
 fixtures (``base``). ``SUITES``: every port's suite, as ``service.store.port.EventStore`` is
-every port.
+every port; ``over(adapter, name)``: every suite's test class over one adapter.
 """
 
 from tests.support.store_contract.base import START, action, events, make_meta, rewrite_redis_entry
@@ -35,6 +35,18 @@ SUITES = (
     HealthContract,
 )
 
+
+
+def over(adapter: type, name: str) -> dict[str, type]:
+    """Every suite run over ``adapter``: one test class a port, ``Test<Port><name>`` (a test
+    module takes them in with ``globals().update(over(...))``)."""
+    classes = {}
+    for suite in SUITES:
+        title = f"Test{suite.__name__.removesuffix('Contract')}{name}"
+        classes[title] = type(title, (adapter, suite), {"__module__": adapter.__module__})
+    return classes
+
+
 __all__ = [
     "START",
     "SUITES",
@@ -53,5 +65,6 @@ __all__ = [
     "action",
     "events",
     "make_meta",
+    "over",
     "rewrite_redis_entry",
 ]

@@ -11,22 +11,7 @@ import pytest
 from service.store import EventStore, InMemoryEventStore
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import unique_namespace
-from tests.support.store_contract import (
-    SUITES,
-    ClockIndexContract,
-    CommitmentLogContract,
-    CreationsContract,
-    EventLogContract,
-    ExportsContract,
-    HealthContract,
-    ListingContract,
-    QuotasContract,
-    RetentionContract,
-    SeatsContract,
-    SpectatorsContract,
-    WaitsContract,
-    rewrite_redis_entry,
-)
+from tests.support.store_contract import SUITES, over, rewrite_redis_entry
 
 
 class InMemory:
@@ -56,100 +41,8 @@ class OnFakeredis:
         return rewrite_redis_entry
 
 
-class TestEventLogInMemory(InMemory, EventLogContract):
-    pass
-
-
-class TestSeatsInMemory(InMemory, SeatsContract):
-    pass
-
-
-class TestWaitsInMemory(InMemory, WaitsContract):
-    pass
-
-
-class TestCreationsInMemory(InMemory, CreationsContract):
-    pass
-
-
-class TestListingInMemory(InMemory, ListingContract):
-    pass
-
-
-class TestRetentionInMemory(InMemory, RetentionContract):
-    pass
-
-
-class TestQuotasInMemory(InMemory, QuotasContract):
-    pass
-
-
-class TestClockIndexInMemory(InMemory, ClockIndexContract):
-    pass
-
-
-class TestCommitmentLogInMemory(InMemory, CommitmentLogContract):
-    pass
-
-
-class TestExportsInMemory(InMemory, ExportsContract):
-    pass
-
-
-class TestSpectatorsInMemory(InMemory, SpectatorsContract):
-    pass
-
-
-class TestHealthInMemory(InMemory, HealthContract):
-    pass
-
-
-class TestEventLogOnFakeredis(OnFakeredis, EventLogContract):
-    pass
-
-
-class TestSeatsOnFakeredis(OnFakeredis, SeatsContract):
-    pass
-
-
-class TestWaitsOnFakeredis(OnFakeredis, WaitsContract):
-    pass
-
-
-class TestCreationsOnFakeredis(OnFakeredis, CreationsContract):
-    pass
-
-
-class TestListingOnFakeredis(OnFakeredis, ListingContract):
-    pass
-
-
-class TestRetentionOnFakeredis(OnFakeredis, RetentionContract):
-    pass
-
-
-class TestQuotasOnFakeredis(OnFakeredis, QuotasContract):
-    pass
-
-
-class TestClockIndexOnFakeredis(OnFakeredis, ClockIndexContract):
-    pass
-
-
-class TestCommitmentLogOnFakeredis(OnFakeredis, CommitmentLogContract):
-    pass
-
-
-class TestExportsOnFakeredis(OnFakeredis, ExportsContract):
-    pass
-
-
-class TestSpectatorsOnFakeredis(OnFakeredis, SpectatorsContract):
-    pass
-
-
-class TestHealthOnFakeredis(OnFakeredis, HealthContract):
-    pass
+globals().update(over(InMemory, "InMemory"))  # every port's suite: TestEventLogInMemory, ...
+globals().update(over(OnFakeredis, "OnFakeredis"))
 
 
 def test_every_port_has_a_suite_run_over_each_adapter_here() -> None:
