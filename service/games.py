@@ -72,7 +72,7 @@ class GameService:
         bot_pace_ms: int = 0,
         signer: Signer | None = None,
     ) -> None:
-        self.store = store
+        self.store = store  # what it was made from (tests); each use case got its ports
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.cache = cache or StateCache()
         self.bots = bots

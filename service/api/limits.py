@@ -159,11 +159,11 @@ class ActionLimit:
     it hands the request on to Flask. Off when the limiter is; a store that fails
     to count lets the request through (logged), as the limiter's own ``swallow_errors`` does."""
 
-    def __init__(self, limiter: Limiter, limits: str, store: Quotas) -> None:
+    def __init__(self, limiter: Limiter, limits: str, quotas: Quotas) -> None:
         self.limiter = limiter
         self.items = parse_many(limits)
         self.windows = tuple((item.amount, item.get_expiry() * 1000) for item in self.items)
-        self.store = store
+        self.quotas = quotas
 
     def quota(self, key: str) -> Quota | None:
         """A fresh count of one request of ``key`` (``seat_key``), or None when limits are off."""
@@ -172,7 +172,7 @@ class ActionLimit:
     def settle(self, game_id: str, quota: Quota) -> None:
         """Count ``quota``'s request if no append counted it; ActionsLimited past the limit."""
         try:
-            self.store.count(game_id, quota)
+            self.quotas.count(game_id, quota)
         except QuotaExceeded as exceeded:
             raise self.refusal(exceeded) from None
         except Exception:
