@@ -16,6 +16,10 @@ from domain.protocol import Setup, fold
 
 DECK24: list[str] = list(deck_24())
 DECK20: list[str] = list(deck_20())
+# The hands most tests deal, the TH turned up; the stock then holds the rest of the pack in
+# canonical order, top first: 9C JC QC KC JD QD KD JH AH TS AS.
+HAND0 = "TC TD 9H QS KS 9D"
+HAND1 = "AC AD KH QH 9S JS"
 
 
 def explicit_deal(
@@ -36,6 +40,16 @@ def start(
     deal = explicit_deal(hand0, hand1, trump, stock, deck20=bool(options.get("deck20")))
     events = GAME.start(Setup(players=2, seed="test", dealer=dealer, options=options, deal=deal))
     return fold(GAME, events), events
+
+
+def dealt(stock: str = "", dealer: int = 0, **options: Any) -> tuple[State, list[Event]]:
+    """``start`` of the match dealt HAND0 and HAND1 with the TH turned up."""
+    return start(HAND0, HAND1, "TH", stock, dealer, **options)
+
+
+def table(stock: str = "", dealer: int = 0, **options: Any) -> State:
+    """The state of the match dealt HAND0 and HAND1 with the TH turned up."""
+    return dealt(stock, dealer, **options)[0]
 
 
 def action(text: str) -> dict[str, Any]:
@@ -123,6 +137,13 @@ def closed_by_weak_seat(**options: Any) -> list[Event]:
                   (0, "play AC"), (0, "marriage KH"), (1, "play 9S"), (0, "play AH"),
                   (1, "play JC"))
     return act(state, 0, "declare")[1]
+
+
+def closed_to_the_last_card() -> State:
+    """Seat 1 closes at once on ``table()`` and both play on until seat 0's last card (9D)."""
+    return moves(table(), (1, "close"), (1, "play 9S"), (0, "play QS"), (0, "play KS"),
+                 (1, "play JS"), (0, "play TC"), (1, "play AC"), (1, "play AD"),
+                 (0, "play TD"), (1, "play KH"), (0, "play 9H"), (1, "play QH"))  # fmt: skip
 
 
 def at_two_cards(**options: Any) -> State:

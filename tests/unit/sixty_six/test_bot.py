@@ -10,6 +10,8 @@ from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored
 from domain.protocol import Setup, action_key, fold
 from tests.unit.sixty_six.helpers import (
+    HAND0,
+    HAND1,
     act,
     moves,
     plain,
@@ -17,9 +19,6 @@ from tests.unit.sixty_six.helpers import (
 )
 from workers.bots.base import get_bot
 from workers.bots.sixty_six import WAIT, HeuristicBot, own_points
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
 
 
 def test_the_heuristic_bot_is_registered_for_sixty_six() -> None:

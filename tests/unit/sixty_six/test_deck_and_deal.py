@@ -22,6 +22,8 @@ from domain.shuffle import deal_label, deck_commitment, seeded_choice, shuffled
 from tests.contract.scenario_sixty_six import cards_in_play
 from tests.unit.sixty_six.helpers import (
     DECK24,
+    HAND0,
+    HAND1,
     act,
     deal,
     explicit_deal,
@@ -30,9 +32,6 @@ from tests.unit.sixty_six.helpers import (
     play_plainly,
     start,
 )
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
 
 
 def seeded(seed: str = "s1", dealer: int | None = 0, **options: object):

@@ -13,23 +13,19 @@ from domain.games.sixty_six.events import (
     TrumpExchanged,
 )
 from tests.unit.sixty_six.helpers import (
+    HAND0,
+    HAND1,
     act,
     at_two_cards,
+    closed_to_the_last_card,
     deal,
     legal,
     moves,
     of_type,
     rejected,
     start,
+    table,
 )
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
-# The stock then holds 9C JC QC KC JD QD KD JH AH TS AS, top first.
-
-
-def table(stock: str = "", **options: object):
-    return start(HAND0, HAND1, "TH", stock=stock, **options)[0]
 
 
 def test_R8_1_a_trump_marriage_is_worth_40_and_a_plain_one_20() -> None:
@@ -218,10 +214,7 @@ def test_R10_4_the_close_records_whether_the_opponent_had_a_trick() -> None:
 
 
 def test_R10_5_closing_commits_the_closer_to_reach_66() -> None:
-    state = moves(table(), (1, "close"), (1, "play 9S"), (0, "play QS"), (0, "play KS"),
-                  (1, "play JS"), (0, "play TC"), (1, "play AC"), (1, "play AD"),
-                  (0, "play TD"), (1, "play KH"), (0, "play 9H"), (1, "play QH"),
-                  (0, "play 9D"), (1, "pass"))
+    state = moves(closed_to_the_last_card(), (0, "play 9D"), (1, "pass"))
     _, events = act(state, 0, "pass")
     scored = of_type(events, DealScored)[0]
     assert scored.points == (9, 49)

@@ -17,10 +17,7 @@ from domain.games.sixty_six.events import (
 )
 from domain.protocol import Setup, fold
 from domain.shuffle import deal_label, shuffled
-from tests.unit.sixty_six.helpers import DECK24, act, explicit_deal, of_type
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
+from tests.unit.sixty_six.helpers import DECK24, HAND0, HAND1, act, explicit_deal, of_type
 
 
 def _start(extra: dict[str, Any], **options: Any) -> tuple[Any, list[Any]]:

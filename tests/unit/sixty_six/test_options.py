@@ -22,6 +22,8 @@ from domain.protocol import Setup, fold
 from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK20,
+    HAND0,
+    HAND1,
     act,
     at_two_cards,
     closed_by_weak_seat,
@@ -34,14 +36,8 @@ from tests.unit.sixty_six.helpers import (
     rejected,
     scored,
     start,
+    table,
 )
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
-
-
-def table(dealer: int = 0, **options: object):
-    return start(HAND0, HAND1, "TH", dealer=dealer, **options)[0]
 
 
 def test_every_option_is_recorded_with_its_default_in_game_started() -> None:

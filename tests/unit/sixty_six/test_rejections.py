@@ -13,14 +13,7 @@ from domain.games.sixty_six import GAME
 from domain.games.sixty_six.state import State
 from domain.protocol import Setup, fold
 from tests.contract.scenario_sixty_six import candidate_actions
-from tests.unit.sixty_six.helpers import deal, moves, rejected, start
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
-
-
-def table(**options: object) -> State:
-    return start(HAND0, HAND1, "TH", **options)[0]
+from tests.unit.sixty_six.helpers import HAND0, HAND1, deal, moves, rejected, start, table
 
 
 def finished() -> State:

@@ -11,8 +11,11 @@ from domain.games.sixty_six.scoring import judge_declaration
 from domain.shuffle import deal_label, shuffled
 from tests.unit.sixty_six.helpers import (
     DECK24,
+    HAND0,
+    HAND1,
     act,
     closed_by_weak_seat,
+    closed_to_the_last_card,
     deal,
     legal,
     moves,
@@ -22,16 +25,11 @@ from tests.unit.sixty_six.helpers import (
     rejected,
     scored,
     start,
+    table,
 )
 
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
 # Seeded deals played plainly (never closing) end with these points, seat 0 / seat 1:
 #   "a": 71 / 59, last trick to seat 0;  "e": 26 / 104, last trick to seat 1.
-
-
-def table(**options: object):
-    return start(HAND0, HAND1, "TH", **options)[0]
 
 
 def test_R11_1_points_are_tricks_plus_credited_marriages_plus_the_bonus() -> None:
@@ -54,9 +52,7 @@ def test_R11_2_the_service_keeps_both_totals_and_a_view_shows_only_ones_own() ->
 def test_R11_3_the_last_trick_scores_10_only_in_a_deal_never_closed() -> None:
     state = plain("e")
     assert deal(state).bonus == (0, 10)
-    closed = moves(table(), (1, "close"), (1, "play 9S"), (0, "play QS"), (0, "play KS"),
-                   (1, "play JS"), (0, "play TC"), (1, "play AC"), (1, "play AD"),
-                   (0, "play TD"), (1, "play KH"), (0, "play 9H"), (1, "play QH"))
+    closed = closed_to_the_last_card()
     _, events = act(closed, 0, "play 9D")
     assert of_type(events, TrickWon)[0].last_trick_bonus == 0
 
@@ -160,10 +156,7 @@ def test_R13_2_a_declaration_in_the_window_is_scored_by_R12() -> None:
 
 
 def test_R13_3_after_two_passes_the_closer_is_deemed_to_declare() -> None:
-    state = moves(table(), (1, "close"), (1, "play 9S"), (0, "play QS"), (0, "play KS"),
-                  (1, "play JS"), (0, "play TC"), (1, "play AC"), (1, "play AD"),
-                  (0, "play TD"), (1, "play KH"), (0, "play 9H"), (1, "play QH"),
-                  (0, "play 9D"), (1, "pass"))
+    state = moves(closed_to_the_last_card(), (0, "play 9D"), (1, "pass"))
     _, events = act(state, 0, "pass")
     result = scored(events)
     assert (result.winner, result.reason, result.deemed) == (0, "closer_failed", True)

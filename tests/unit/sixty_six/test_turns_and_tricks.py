@@ -12,15 +12,17 @@ from domain.games.sixty_six.events import (
     StockClosed,
     TrickWon,
 )
-from tests.unit.sixty_six.helpers import act, deal, legal, moves, of_type, rejected, start
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
-# The rest of the pack fills the stock in canonical order: 9C JC QC KC JD QD KD JH AH TS AS.
-
-
-def table(**options: object):
-    return start(HAND0, HAND1, "TH", **options)[0]
+from tests.unit.sixty_six.helpers import (
+    HAND0,
+    HAND1,
+    act,
+    deal,
+    legal,
+    moves,
+    of_type,
+    rejected,
+    table,
+)
 
 
 def test_R4_1_the_non_dealer_leads_the_first_trick() -> None:

@@ -8,14 +8,7 @@ from domain.games.sixty_six import GAME
 from domain.games.sixty_six.events import DealScored, GameStarted, HandDealt, StockLaid
 from domain.protocol import Setup, fold
 from domain.registry import get_game
-from tests.unit.sixty_six.helpers import act, moves, of_type, start
-
-HAND0 = "TC TD 9H QS KS 9D"
-HAND1 = "AC AD KH QH 9S JS"
-
-
-def table(**options: object):
-    return start(HAND0, HAND1, "TH", **options)
+from tests.unit.sixty_six.helpers import HAND0, HAND1, act, dealt, moves, of_type
 
 
 def test_the_game_is_registered_for_two_players() -> None:
@@ -24,7 +17,7 @@ def test_the_game_is_registered_for_two_players() -> None:
 
 
 def test_a_seat_sees_its_hand_the_trump_card_and_sizes_but_not_the_other_hand() -> None:
-    state, _ = table()
+    state, _ = dealt()
     view = GAME.view(state, 0)
     assert view["hand"] == ["TC", "9D", "TD", "9H", "QS", "KS"]
     assert (view["trump_card"], view["face_up_card"], view["stock_size"]) == ("TH", "TH", 12)
@@ -35,7 +28,7 @@ def test_a_seat_sees_its_hand_the_trump_card_and_sizes_but_not_the_other_hand() 
 
 
 def test_a_spectator_sees_only_public_facts() -> None:
-    state, _ = table()
+    state, _ = dealt()
     state = moves(state, (1, "marriage KH"))
     view = GAME.view(state, None)
     assert "hand" not in view and view["legal_actions"] == []
@@ -46,7 +39,7 @@ def test_a_spectator_sees_only_public_facts() -> None:
 
 
 def test_known_cards_of_the_opponent_drop_off_once_played() -> None:
-    state, _ = table()
+    state, _ = dealt()
     state = moves(state, (1, "marriage KH"), (0, "play TC"), (1, "draw"))
     assert GAME.view(state, 0)["opponent_known_cards"] == ["QH"]
     state = moves(state, (1, "play QH"))
@@ -54,7 +47,7 @@ def test_known_cards_of_the_opponent_drop_off_once_played() -> None:
 
 
 def test_reveal_opens_hands_stock_and_seed() -> None:
-    state, _ = table()
+    state, _ = dealt()
     table_open = GAME.reveal(state)
     assert [s["hand"] for s in table_open["seats"]] == [HAND0.split(), HAND1.split()]
     assert table_open["stock_cards"][0] == "9C" and table_open["under_stock"] == "TH"
@@ -62,20 +55,20 @@ def test_reveal_opens_hands_stock_and_seed() -> None:
 
 
 def test_redact_hides_other_hands_the_stock_and_the_seed() -> None:
-    _, events = table()
+    _, events = dealt()
     started = GAME.redact(events[0], 0)
     assert isinstance(events[0], GameStarted) and "seed" not in started
-    dealt = {e.seat: e for e in of_type(events, HandDealt)}
-    assert GAME.redact(dealt[0], 0)["cards"] == tuple(HAND0.split())
-    assert GAME.redact(dealt[0], 1)["cards"] is None
-    assert GAME.redact(dealt[0], 1)["count"] == 6
-    assert GAME.redact(dealt[1], None)["cards"] is None
+    hands = {e.seat: e for e in of_type(events, HandDealt)}
+    assert GAME.redact(hands[0], 0)["cards"] == tuple(HAND0.split())
+    assert GAME.redact(hands[0], 1)["cards"] is None
+    assert GAME.redact(hands[0], 1)["count"] == 6
+    assert GAME.redact(hands[1], None)["cards"] is None
     stock = of_type(events, StockLaid)[0]
     assert GAME.redact(stock, 0)["cards"] is None and GAME.redact(stock, 0)["count"] == 11
 
 
 def test_the_deal_result_reveals_points_tricks_and_reason_to_both() -> None:
-    state, _ = table()
+    state, _ = dealt()
     state = moves(state, (1, "play AC"), (0, "play TC"))
     _, events = act(state, 1, "declare")
     result = of_type(events, DealScored)[0]
