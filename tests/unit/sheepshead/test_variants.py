@@ -59,6 +59,18 @@ def _called_ace(bury=("8C", "JS"), dealer=4):  # type: ignore[no-untyped-def]
     return state
 
 
+def _ace_called():  # type: ignore[no-untyped-def]
+    state, _ = act(_called_ace(), 0, {"type": "call", "cards": ["AC"]})
+    return state
+
+
+def _clubs_led_with_the_queen():  # type: ignore[no-untyped-def]
+    """The AC called (seat 2 holds it); the picker leads QC and seat 1 plays."""
+    state, _ = play(_ace_called(), "QC")
+    state, _ = _any(state)
+    return state
+
+
 # --- player counts --------------------------------------------------------------------------
 
 
@@ -131,8 +143,7 @@ def test_CA4_nothing_callable_means_alone() -> None:
 
 
 def test_CA5_the_holder_of_the_called_card_is_the_secret_partner_jd_is_nothing() -> None:
-    state = _called_ace()
-    state, _ = act(state, 0, {"type": "call", "cards": ["AC"]})
+    state = _ace_called()
     assert state.hand is not None and state.hand.partner == 2
     assert GAME.view(state, 3)["role"] == "defender" and GAME.view(state, 2)["role"] == "partner"
     state, _ = play(state, "7C")
@@ -142,8 +153,7 @@ def test_CA5_the_holder_of_the_called_card_is_the_secret_partner_jd_is_nothing()
 
 
 def test_CA6a_the_partner_must_play_the_called_card_when_its_suit_is_first_led() -> None:
-    state = _called_ace()
-    state, _ = act(state, 0, {"type": "call", "cards": ["AC"]})
+    state = _ace_called()
     state, _ = play(state, "7C")
     state, _ = _any(state)
     assert _legal_cards(state, 2) == ["AC"]
@@ -151,10 +161,7 @@ def test_CA6a_the_partner_must_play_the_called_card_when_its_suit_is_first_led()
 
 
 def test_CA6b_the_partner_may_not_discard_the_called_card_before_its_suit_is_led() -> None:
-    state = _called_ace()
-    state, _ = act(state, 0, {"type": "call", "cards": ["AC"]})
-    state, _ = play(state, "QC")
-    state, _ = _any(state)
+    state = _clubs_led_with_the_queen()
     assert "AC" not in _legal_cards(state, 2) and "TC" in _legal_cards(state, 2)
 
 
@@ -176,10 +183,7 @@ def test_CA6d_the_picker_keeps_a_called_suit_card_until_it_is_led() -> None:
 
 
 def test_CA6_restrictions_are_void_on_the_last_trick() -> None:
-    state = _called_ace()
-    state, _ = act(state, 0, {"type": "call", "cards": ["AC"]})
-    state, _ = play(state, "QC")
-    state, _ = _any(state)
+    state = _clubs_led_with_the_queen()
     hand = state.hand
     assert hand is not None
     dummy = tuple(Trick(number=i, seats=(), cards=("8D",), winner=0, points=0) for i in range(1, 6))
@@ -188,8 +192,7 @@ def test_CA6_restrictions_are_void_on_the_last_trick() -> None:
 
 
 def test_CA7_scoring_is_unchanged() -> None:
-    state = _called_ace()
-    state, _ = act(state, 0, {"type": "call", "cards": ["AC"]})
+    state = _ace_called()
     state, events = play_first_legal(state)
     result = scored(events)
     d = DEFENDER_VALUE[result.row or ""]

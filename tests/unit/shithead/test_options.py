@@ -274,14 +274,19 @@ def test_option_stack_face_up_stacks_draws_and_plays_whole_stacks() -> None:
     assert events[0].face_up_cards == ("9C", "9D")  # type: ignore[union-attr]
 
 
-def test_option_stack_face_up_with_deal_6_choose_3_chooses_slots_then_ready() -> None:
-    state = preplay(
+def _six_to_choose_three_from() -> State:
+    """Seat 0 holds six cards (a pair of kings, of jacks) to choose three face-up slots from."""
+    return preplay(
         "AS KC KD JH JS 3C",
         "7D 8D JD 4D 6D KH",
         stock="2C 2D 2H",
         deal_6_choose_3=True,
         stack_face_up=True,
     )
+
+
+def test_option_stack_face_up_with_deal_6_choose_3_chooses_slots_then_ready() -> None:
+    state = _six_to_choose_three_from()
     choice = {"type": "choose_face_up", "slots": [["JH", "JS"], ["KC", "KD"], ["AS"]]}
     assert choice in legal(state, 0)
     with pytest.raises(InvalidAction):
@@ -293,13 +298,7 @@ def test_option_stack_face_up_with_deal_6_choose_3_chooses_slots_then_ready() ->
 
 
 def test_D_SLOT_ORDER_choose_face_up_takes_the_slots_in_any_order() -> None:
-    state = preplay(
-        "AS KC KD JH JS 3C",
-        "7D 8D JD 4D 6D KH",
-        stock="2C 2D 2H",
-        deal_6_choose_3=True,
-        stack_face_up=True,
-    )
+    state = _six_to_choose_three_from()
     # the rules file's own example (§16 stack_face_up), high to low, not the canonical order
     example = {"type": "choose_face_up", "slots": [["AS"], ["KC", "KD"], ["JH", "JS"]]}
     assert example not in legal(state, 0)  # legal_actions lists the canonical form only ...
