@@ -13,7 +13,7 @@ from replays import Replay, ReplayFormatError, VerificationFailed, check, dumps,
 from replays.format import Batch, RecordedEvent
 from replays.verify import verify
 from tests.support.fakegame import FAKE
-from tests.unit.replays.conftest import fake_replay
+from tests.unit.replays.conftest import events_of, fake_replay, rechained
 
 
 def _data(replay: Replay) -> dict[str, Any]:
@@ -166,47 +166,24 @@ def _other_card(replay: Replay, played: dict[str, Any]) -> str:
     return next(c for c in ["AC", "AD", "KC", "KD", "QC", "QD"] if c not in dealt)
 
 
-def _rebuilt(replay: Replay, batches: list[list[dict[str, Any]]]) -> Replay:
-    """A forgery from edited batches of events: versions renumbered, chain and head consistent."""
-    prev = replay.events[0].prev_hash
-    version = 0
-    rebuilt = []
-    for batch, events in zip(replay.batches, batches, strict=True):
-        recorded = []
-        for event in events:
-            version += 1
-            digest = link_hash(prev, event)
-            recorded.append(
-                RecordedEvent(version=version, event=event, prev_hash=prev, hash=digest)
-            )
-            prev = digest
-        rebuilt.append(Batch(command=batch.command, events=tuple(recorded)))
-    header = replace(replay.header, head_hash=prev, head_version=version)
-    return replace(replay, header=header, batches=tuple(rebuilt))
-
-
-def _events(replay: Replay) -> list[list[dict[str, Any]]]:
-    return [[dict(r.event) for r in b.events] for b in replay.batches]
-
-
 def test_a_rechained_forgery_adding_an_event_inside_a_batch_is_caught(replay: Replay) -> None:
-    batches = _events(replay)
+    batches = events_of(replay)
     index = next(i for i, b in enumerate(batches) if i > 0 and len(b) < 9)
     first = replay.batches[index].events[0].version
     batches[index].append(dict(batches[index][-1]))  # the rules never produce this extra fact
-    report = check(_rebuilt(replay, batches), FAKE)
+    report = check(rechained(replay, batches), FAKE)
     assert not report.ok
     assert report.bad_version == first + len(batches[index]) - 1
     assert "the batch holds" in report.reason
 
 
 def test_a_rechained_forgery_dropping_an_event_inside_a_batch_is_caught(replay: Replay) -> None:
-    batches = _events(replay)
+    batches = events_of(replay)
     index = next(i for i, b in enumerate(batches) if len(b) >= 2)
     first = replay.batches[index].events[0].version
     dropped = batches[index].pop()
     assert batches[index], "the batch keeps at least one event"
-    report = check(_rebuilt(replay, batches), FAKE)
+    report = check(rechained(replay, batches), FAKE)
     assert not report.ok, f"dropping {dropped['type']} went unnoticed"
     assert report.bad_version == first + len(batches[index])
     assert "the batch holds" in report.reason

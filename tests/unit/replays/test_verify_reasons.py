@@ -6,32 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from domain.chain import link_hash
 from domain.events import canonical_json
 from replays import Replay, check
 from replays.checks import Discrepancy
-from replays.format import Batch, RecordedEvent
 from tests.support.fakegame import FAKE
-
-
-def rechained(replay: Replay, batches: list[list[dict[str, Any]]]) -> Replay:
-    """The replay with these events per batch and a consistent hash chain (a careful forger's)."""
-    prev, version, built = replay.events[0].prev_hash, 0, []
-    for batch, events in zip(replay.batches, batches, strict=True):
-        recorded = []
-        for event in events:
-            version += 1
-            digest = link_hash(prev, event)
-            recorded.append(RecordedEvent(version=version, event=event, prev_hash=prev,
-                                          hash=digest))  # fmt: skip
-            prev = digest
-        built.append(Batch(command=batch.command, events=tuple(recorded)))
-    header = replace(replay.header, head_hash=prev, head_version=version)
-    return replace(replay, header=header, batches=tuple(built))
-
-
-def events_of(replay: Replay) -> list[list[dict[str, Any]]]:
-    return [[dict(r.event) for r in b.events] for b in replay.batches]
+from tests.unit.replays.conftest import events_of, rechained
 
 
 def reason(replay: Replay) -> tuple[int | None, str]:
