@@ -34,11 +34,11 @@ def next_due(state: Any) -> tuple[int, int] | None:
     return None if running is None else running.next_due()
 
 
-def hint(store: ClockIndex, game_id: str, state: Any) -> None:
+def hint(clocks: ClockIndex, game_id: str, state: Any) -> None:
     """Note ahead of an append when the state it leads to is due (nothing for unclocked)."""
     due = next_due(state)
     if due is not None:
-        store.hint_clock(game_id, due[0])
+        clocks.hint_clock(game_id, due[0])
 
 
 def stamp(command: dict[str, Any], state: Any, at: int) -> dict[str, Any]:
@@ -65,16 +65,16 @@ def add_remaining(view: dict[str, Any], at_ms: int) -> dict[str, Any]:
     return view
 
 
-def after_append(store: ClockIndex, scheduler: Scheduler, loaded: Loaded) -> None:
+def after_append(clocks: ClockIndex, scheduler: Scheduler, loaded: Loaded) -> None:
     """Index and schedule the next due time of a clocked game (drop it once the game is over)."""
     if not clocked(loaded.state):
         return
     game_id = loaded.meta.id
     due = None if loaded.over else next_due(loaded.state)
     if due is None:
-        store.reset_clock(game_id, None, None)
+        clocks.reset_clock(game_id, None, None)
         return
-    store.hint_clock(game_id, due[0])
+    clocks.hint_clock(game_id, due[0])
     schedule = getattr(scheduler, "schedule_clock", None)
     if schedule is not None:
         schedule(game_id, loaded.version, due[0] / 1000)

@@ -96,11 +96,11 @@ def same_request(recorded: str, request: str) -> bool:
 
 
 def render_action(
-    store: EventLog, loaded: Loaded, seat: int, version: int, signer: Signer | None = None
+    log: EventLog, loaded: Loaded, seat: int, version: int, signer: Signer | None = None
 ) -> dict[str, Any]:
     """The response the action whose batch ends at ``version`` got (from the stored events)."""
     rules = loaded.game
-    stored = store.read(loaded.meta.id, 0, version)
+    stored = log.read(loaded.meta.id, 0, version)
     if not stored or stored[-1].version != version:
         raise LookupError(f"game {loaded.meta.id} has no version {version}")
     start = max(i for i, s in enumerate(stored) if s.command is not None)

@@ -67,10 +67,10 @@ def token_key(token: str) -> str:
 
 
 def install(
-    app: Flask, store: Quotas, account_of: Callable[[str], str | None] | None = None
+    app: Flask, quotas: Quotas, account_of: Callable[[str], str | None] | None = None
 ) -> Limiter:
     """Attach the limiter and its limits to the app's create and action endpoints (the
-    actions' counted by ``store``: ``ActionLimit``). With ``account_of`` (a token hash -> the
+    actions' counted by ``quotas``: ``ActionLimit``). With ``account_of`` (a token hash -> the
     bot account's name, or None), the bot accounts' limit too (``BotLimit``, in
     ``app.extensions``; ``BotRequests`` counts it in front of the app)."""
     config = app.config
@@ -101,7 +101,7 @@ def install(
         views[BOTS_ENDPOINT] = limiter.limit(  # type: ignore[assignment]  # flask typing
             lambda: str(config["CARDROOM_LIMIT_BOTS"]), methods=["POST"], key_func=client_key
         )(views[BOTS_ENDPOINT])
-    actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), store)
+    actions = ActionLimit(limiter, str(config["CARDROOM_LIMIT_ACTIONS"]), quotas)
     app.extensions[ACTION_LIMIT] = actions
     if account_of is not None:
         app.extensions[BOT_LIMIT] = BotLimit(
