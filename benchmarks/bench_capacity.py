@@ -52,7 +52,7 @@ from typing import Any
 import redis
 import requests
 
-from benchmarks.servers import free_port
+from benchmarks.servers import answers, free_port
 from benchmarks.stats import load_note, spread
 from replays.format import loads
 from tests.support.processes import descendants
@@ -150,7 +150,8 @@ def deployment(
                    for r, log in zip(roles, logs, strict=True)]  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_ready(base)
+            if not answers(f"{base}/readyz", 60):
+                raise SystemExit("the deployment did not become ready")
             yield base, Tiers(started[0].pid, started[1].pid, store.pids, rq.process.pid), store
         finally:
             for process in started:
@@ -159,18 +160,6 @@ def deployment(
             rq.stop()
             for log in logs:
                 log.close()
-
-
-def wait_ready(base: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the deployment did not become ready")
 
 
 def actions_so_far(base: str) -> float:

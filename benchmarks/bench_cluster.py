@@ -34,7 +34,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,17 +46,12 @@ from pathlib import Path
 
 import requests
 
+from benchmarks.servers import free_port
 from tests.support.redis_cluster import OwnCluster
 from tests.support.redis_server import OwnRedis
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = [{"type": "bot", "bot": "heuristic"}] * 4
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager

@@ -19,7 +19,6 @@ import argparse
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,14 +34,10 @@ from typing import Any
 import redis
 import requests
 
+from benchmarks.servers import answers, free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = "redis://127.0.0.1:6379/0"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -83,7 +78,8 @@ def stack(url: str, web_workers: int, bot_workers: int, bot: str) -> Iterator[tu
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_up(base)
+        if not answers(f"{base}/games"):
+            raise SystemExit("the stack did not start")
         yield base, namespace
     finally:
         server.send_signal(signal.SIGTERM)
@@ -91,17 +87,6 @@ def stack(url: str, web_workers: int, bot_workers: int, bot: str) -> Iterator[tu
         client = redis.Redis.from_url(url)
         for key in client.scan_iter(match=f"{namespace}:*", count=1000):
             client.unlink(key)
-
-
-def _wait_up(base: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{base}/games", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise SystemExit("the stack did not start")
 
 
 # Reply delay ---------------------------------------------------------------------------------

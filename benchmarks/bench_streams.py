@@ -35,7 +35,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -48,15 +47,11 @@ from pathlib import Path
 import redis
 import requests
 
+from benchmarks.servers import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 STAGGER = 5.0  # seconds over which the load generator opens its streams
 PLAYING = "playing"  # the path of a stream on the played game, whichever it is now
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def redis_executable() -> str:

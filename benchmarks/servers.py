@@ -11,9 +11,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def free_port() -> int:
@@ -53,18 +54,27 @@ def gunicorn(
 
 
 def wait_until_up(host: str, port: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        connection = http.client.HTTPConnection(host, port, timeout=5)
+    if not answers(f"http://{host}:{port}/healthz"):
+        raise RuntimeError(f"{host}:{port} did not start")
+
+
+def answers(url: str, seconds: float = 30, alive: Callable[[], bool] = lambda: True) -> bool:
+    """Whether ``url`` answers 200 within ``seconds``, asked every 0.1 s while ``alive()`` (the
+    process that is to serve it still runs)."""
+    parts = urlsplit(url)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and alive():
+        connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
         try:
-            connection.request("GET", "/healthz")
-            connection.getresponse().read()
-            return
+            connection.request("GET", parts.path or "/")
+            if connection.getresponse().status == 200:
+                return True
         except OSError:
-            time.sleep(0.1)
+            pass
         finally:
             connection.close()
-    raise RuntimeError(f"{host}:{port} did not start")
+        time.sleep(0.1)
+    return False
 
 
 UPSTREAM_KEEP_ALIVE = 75  # gunicorn's --keep-alive behind nginx: over its keepalive_timeout

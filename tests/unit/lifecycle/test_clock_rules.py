@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from domain import clock
 from domain.default_move import default_move, move_seed
 from domain.errors import IllegalAction, InvalidOptions
-from domain.lifecycle import Keys, lifecycle
+from domain.lifecycle import Keys, Lifecycle, lifecycle
 from domain.protocol import fold
 from domain.registry import get_game
 
@@ -94,13 +96,19 @@ def test_in_shitheads_swap_phase_every_seat_runs_and_one_ready_stops_only_its_ow
     assert rules.view(fold(rules, events, state), 1)["clock"]["deadlines"] == [None, 31_000]
 
 
-def test_a_timeout_makes_the_domains_default_move_with_the_seed_of_game_version_and_seat() -> None:
+def _clocked_sixty_six() -> tuple[Lifecycle[Any], Keys, Any, int]:
+    """A Sixty-Six of 5 s turns dealt at time 0: its rules, keys, state and the seat awaited."""
     rules = lifecycle(get_game("sixty_six"))
     keys = Keys(secret=SECRET)
     created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
                            filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
     state = fold(rules, created)
     [seat] = rules.awaited_seats(state)
+    return rules, keys, state, seat
+
+
+def test_a_timeout_makes_the_domains_default_move_with_the_seed_of_game_version_and_seat() -> None:
+    rules, keys, state, seat = _clocked_sixty_six()
     events = rules.timeout(state, seat, 5_000, keys, 9)
     assert [type(e).__name__ for e in events][:1] == ["TimedOut"]
     seed = move_seed(rules.seed(state, keys), 9, seat)
@@ -117,12 +125,7 @@ def test_on_timeout_forfeit_without_a_clock_is_refused_and_the_default_is_accept
 
 
 def test_a_timeouts_default_move_is_told_as_one_not_as_the_seats_own() -> None:
-    rules = lifecycle(get_game("sixty_six"))
-    keys = Keys(secret=SECRET)
-    created = rules.create(players=2, options={"turn_seconds": 5}, dealer=0, keys=keys,
-                           filled=[(0, "01" * 32), (1, "02" * 32)], at=0)  # fmt: skip
-    state = fold(rules, created)
-    [seat] = rules.awaited_seats(state)
+    rules, keys, state, seat = _clocked_sixty_six()
     after = fold(rules, rules.timeout(state, seat, 5_000, keys, 9), state)
     for viewer in (None, 0, 1):
         told = rules.view(after, viewer)["last_action"]

@@ -162,13 +162,18 @@ def _finish(client: FlaskClient, game_id: str, person: str) -> None:
                        headers=bearer(person)).status_code == 200  # fmt: skip
 
 
-def test_the_replay_proves_the_bot_s_entropy_is_in_the_seed(client: FlaskClient) -> None:
+def _over_with_the_bots_own_entropy(client: FlaskClient) -> Replay:
+    """The replay of a game whose bot seat sent its own entropy, over once its person resigned."""
     token = _account(client)
     game_id = _game(client, [OPEN, ME])
     person = client.post(f"/games/{game_id}/seats/0", json={"name": "ann"}).json["token"]
     _post(client, token, game_id, 1, OWN)
     _finish(client, game_id, person)
-    replay = _replay(client, game_id)
+    return _replay(client, game_id)
+
+
+def test_the_replay_proves_the_bot_s_entropy_is_in_the_seed(client: FlaskClient) -> None:
+    replay = _over_with_the_bots_own_entropy(client)
     report = check(replay)
     assert report.ok, report
     batches = [b.command for b in replay.batches]
@@ -196,12 +201,7 @@ def _forged(replay: Replay, change: Any) -> Replay:
 def test_the_audit_refuses_a_bot_s_entropy_that_is_not_the_one_in_the_seed_or_not_its_own(
     client: FlaskClient,
 ) -> None:
-    token = _account(client)
-    game_id = _game(client, [OPEN, ME])
-    person = client.post(f"/games/{game_id}/seats/0", json={"name": "ann"}).json["token"]
-    _post(client, token, game_id, 1, OWN)
-    _finish(client, game_id, person)
-    replay = _replay(client, game_id)
+    replay = _over_with_the_bots_own_entropy(client)
     assert check(_forged(replay, lambda c, e: (c, e))).ok  # the forger's rechaining is sound
 
     def other_value(command: dict[str, Any], events: list[dict[str, Any]]) -> Any:

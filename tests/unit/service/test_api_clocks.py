@@ -17,25 +17,16 @@ from service.api.deps import EXTENSION
 from service.games import GameService
 from service.store import InMemoryEventStore
 from tests.support.api import bearer, make_app
+from tests.support.wall import Wall
 from tests.unit.service.test_api_games import problem_of
 
 OPEN2 = [{"type": "open"}, {"type": "open"}]
 START = 1_700_000_000.0
 
 
-class Wall:
-    """The service's clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def wall() -> Wall:
-    return Wall()
+    return Wall(START)
 
 
 @pytest.fixture
@@ -246,7 +237,7 @@ def test_on_timeout_forfeit_ends_the_game_scored_as_a_resignation(
 def test_a_table_nobody_plays_is_played_to_its_end_by_the_clock_and_audits(
     game: str, players: int
 ) -> None:
-    wall = Wall()
+    wall = Wall(START)
     service = GameService(InMemoryEventStore(), clock=wall)
     seats = [{"type": "open"}] * players
     game_id = service.create_game(game, seats, options={"turn_seconds": 5})["id"]

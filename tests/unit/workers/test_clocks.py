@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rq.registry import ScheduledJobRegistry
 
+from tests.support.wall import Wall
 from tests.unit.workers.conftest import NAMESPACE, Stack
 from workers import clocks
 from workers.scheduler import CLOCK_LEAD, clock_job_id
@@ -16,17 +17,9 @@ from workers.scheduler import CLOCK_LEAD, clock_job_id
 START = 1_700_000_000.25
 
 
-class Wall:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def wall(stack: Stack) -> Wall:
-    clock = Wall()
+    clock = Wall(START)
     stack.service._clock = clock
     stack.scheduler.clock = clock
     return clock
