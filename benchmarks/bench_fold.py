@@ -21,9 +21,8 @@ import argparse
 import json
 import random
 import time
-import uuid
 
-from benchmarks.stats import alternate, best_of, load_note, own_redis, ratio_line, spread
+from benchmarks.stats import alternate, best_of, load_note, ratio_line, service_on_own_redis, spread
 
 
 def long_game(service: object, game: str, target: int, seed: int) -> str:
@@ -60,12 +59,10 @@ def main(argv: list[str] | None = None) -> None:
     from service.folding import Loaded, fold_stored
     from service.games import GameService
     from service.store import records
-    from service.store.redis import RedisEventStore
 
     print(f"bench_fold: {load_note()}; {args.samples} alternated samples")
-    with own_redis() as url:
-        store = RedisEventStore.from_url(url, f"bench-{uuid.uuid4().hex[:8]}")
-        service = GameService(store)
+    with service_on_own_redis() as service:
+        store = service.store
         game_id = None
         for seed in range(50):  # the first game that reaches the version (random games end)
             game_id = long_game(service, args.game, args.version, seed)

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import uuid
 from typing import Any
 
-from benchmarks.stats import load_note, own_redis, ratio_line
+from benchmarks.stats import load_note, ratio_line, service_on_own_redis
 
 PARTS = ("events", "meta", "idem", "snap", "replay")
 
@@ -62,14 +61,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="shithead")
     args = parser.parse_args(argv)
 
-    from service.games import GameService
-    from service.store.redis import RedisEventStore
     from workers import jobs, process
 
     print(f"bench_memory: {load_note()}; {args.games} games of {args.game}, MEMORY USAGE")
-    with own_redis() as url:
-        store = RedisEventStore.from_url(url, f"bench-{uuid.uuid4().hex[:8]}")
-        service = GameService(store)
+    with service_on_own_redis() as service:
+        store = service.store
         process.use_service(service)
         try:
             totals: dict[str, int] = {}

@@ -20,6 +20,7 @@ import statistics
 import time
 from typing import Any
 
+from benchmarks.stats import wilson
 from domain.games.sheepshead import GAME
 from domain.games.sheepshead.state import State
 from domain.protocol import Setup, fold
@@ -63,15 +64,6 @@ def interval(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     return mean, half
-
-
-def wilson(wins: int, n: int) -> tuple[float, float, float]:
-    """Rate and its 95% Wilson interval."""
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, centre - half, centre + half
 
 
 def duplicate(deals: int) -> None:

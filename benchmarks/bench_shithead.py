@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from benchmarks.stats import wilson
 from domain.games.shithead import GAME
 from domain.games.shithead.state import State
 from domain.protocol import Setup, fold
@@ -102,15 +102,6 @@ def bot_game(seed: int, hero_seat: int, hero: Any, players: int = 4) -> dict[str
             action = bots[seat].choose(GAME.view(state, seat), rngs[seat])
         state = fold(GAME, GAME.decide(state, seat, action), state)
     return result
-
-
-def wilson(wins: int, n: int) -> tuple[float, float, float]:
-    """Rate and its 95% Wilson interval."""
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, centre - half, centre + half
 
 
 def _duel_chunk(job: tuple[str, list[int], int]) -> tuple[int, int, int]:

@@ -18,13 +18,13 @@ Run: ``.venv/bin/python -m benchmarks.bench_sixty_six [--quick]``.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from benchmarks.bench_engines import anchor_python, anchor_sample
+from benchmarks.stats import wilson
 from domain.games.sixty_six import GAME
 from domain.games.sixty_six.state import State
 from domain.protocol import Setup, fold
@@ -114,14 +114,6 @@ def play_duplicate(seed: str, heuristic_seat: int, rnd: random.Random, opponent:
     return state.winner
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
     """Duplicate matches: every seed twice, the heuristic in seat 0 then in seat 1."""
     rnd = random.Random(2)
@@ -131,7 +123,7 @@ def heuristic_vs_random(seeds: int, opponent: Policy) -> dict[str, Any]:
         for seat in (0, 1):
             wins += play_duplicate(f"dup-{i}", seat, rnd, opponent) == seat
     n = 2 * seeds
-    low, high = wilson(wins, n)
+    _, low, high = wilson(wins, n)
     return {
         "matches": n,
         "wins": wins,

@@ -3,12 +3,15 @@ samples taken alternately (A B A B ...), reported as the median and the range of
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import subprocess
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from benchmarks.servers import free_port
 
@@ -87,3 +90,21 @@ def own_redis() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextmanager
+def service_on_own_redis() -> Iterator[Any]:
+    """A ``GameService`` on ``own_redis``, in a namespace of its own (its store: ``.store``)."""
+    from service.games import GameService
+    from service.store.redis import RedisEventStore
+
+    with own_redis() as url:
+        yield GameService(RedisEventStore.from_url(url, f"bench-{uuid.uuid4().hex[:8]}"))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """A proportion and its Wilson score interval (95 % at the default ``z``)."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, centre - half, centre + half
