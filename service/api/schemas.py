@@ -16,6 +16,38 @@ EVENTS_PAGE = 200  # GET /games/{id}/events: default page size
 MAX_EVENTS_PAGE = 1000
 
 
+
+# Fields several responses carry, each described once
+def head_hash_field(note: str = "") -> fields.String:
+    return fields.String(
+        metadata={"description": f"receipt: the hash of the last event (salted chain{note})"}
+    )
+
+
+def receipt_signature_field() -> fields.String:
+    return fields.String(
+        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
+                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
+    )  # fmt: skip
+
+
+def spectators_field() -> fields.Integer:
+    return fields.Integer(metadata={
+        "description": "how many watch the game now: open spectator streams of every web "
+                       "process (docs/service.md, 'Spectators')"})  # fmt: skip
+
+
+def bots_missing_field() -> fields.List[Any]:
+    return fields.List(
+        fields.Nested(MissingBotSchema),
+        metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
+    )
+
+
+def forked_field() -> fields.Nested:
+    return fields.Nested(ForkedSchema, metadata={
+        "description": "a fork's origin (docs/analysis.md); absent for other games"})  # fmt: skip
+
 class SeatSpecSchema(ma.Schema):
     type = fields.String(required=True, validate=validate.OneOf(["open", "bot"]))
     bot = fields.String(validate=validate.Regexp(BOT_NAME), metadata={"example": "random"})
@@ -76,9 +108,7 @@ class EntropyRecordedSchema(ma.Schema):
     version = fields.Integer()
     dealt = fields.Boolean(metadata={"description": "true once every seat's entropy is in "
                                      "and the game is dealt"})  # fmt: skip
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
+    head_hash = head_hash_field()
     receipt_signature = fields.String(
         metadata={"description": "the server's signature of the receipt (docs/fairness.md)"}
     )
@@ -160,11 +190,8 @@ class CreatedSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     commitment = fields.String(metadata={"description": "commitment to the server's secret"})
     prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
-    forked = fields.Nested(ForkedSchema, metadata={
-        "description": "a fork's origin (docs/analysis.md); absent for other games"})
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
+    forked = forked_field()
+    head_hash = head_hash_field()
     to_act = fields.List(fields.Integer())
 
 
@@ -176,9 +203,7 @@ class JoinedSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     version = fields.Integer()
     prearranged = fields.Boolean()
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
+    head_hash = head_hash_field()
 
 
 class MissingBotSchema(ma.Schema):
@@ -240,26 +265,14 @@ class SummarySchema(ma.Schema):
     version = fields.Integer()
     commitment = fields.String(metadata={"description": "commitment to the server's secret"})
     prearranged = fields.Boolean(metadata={"description": "a chosen seed or explicit deal"})
-    forked = fields.Nested(ForkedSchema, metadata={
-        "description": "a fork's origin (docs/analysis.md); absent for other games"})
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain; "
-                  "format 1 games: only once over)"}
-    )  # fmt: skip
-    receipt_signature = fields.String(
-        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
-                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
-    )  # fmt: skip
+    forked = forked_field()
+    head_hash = head_hash_field("; format 1 games: only once over")
+    receipt_signature = receipt_signature_field()
     created = fields.Float()
     outcome = Union({}, None, component="GameOutcome", allow_none=True)
     seed = fields.String(metadata={"description": "revealed once the game is over"})
-    bots_missing = fields.List(
-        fields.Nested(MissingBotSchema),
-        metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
-    )
-    spectators = fields.Integer(metadata={
-        "description": "how many watch the game now: open spectator streams of every web "
-                       "process (docs/service.md, 'Spectators')"})
+    bots_missing = bots_missing_field()
+    spectators = spectators_field()
     awaiting_entropy = fields.List(fields.Integer(), metadata={
         "description": "bot seats whose bot has not sent its own entropy: the deal waits for "
                        "them (POST /games/{id}/seats/{seat}/entropy; docs/bots.md)"})  # fmt: skip
@@ -280,8 +293,7 @@ class ListedSchema(ma.Schema):
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
     prearranged = fields.Boolean()
-    forked = fields.Nested(ForkedSchema, metadata={
-        "description": "a fork's origin (docs/analysis.md); absent for other games"})
+    forked = forked_field()
     created = fields.Float()
 
 
@@ -293,22 +305,12 @@ class ViewSchema(ma.Schema):
     id = fields.String()
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)
-    spectators = fields.Integer(metadata={
-        "description": "how many watch the game now: open spectator streams of every web "
-                       "process (docs/service.md, 'Spectators')"})
+    spectators = spectators_field()
     view = Union({}, "game", component="GameView",
                  metadata={"description": "the game's view, with legal_actions"})
-    bots_missing = fields.List(
-        fields.Nested(MissingBotSchema),
-        metadata={"description": "bot seats whose bot has no live worker (the game waits)"},
-    )
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
-    receipt_signature = fields.String(
-        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
-                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
-    )  # fmt: skip
+    bots_missing = bots_missing_field()
+    head_hash = head_hash_field()
+    receipt_signature = receipt_signature_field()
 
 
 class EventItemSchema(ma.Schema):
@@ -327,13 +329,8 @@ class EventItemSchema(ma.Schema):
 
 class ActionResultSchema(ma.Schema):
     version = fields.Integer()
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
-    receipt_signature = fields.String(
-        metadata={"description": "the server's Ed25519 signature over (game, version, head_hash) "
-                  "(docs/fairness.md, 'Signed receipts'); absent when the server has no key"}
-    )  # fmt: skip
+    head_hash = head_hash_field()
+    receipt_signature = receipt_signature_field()
     events = fields.List(fields.Nested(EventItemSchema))
     view = Union({}, "game", component="GameView")
 
@@ -343,9 +340,7 @@ class EventsSchema(ma.Schema):
     version = fields.Integer()
     over = fields.Boolean()
     events = fields.List(fields.Nested(EventItemSchema))
-    head_hash = fields.String(
-        metadata={"description": "receipt: the hash of the last event (salted chain)"}
-    )
+    head_hash = head_hash_field()
     next_after = fields.Integer(
         allow_none=True,
         metadata={"description": "pass as `after` for the next page; null on the last page"},
