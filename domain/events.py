@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, ClassVar
 
@@ -50,6 +50,11 @@ def _freeze(value: Any) -> Any:
 # json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False), its encoder
 # built once (json.dumps builds one per call with these options: a third of the time)
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def hands_seen_by(hands: Sequence[Sequence[str]], seat: int | None) -> list[list[str] | int]:
+    """Dealt hands as ``seat`` may see them (an event redacted): its own cards, others' sizes."""
+    return [list(h) if i == seat else len(h) for i, h in enumerate(hands)]
 
 
 def canonical_json(data: Any) -> str:

@@ -83,6 +83,11 @@ def tell(data: Encoded, narrate: Narrate | None) -> str | None:
     return narrate(data) if narrate is not None else None
 
 
+def subject(data: Encoded) -> tuple[str, str]:
+    """An event's kind (its type without the game's name) and its seat in words (``seat 2``)."""
+    return data["type"].partition(".")[2], f"seat {data.get('seat')}"
+
+
 def cards_text(cards: Any) -> str:
     """Card codes as words (``7C 7H``), or how many when hidden."""
     if isinstance(cards, int):

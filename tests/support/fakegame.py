@@ -10,7 +10,7 @@ from typing import Any, assert_never
 from domain.cards import make_deck, parse_card
 from domain.deals import deal_order, parse_deal
 from domain.errors import GameOver, IllegalAction, InvalidAction, NotYourTurn
-from domain.events import Encoded, Event, EventCodec
+from domain.events import Encoded, Event, EventCodec, hands_seen_by
 from domain.options import Option, action_limit_option, parse_options
 from domain.protocol import Action, Setup, action_type, check_dealer, check_players
 from domain.shuffle import deal_label, deck_commitment, seeded_choice, shuffled
@@ -205,7 +205,7 @@ class FakeGame:
         if isinstance(event, GameStarted):
             data.pop("seed")
         if isinstance(event, CardsDealt):
-            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(event.hands)]
+            data["hands"] = hands_seen_by(event.hands, seat)
         return data
 
 

@@ -15,6 +15,7 @@ from domain.games.sheepshead.events import (
     Picked,
     RecrackDecided,
 )
+from domain.narration import subject
 
 ACTS = {
     "sheepshead.Passed": "pass",
@@ -39,8 +40,7 @@ def role(event: Event, previous: Event | None, state: Any) -> str:
 
 def narrate(data: Encoded) -> str | None:
     """One redacted event in words (None: nothing worth saying)."""
-    kind, seat = data["type"].partition(".")[2], data.get("seat")
-    who = f"seat {seat}"
+    kind, who = subject(data)
     match kind:
         case "Passed":
             return f"{who} passed"

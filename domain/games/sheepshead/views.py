@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never, cast
 
-from domain.events import Encoded, Event
+from domain.events import Encoded, Event, hands_seen_by
 from domain.games.sheepshead.cards import sort_hand
 from domain.games.sheepshead.events import (
     CODEC,
@@ -191,7 +191,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
         case GameStarted():
             del data["seed"]
         case HandDealt():
-            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(known.hands)]
+            data["hands"] = hands_seen_by(known.hands, seat)
             data["blind"] = len(known.blind)
         case Picked() | Buried():
             if seat != known.seat:

@@ -25,7 +25,7 @@ from domain.games.shithead.events import (
     StockPlayed,
     TurnPassed,
 )
-from domain.narration import cards_text
+from domain.narration import cards_text, subject
 
 ACTS = {
     "shithead.FaceUpSwapped": "swap",
@@ -68,8 +68,7 @@ def role(event: Event, previous: Event | None, state: Any) -> str:
 
 def narrate(data: Encoded) -> str | None:
     """One redacted event in words (None: nothing worth saying)."""
-    kind, seat = data["type"].partition(".")[2], data.get("seat")
-    who = f"seat {seat}"
+    kind, who = subject(data)
     match kind:
         case "FaceUpSwapped":
             return f"{who} swapped {data['hand_card']} face up for {data['face_up_card']}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never, cast
 
-from domain.events import Encoded, Event
+from domain.events import Encoded, Event, hands_seen_by
 from domain.games.shithead.events import (
     CODEC,
     CardsDealt,
@@ -117,7 +117,7 @@ def redact(event: Event, seat: int | None) -> Encoded:
         case GameStarted():
             del data["seed"]
         case CardsDealt():
-            data["hands"] = [list(h) if i == seat else len(h) for i, h in enumerate(known.hands)]
+            data["hands"] = hands_seen_by(known.hands, seat)
             data["face_down"] = [len(cards) for cards in known.face_down]
             data["stock"] = len(known.stock)
         case CardsDrawn():

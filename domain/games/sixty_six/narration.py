@@ -15,6 +15,7 @@ from domain.games.sixty_six.events import (
     StockClosed,
     TrumpExchanged,
 )
+from domain.narration import subject
 
 ACTS = {
     "sixty_six.CardPlayed": "play",
@@ -44,8 +45,7 @@ def role(event: Event, previous: Event | None, state: Any) -> str:
 
 def narrate(data: Encoded) -> str | None:
     """One redacted event in words (None: nothing worth saying)."""
-    kind, seat = data["type"].partition(".")[2], data.get("seat")
-    who = f"seat {seat}"
+    kind, who = subject(data)
     match kind:
         case "CardPlayed":
             return f"{who} {'led' if data['role'] == 'lead' else 'played'} {data['card']}"
