@@ -173,14 +173,21 @@ def test_the_sweeper_expires_a_game_that_never_fills(
     assert verify(loads(stack.store.replay(game_id) or "")).ok
 
 
+def _first_bot_turn_by_its_job(stack: Stack) -> tuple[str, str]:
+    """A new bots' game whose first turn is played by calling its job (none queued): its id
+    and what the job said."""
+    game_id = _create(stack)
+    stack.queue("bots").empty()
+    loaded = stack.service.load(game_id)
+    seat = loaded.game.seats_to_act(loaded.state)[0]
+    return game_id, play_bot_turn(game_id, seat, loaded.version)
+
+
 def test_a_bot_job_plays_the_following_bot_turns_itself(
     stack: Stack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "5")
-    game_id = _create(stack)
-    stack.queue("bots").empty()
-    loaded = stack.service.load(game_id)
-    result = play_bot_turn(game_id, loaded.game.seats_to_act(loaded.state)[0], loaded.version)
+    game_id, result = _first_bot_turn_by_its_job(stack)
     assert "more turns" in result
     assert stack.service.summary(game_id)["status"] == "over"
     assert stack.queue("bots").count == 0
@@ -191,10 +198,7 @@ def test_a_chain_hands_over_to_the_queue_when_its_time_is_up(
     stack: Stack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CARDROOM_CHAIN_SECONDS", "0.000001")
-    game_id = _create(stack)
-    stack.queue("bots").empty()
-    loaded = stack.service.load(game_id)
-    play_bot_turn(game_id, loaded.game.seats_to_act(loaded.state)[0], loaded.version)
+    game_id, _ = _first_bot_turn_by_its_job(stack)
     after = stack.service.load(game_id)
     queued = stack.queue("bots").jobs
     assert queued and all(j.args[2] == after.version for j in queued)
