@@ -80,14 +80,18 @@ def test_a_replay_opens_in_words_at_its_first_steps(
     watched.assert_clean()
 
 
+def _one_deal_with_a_bot(
+    table_stack: Stack, pages: Callable[..., Watched], seed: str
+) -> tuple[str, Watched]:
+    """A one-deal Sixty-Six, its open seat 0 against a bot, and a 1280x800 page (not yet open)."""
+    created = table_stack.create("sixty_six", [OPEN, BOT], seed=seed, options={"game_target": 1})
+    return created["id"], pages(1280, 800)
+
+
 def test_the_move_list_tells_the_seats_events_one_after_another(
     table_stack: Stack, pages: Callable[..., Watched]
 ) -> None:
-    created = table_stack.create(
-        "sixty_six", [OPEN, BOT], seed="browser-moves", options={"game_target": 1}
-    )
-    game_id = created["id"]
-    watched = pages(1280, 800)
+    game_id, watched = _one_deal_with_a_bot(table_stack, pages, "browser-moves")
     page = watched.page
     take_seat(watched, game_id)
     page.wait_for_selector("#moves li")
@@ -139,11 +143,7 @@ def test_the_move_list_tells_the_seats_events_one_after_another(
 def test_a_table_has_what_every_card_site_has(
     table_stack: Stack, pages: Callable[..., Watched]
 ) -> None:
-    created = table_stack.create(
-        "sixty_six", [OPEN, BOT], seed="browser-basics", options={"game_target": 1}
-    )
-    game_id = created["id"]
-    watched = pages(1280, 800)
+    game_id, watched = _one_deal_with_a_bot(table_stack, pages, "browser-basics")
     page = watched.page
     watched.goto(f"#/game/{game_id}")
     invite = page.locator("#invite-link")  # an open seat: a link to send
