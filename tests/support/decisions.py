@@ -18,6 +18,13 @@ def as_json(data: Any) -> Any:
     return json.loads(canonical_json(data))
 
 
+def comparable(view: dict[str, Any]) -> dict[str, Any]:
+    """A view to compare with another: without its history, its legal actions in one order."""
+    out = {k: v for k, v in view.items() if k != "history"}
+    out["legal_actions"] = sorted(json.dumps(a, sort_keys=True) for a in view["legal_actions"])
+    return out
+
+
 def decisions(
     game: Game[Any],
     asked: Callable[[Any, dict[str, Any]], bool],

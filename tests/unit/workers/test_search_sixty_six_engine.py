@@ -4,25 +4,20 @@ a plain minimax over the domain's own decide/evolve."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
 
-from domain.events import canonical_json
 from domain.games.sixty_six.state import TARGET, State
 from domain.protocol import Setup, fold
 from domain.registry import get_game
+from tests.support.decisions import as_json
 from workers.bots.base import get_bot, is_wait
 from workers.bots.search import sixty_six_engine as engine
 from workers.bots.search.sixty_six_engine import Sim, Table, code
 
 GAME = get_game("sixty_six")
-
-
-def _json(data: Any) -> Any:
-    return json.loads(canonical_json(data))
 
 
 def _deal_outcome(state: State) -> int:
@@ -34,7 +29,7 @@ def _deal_outcome(state: State) -> int:
 
 def _heuristic_step(state: State, bot: Any, rng: random.Random) -> State:
     for seat in (0, 1):  # an out-of-turn declaration first, as any-time declaring allows
-        view = _json(GAME.view(state, seat))
+        view = as_json(GAME.view(state, seat))
         if not view["legal_actions"]:
             continue
         action = bot.choose(view, rng)
