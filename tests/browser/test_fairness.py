@@ -89,14 +89,19 @@ def _audited(
     return [line.strip() for line in watched.page.locator("#audit li").all_inner_texts()]
 
 
+def _every_check_holds(lines: list[str], entropy: str) -> None:
+    """Every line of the page's audit is ticked; the entropy line ends by saying ``entropy``."""
+    assert all(line.startswith("✔") for line in lines), lines
+    said = next(line for line in lines if "your entropy is in the seed" in line)
+    assert said.endswith(entropy), said
+
+
 def test_the_page_audits_a_fair_game_itself_and_every_check_holds(
     table_stack: Stack, pages: Callable[..., Watched]
 ) -> None:
     watched = pages()
     lines = _audited(table_stack, watched, None)
-    assert all(line.startswith("✔") for line in lines), lines
-    entropy = next(line for line in lines if "your entropy is in the seed" in line)
-    assert entropy.endswith("seat 0: yours; seat 1: drawn by the server"), entropy
+    _every_check_holds(lines, entropy="seat 0: yours; seat 1: drawn by the server")
     watched.assert_clean()
 
 
@@ -117,9 +122,7 @@ def test_the_page_says_an_http_bot_sent_its_own_entropy(
     watched = pages()
     lines = _audited(table_stack, watched, None, bot={"type": "bot", "bot": "tablebot"},
                      created=bot_sends)  # fmt: skip
-    assert all(line.startswith("✔") for line in lines), lines
-    entropy = next(line for line in lines if "your entropy is in the seed" in line)
-    assert entropy.endswith("seat 0: yours; seat 1: its bot's own"), entropy
+    _every_check_holds(lines, entropy="seat 0: yours; seat 1: its bot's own")
     watched.assert_clean()
 
 
