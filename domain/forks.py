@@ -2,7 +2,8 @@
 
 A fork's stream is an ordinary lifecycle stream whose creation batch records its origin in
 ``lifecycle.GameForked`` (right after ``GameCreated``): the source game, the version it starts
-from and the point of view, with what that point of view fixes:
+from (where one of its actions ends: ``check_moment``) and the point of view, with what that
+point of view fixes:
 
 - ``seat`` N: ``basis`` is that seat's view at that version with its redacted history (what it
   had seen: the cards it fixes). When the last seat is filled, the cards the seat had not seen
@@ -187,6 +188,17 @@ def check_forkable(rules: Any, state: Any, seat: int | None) -> None:
     if seat is not None and seat not in rules.awaited_seats(state):
         raise InvalidSetup(f"seat {seat} is not to move there: a fork as a seat starts at one "
                            "of its decisions")  # fmt: skip
+
+
+def check_moment(at: int, action: range) -> None:
+    """InvalidSetup unless version ``at`` ends ``action``, the versions of the batch (one
+    command's events) that holds it. Inside one the table is half made (Shithead: a seat
+    that played its last card not yet out, or out and still the seat to move): no seat ever
+    saw it, and the rules need not go on from it (a seat awaited with no move to make)."""
+    if at != action[-1]:
+        raise InvalidSetup(f"version {at} is inside one action (its events are versions "
+                           f"{action[0]} to {action[-1]}): a fork starts where an action "
+                           f"ends, e.g. at {action[-1]}")  # fmt: skip
 
 
 def basis_at(rules: Any, state: Any, events: list[Event], seat: int) -> dict[str, Any]:

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.events import Event
-from domain.forks import GameForked, basis_at, check_forkable, open_fork, prehistory, seat_fork
+from domain.forks import (
+    GameForked,
+    basis_at,
+    check_forkable,
+    check_moment,
+    open_fork,
+    prehistory,
+    seat_fork,
+)
 from replays.format import loads
 from service import digests
 from service.access import SeatAccess
@@ -40,7 +48,8 @@ OPEN = "open"  # the point of view with every card open (``as``)
 @dataclass(frozen=True, slots=True)
 class Source:
     """The game a fork starts from: its rules, seats, options and decoded events (all of them
-    from an archived replay; read up to the moment forked from the store otherwise)."""
+    from an archived replay, with the versions of each of its actions; read up to the moment
+    forked from the store otherwise)."""
 
     id: str
     rules: Any
@@ -50,6 +59,7 @@ class Source:
     over: bool
     archived: tuple[Event, ...] | None  # an archived game's events (None: in the store)
     loaded: Loaded | None = None  # a game in the store, as read
+    actions: tuple[range, ...] = ()  # an archived game's batches, as ranges of versions
 
 
 class Forking:
@@ -176,17 +186,24 @@ class Forking:
             state = rules.initial_state()
             for event in events:
                 state = rules.evolve(state, event)
-            return Source(game_id, rules, replay.header.players,
-                          dict(state.created.options), len(events), True, events)  # fmt: skip
+            actions = tuple(range(b.events[0].version, b.events[-1].version + 1)
+                            for b in replay.batches)  # fmt: skip
+            return Source(game_id, rules, replay.header.players, dict(state.created.options),
+                          len(events), True, events, actions=actions)  # fmt: skip
         return Source(game_id, loaded.game, loaded.meta.players, dict(loaded.meta.options),
                       loaded.version, loaded.over, None, loaded)  # fmt: skip
 
-    def _source_events(self, source: Source, upto: int) -> list[Event]:
-        """The source's first ``upto`` events, decoded."""
+    def _moment(self, source: Source, at: int) -> tuple[list[Event], range]:
+        """The source's first ``at`` events, decoded, and the versions of the action (one
+        command's batch) that holds version ``at`` (empty when the source has fewer)."""
         if source.archived is not None:
-            return list(source.archived[:upto])
+            action = next((a for a in source.actions if at in a), range(0))
+            return list(source.archived[:at]), action
+        stored = self.log.read(source.id, 0, at)
+        starts = [(e.version, e.batch) for e in stored if e.batch is not None]
+        first, size = starts[-1] if starts else (0, 0)
         decode = source.rules.codec.decode
-        return [decode(e.event) for e in self.log.read(source.id, 0, upto)]
+        return [decode(e.event) for e in stored], range(first, first + size)
 
     def fork_prehistory(self, loaded: Loaded, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` of a forked game knew before the fork (``domain.forks.prehistory``;
@@ -199,7 +216,7 @@ class Forking:
         events: list[Event] = []
         if origin.seat != seat:
             try:
-                events = self._source_events(self._fork_source(origin.source), origin.version)
+                events, _ = self._moment(self._fork_source(origin.source), origin.version)
             except NotFound:
                 return []
             if len(events) < origin.version:
@@ -211,16 +228,18 @@ class Forking:
         if not 1 <= at <= source.version:
             raise InvalidField("at", f"must be a version from 1 to {source.version}, got {at}")
         rules = source.rules
-        events = self._source_events(source, at)
+        events, action = self._moment(source, at)
         state = rules.initial_state()
         for event in events:
             state = rules.evolve(state, event)
         if view_as == OPEN:
             check_forkable(rules, state, None)
+            check_moment(at, action)
             return open_fork(source.id, at, state.inner)
         if not isinstance(view_as, int) or not 0 <= view_as < source.players:
             raise InvalidField("as", f'must be "open" or a seat from 0 to '
                                f"{source.players - 1}, got {view_as!r}")  # fmt: skip
         check_forkable(rules, state, view_as)
+        check_moment(at, action)
         return seat_fork(source.id, at, view_as, basis_at(rules, state, events, view_as),
                          state.inner, sealed=not source.over)  # fmt: skip

@@ -245,7 +245,7 @@ class ReviewPendingSchema(ma.Schema):
 
 class ForkRequestSchema(ma.Schema):
     at = fields.Integer(required=True, strict=True, metadata={
-        "description": "the source's version to start from"})
+        "description": "the source's version to start from: where one of its actions ends"})
     as_ = fields.Raw(required=True, data_key="as", metadata={
         "description": 'a seat (its unseen cards dealt afresh) or "open" (the exact position)'})
     seats = fields.List(

@@ -31,6 +31,7 @@ from service.games import GameService
 from service.retention import Retention
 from service.store import InMemoryEventStore
 from tests.support.api import CARD, bearer, cards_in, make_app
+from tests.support.moments import moments
 from tests.support.visibility import may_see
 from tests.unit.lifecycle.test_receipts import rechain
 from tests.unit.service.test_api_no_leak import Witness
@@ -59,10 +60,12 @@ def svc() -> GameService:
 
 @pytest.fixture(scope="module")
 def sources(svc: GameService) -> dict[str, str]:
-    """A finished bot game of each game (seeded: the same each run)."""
+    """A finished bot game of each game, the same each run: seeded, and its id from an
+    idempotency key (the bots' draws follow the game's id)."""
     out = {}
     for name, players in GAMES.items():
-        game_id = svc.create_game(name, [BOT] * players, seed=f"fork-source-{name}")["id"]
+        game_id = svc.create_game(name, [BOT] * players, seed=f"fork-source-{name}",
+                                  idempotency_key=f"fork-source-{name}")["id"]  # fmt: skip
         play_out(svc, game_id)
         out[name] = game_id
     return out
@@ -70,17 +73,14 @@ def sources(svc: GameService) -> dict[str, str]:
 
 def decisions(svc: GameService, game_id: str) -> list[tuple[int, int, Any, list[Any]]]:
     """(version, seat awaited, state, events so far) at every moment a fork as a seat may
-    start from."""
-    loaded = svc.load(game_id)
-    rules = loaded.game
-    events = [rules.codec.decode(e.event) for e in svc.store.read(game_id, 0)]
-    state, out = rules.initial_state(), []
-    for version, event in enumerate(events, 1):
-        state = rules.evolve(state, event)
+    start from: where an action ends (``moments``)."""
+    rules = svc.load(game_id).game
+    out = []
+    for version, state, events in moments(svc, game_id):
         if state.inner is None or rules.outcome(state) is not None:
             continue
         for seat in rules.awaited_seats(state):
-            out.append((version, seat, state, events[:version]))
+            out.append((version, seat, state, events))
     return out
 
 
@@ -277,6 +277,31 @@ def test_search_bots_play_a_fork_on_from_what_they_knew_before_it(
     assert fell_back == []
 
 
+def test_a_fork_starts_where_an_action_ends_never_inside_one(
+    svc: GameService, sources: dict[str, str]
+) -> None:
+    # Shithead's first seat out: its play, PlayerOut, the turn passed on, all one action.
+    # Between the last two the seat is out and still the seat to move, with no move to make:
+    # a fork there was made, and its bots' fallback found no move for that seat
+    game_id = sources["shithead"]
+    rules = svc.load(game_id).game
+    batch, out = next((b, e) for b in svc.store.batches(game_id) for e in b.events
+                      if e.event["type"] == "shithead.PlayerOut")  # fmt: skip
+    seat = out.event["seat"]
+    state = rules.initial_state()
+    for stored in svc.store.read(game_id, 0, out.version):
+        state = rules.evolve(state, rules.codec.decode(stored.event))
+    assert rules.awaited_seats(state) == (seat,) and rules.legal_actions(state, seat) == []
+    for view_as in (seat, "open"):
+        with pytest.raises(InvalidSetup, match=f"version {out.version} is inside one action "
+                           rf"\(its events are versions {batch.first} to {batch.last}\)"):
+            svc.fork_game(game_id, at=out.version, view_as=view_as, seats=[BOT] * 3)
+    # where the action ends, the next seat is to move, and a fork as it plays on
+    _, after, _, _ = next(d for d in decisions(svc, game_id) if d[0] == batch.last)
+    fork = svc.fork_game(game_id, at=batch.last, view_as=after, seats=[BOT] * 3)
+    play_out(svc, fork["id"])
+
+
 def test_a_game_still_played_is_forked_by_a_seat_only_and_the_moment_must_exist(
     svc: GameService, sources: dict[str, str]
 ) -> None:
@@ -325,7 +350,7 @@ def test_the_api_forks_a_finished_game() -> None:
     again = client.post(f"/games/{game_id}/forks", json=body, headers=key)
     assert once.status_code == again.status_code == 201
     assert once.json["id"] == again.json["id"]
-    other = client.post(f"/games/{game_id}/forks", json={**body, "at": version + 1}, headers=key)
+    other = client.post(f"/games/{game_id}/forks", json={**body, "as": "open"}, headers=key)
     assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
 
 
@@ -347,6 +372,8 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
     play_out(svc, game_id)
     version, seat, _, _ = forkable(svc, game_id, 2)[1]
     other = (seat + 1) % GAMES[name]
+    inside = next(b.first for b in svc.store.batches(game_id)
+                  if b.first > version and len(b.events) > 1)  # fmt: skip
     before = {}
     for view_as in (seat, "open"):
         fork = svc.fork_game(game_id, at=version, view_as=view_as, seats=[BOT] * GAMES[name],
@@ -357,6 +384,9 @@ def test_an_archived_game_is_forked_from_its_archived_replay_as_before(name: str
     assert moved.outcome == "archived"
     assert svc.store.meta(game_id) is None  # the source is in the archive only
     source = loads(archive.get(game_id).replay)
+    # the archived replay's batches tell where its actions end, as the store's did
+    body = {"at": inside, "as": "open", "seats": [BOT] * GAMES[name]}
+    problem(app.test_client().post(f"/games/{game_id}/forks", json=body), 422, "invalid_setup")
     for view_as in (seat, "open"):
         body = {"at": version, "as": view_as, "seats": [BOT] * GAMES[name]}
         response = app.test_client().post(f"/games/{game_id}/forks", json=body,

@@ -12,6 +12,7 @@ from domain.events import canonical_json
 from service.games import GameService
 from service.store import InMemoryEventStore
 from tests.support.api import make_app
+from tests.support.moments import moments
 from workers.jobs import play_one_turn
 from workers.process import use_service
 from workers.review import COSTLY, review_game, review_job
@@ -112,19 +113,14 @@ def test_the_job_keeps_the_review_with_the_game(blundered: tuple[GameService, st
 
 def test_a_forks_review_values_its_seat_from_what_it_knew_before_the_fork() -> None:
     svc = GameService(InMemoryEventStore())
-    source = svc.create_game("shithead", [HEURISTIC] * 3, seed="review-fork")["id"]
+    source = svc.create_game("shithead", [HEURISTIC] * 3, seed="review-fork",
+                             idempotency_key="review-fork")["id"]  # the same game each run
     play(svc, source)
-    loaded = svc.load(source)
-    rules = loaded.game
-    events = [loaded.game.codec.decode(e.event) for e in svc.store.read(source, 0)]
-    state = rules.initial_state()
-    moments = []
-    for version, event in enumerate(events, 1):
-        state = rules.evolve(state, event)
-        if (state.inner is not None and rules.outcome(state) is None
-                and state.inner.phase == "play" and 0 in rules.awaited_seats(state)):
-            moments.append(version)
-    fork = svc.fork_game(source, at=moments[len(moments) // 2], view_as=0,
+    rules = svc.load(source).game
+    decisions = [version for version, state, _ in moments(svc, source)
+                 if state.inner is not None and rules.outcome(state) is None
+                 and state.inner.phase == "play" and 0 in rules.awaited_seats(state)]  # fmt: skip
+    fork = svc.fork_game(source, at=decisions[len(decisions) // 2], view_as=0,
                          seats=[HEURISTIC] * 3)  # fmt: skip
     play(svc, fork["id"])
     review = review_game(svc, fork["id"], 0, worlds=2)
