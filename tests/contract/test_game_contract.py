@@ -63,6 +63,7 @@ def test_random_playout_keeps_the_contract(
         awaited = game.awaited_seats(state)
         assert awaited, "a live game always waits on some seat"
         assert set(awaited) <= set(game.seats_to_act(state))
+        assert all(game.legal_actions(state, s) for s in awaited), "an awaited seat has a move"
         if steps % 7 == 0:
             _check_decide_agrees_with_legal(game, scenario, state, rnd)
             _check_views_hide_what_they_must(game, scenario, state, players, rnd)
