@@ -142,7 +142,7 @@ def trust_proxies(app: Flask, hops: int) -> None:
 
 
 def install_hot_path(app: Flask) -> None:
-    """Put ``service.api.hotpath`` in front of the app (after every hook it hands errors to)."""
+    """Put ``service.api.hotpath`` in front of the app (once the action limit is installed)."""
     app.wsgi_app = hotpath.ActionHotPath(app, app.extensions[EXTENSION])  # type: ignore[method-assign]
 
 

@@ -11,7 +11,8 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
 - it is counted against its seat's rate limit (``limits.ActionLimit``) by its own append, in
   the same round trip, or once it ended without one. This is the one place the action limit
   is counted: every other request to the endpoint (whatever Flask then makes of it: an
-  If-Match, a body its checks or schemas refuse) is counted here before it is handed on;
+  If-Match, a body its checks or schemas refuse) is counted here before it is handed on, and
+  refused here past the limit (whatever its body);
 - it is played holding one of the process's action slots (``CARDROOM_ACTION_SLOTS``, default
   2; ``service.api.slots``): the others wait in the order they came, which keeps the slowest
   actions near the mean under load (docs/decisions.md, "Actions take a slot");
@@ -20,9 +21,11 @@ locals) cost more CPU than the action itself, so a plain action is served here, 
   ``service.api.security`` as Flask adds them), timed in the same
   metric; once the answer is written the connection waits a turn of the event loop
   (``Answered``);
-- anything else goes to Flask untouched (the body handed on as it came); an error raised while
-  playing is handed to Flask too (``RAISED``), which renders it as every other problem+json.
-  Nothing was stored when an error is raised, except as the store's own errors say.
+- an error raised while playing, and a 429, is answered here by the renderer of Flask's error
+  handlers (``problems.render``), with the security headers and timed in the same metric as
+  Flask does it; nothing was stored when an error is raised, except as the store's own errors
+  say;
+- anything else goes to Flask untouched (the body handed on as it came).
 """
 
 from __future__ import annotations
@@ -34,12 +37,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
-from flask import Flask, request
+from flask import Flask
 
 from service import metrics
-from service.api import bodies, limits
+from service.api import bodies, limits, problems
 from service.api.actions import answer, play
-from service.api.security import HEADERS
+from service.api.security import HEADERS, secured
 from service.api.slots import ActionSlots
 from service.games import GameService
 
@@ -50,8 +53,7 @@ WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 PATH = re.compile(r"/games/([A-Za-z0-9_.~-]{1,128})/actions")  # a plain action's
 ROUTE_PATH = re.compile(r"/games/([^/]+)/actions")  # any request to the route (Flask's match)
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
-RAISED = "cardroom.raised"  # the WSGI environ key of an error Flask is to render
-ROUTE = "/games/<game_id>/actions"
+ROUTE = "/games/<game_id>/actions"  # Flask's rule: the route label of the request metric
 
 
 class ActionHotPath:
@@ -64,7 +66,6 @@ class ActionHotPath:
         self.max_length = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         self.limit: limits.ActionLimit | None = app.extensions.get(limits.ACTION_LIMIT)
         self.timed = metrics.REQUEST_SECONDS.labels("POST", ROUTE, "200")
-        app.before_request(_raise_handed_on)  # last: after the body checks and the timer
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") != "POST":
@@ -84,7 +85,7 @@ class ActionHotPath:
             plain = None if body is None else _plain(body, environ)
         game_id, limit = route.group(1), self.limit
         if plain is None:
-            return self._hand_on(game_id, environ, start_response)
+            return self._hand_on(game_id, started, environ, start_response)
         data, token, key = plain
         quota = None if limit is None else limit.quota(limits.token_key(token))
         try:
@@ -92,11 +93,10 @@ class ActionHotPath:
                 result, status, headers = play(self.service, game_id, data, token, key, quota=quota)
             if quota is not None and limit is not None and not quota.counted:
                 limit.settle(game_id, quota)  # a retry answered without an append
-        except Exception as error:  # rendered by Flask's problem handlers, as on its own path
+        except Exception as error:
             if quota is not None and limit is not None:
                 error = limit.outcome(game_id, quota, error)
-            environ[RAISED] = error
-            return self.flask(environ, start_response)
+            return _refuse(error, started, environ, start_response)
         payload = answer(result)
         start_response(
             f"{status} OK",
@@ -107,16 +107,16 @@ class ActionHotPath:
         return Answered(payload)
 
     def _hand_on(
-        self, game_id: str, environ: Environ, start_response: StartResponse
+        self, game_id: str, started: float, environ: Environ, start_response: StartResponse
     ) -> Iterable[bytes]:
-        """Count a request that is not a plain action, then hand it to Flask (its 429 too,
-        rendered there as every other problem)."""
+        """Count a request that is not a plain action, then hand it to Flask (or refuse it:
+        past the limit)."""
         quota = None if self.limit is None else self.limit.quota(limits.seat_key(environ))
         if quota is not None and self.limit is not None:
             try:
                 self.limit.settle(game_id, quota)
             except limits.ActionsLimited as refused:
-                environ[RAISED] = refused
+                return _refuse(refused, started, environ, start_response)
         return self.flask(environ, start_response)
 
     def _body(self, environ: Environ) -> bytes | None:
@@ -161,11 +161,16 @@ def _whole(value: object, least: int | None) -> bool:
     return type(value) is int and (least is None or value >= least)
 
 
-def _raise_handed_on() -> None:
-    """``before_request`` hook: raise the error the hot path handed on (Flask renders it)."""
-    error = request.environ.pop(RAISED, None)
-    if error is not None:
-        raise error
+def _refuse(
+    error: Exception, started: float, environ: Environ, start_response: StartResponse
+) -> Iterable[bytes]:
+    """``error``'s answer as Flask's error handlers and ``after_request`` hooks make it: the one
+    renderer (``problems.render``), the security headers, the request metric (its status)."""
+    response = secured(problems.render(error))
+    metrics.REQUEST_SECONDS.labels("POST", ROUTE, str(response.status_code)).observe(
+        time.perf_counter() - started
+    )
+    return response(environ, start_response)
 
 
 class Answered(list[bytes]):

@@ -12,7 +12,8 @@ and reads across all its games together, per account: ``BotLimit``, counted in f
 app by ``BotRequests``, which sends a refusal after ``CARDROOM_BOT_REFUSAL_PAUSE`` seconds).
 A refused request is a 429 problem+json ``rate_limited`` with
 ``Retry-After`` (whole seconds: for a create, the limit's window, as the refusal reads nothing
-from Redis). When the limits' storage is unreachable requests are let through (logged), not
+from Redis), written by ``problems.render`` wherever it is refused (Flask's handlers, the
+action hot path, ``BotRequests``). When the limits' storage is unreachable requests are let through (logged), not
 refused.
 """
 
@@ -26,15 +27,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
 import redis
-from flask import Flask, Response
-from flask_limiter import Limiter, RateLimitExceeded
+from flask import Flask
+from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from service.api import problems
-from service.api.security import HEADERS
+from service.api.security import secured
 from service.digests import token_hash
 from service.store import Quota, QuotaExceeded, Quotas
 from service.store.connect import is_cluster_url
@@ -108,33 +108,6 @@ def install(
             limiter, str(config["CARDROOM_LIMIT_BOT_REQUESTS"]), account_of, prefix
         )
 
-    def refused(err: RateLimitExceeded) -> Response:
-        # the window's length, read from nothing: the refusal is decided, and a Redis read
-        # here (the window's reset time) would turn it into a 500 when Redis just went away
-        retry_after = str(max(1, math.ceil(err.limit.limit.get_expiry())))
-        return problems.problem(
-            "rate_limited",
-            f"too many requests: at most {err.description}; retry after {retry_after} s",
-            headers={"Retry-After": retry_after},
-        )
-
-    def actions_refused(err: ActionsLimited) -> Response:
-        return problems.problem(
-            "rate_limited",
-            f"too many requests: at most {err.limit}; retry after {err.retry_after} s",
-            headers={"Retry-After": str(err.retry_after)},
-        )
-
-    def bot_refused(err: BotLimited) -> Response:  # a bot's streams (service.api.bots)
-        return problems.problem(
-            "rate_limited",
-            f"too many requests: at most {err.limit}; retry after {err.retry_after} s",
-            headers={"Retry-After": str(err.retry_after)},
-        )
-
-    app.register_error_handler(RateLimitExceeded, refused)
-    app.register_error_handler(ActionsLimited, actions_refused)
-    app.register_error_handler(BotLimited, bot_refused)
     return limiter
 
 
@@ -142,12 +115,8 @@ ACTION_LIMIT = "cardroom.action_limit"  # app.extensions key of the ActionLimit
 BOT_LIMIT = "cardroom.bot_limit"  # app.extensions key of the BotLimit
 
 
-class ActionsLimited(Exception):
+class ActionsLimited(problems.RateLimited):
     """A seat sent more actions than its limit allows (a 429 rate_limited)."""
-
-    def __init__(self, limit: str, retry_after: int) -> None:
-        super().__init__(limit)
-        self.limit, self.retry_after = limit, retry_after
 
 
 class ActionLimit:
@@ -195,12 +164,8 @@ class ActionLimit:
         return error
 
 
-class BotLimited(Exception):
+class BotLimited(problems.RateLimited):
     """A bot account sent more requests than its limit allows (a 429 rate_limited)."""
-
-    def __init__(self, limit: str, retry_after: int) -> None:
-        super().__init__(limit)
-        self.limit, self.retry_after = limit, retry_after
 
 
 class BotLimit:
@@ -247,7 +212,8 @@ class BotLimit:
         if all(passed):
             return
         item = self.items[passed.index(False)]
-        raise BotLimited(f"{item} per bot account", self._retry_after(item, name))
+        raise BotLimited(f"{item} per bot account (its actions and reads in all its games)",
+                         self._retry_after(item, name))  # fmt: skip
 
     def _account(self, digest: str) -> str | None:
         with self._lock:
@@ -307,7 +273,7 @@ class BotRequests:
                 self.limit.check(token)
             except BotLimited as refused:
                 self._hold()
-                return self._refuse(refused, start_response)
+                return self._refuse(refused, environ, start_response)
         return self.app(environ, start_response)
 
     def _hold(self) -> None:
@@ -325,13 +291,8 @@ class BotRequests:
                 self.held -= 1
 
     @staticmethod
-    def _refuse(refused: BotLimited, start_response: Callable[..., Any]) -> list[bytes]:
-        detail = (f"too many requests: at most {refused.limit} (its actions and reads in all "
-                  f"its games); retry after {refused.retry_after} s")  # fmt: skip
-        body = orjson.dumps(problems.problem_body("rate_limited", detail))
-        start_response(
-            "429 Too Many Requests",
-            [("Content-Type", problems.PROBLEM_TYPE), ("Content-Length", str(len(body))),
-             ("Retry-After", str(refused.retry_after)), *HEADERS],
-        )  # fmt: skip
-        return [body]
+    def _refuse(
+        refused: BotLimited, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        """Answered as Flask answers it (``problems.render``, the security headers)."""
+        return secured(problems.render(refused))(environ, start_response)

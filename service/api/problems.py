@@ -2,15 +2,25 @@
 
 Every problem has ``type``, ``title``, ``status``, ``detail`` and a stable machine ``code``;
 some add ``reason`` (which rule), ``current_version`` or ``errors`` (field -> messages).
+
+``render`` is the one renderer: an error -> its answer (status, headers, body), the renderer of
+the nearest class of the error's in ``RENDERERS``, as Flask picks an error handler. Flask's
+error handlers are ``render`` (``register``); the action hot path in front of Flask
+(``service.api.hotpath``) and the bot accounts' limit (``service.api.limits.BotRequests``)
+answer with it too, outside any request context. What Flask adds to every answer (the security
+headers, the request's timing) they add themselves, with the same functions.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, Response, json
+from flask import Flask, Response
+from flask_limiter import RateLimitExceeded
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
@@ -111,7 +121,9 @@ def problem(
     headers: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> Response:
-    """A problem+json response for a code (quoting at most excerpts of the input)."""
+    """A problem+json response for a code (quoting at most excerpts of the input): its headers
+    are Content-Type, Content-Length, then ``headers``; its body is encoded by the standard
+    library (as ``flask.json`` encodes it: the app keeps keys in order)."""
     body = problem_body(code, detail, status)
     body.update({k: v for k, v in extra.items() if v is not None})
     body = excerpted(body)
@@ -254,6 +266,32 @@ def from_unexpected(err: Exception) -> Response:
     return problem("internal_error", "an unexpected error occurred")
 
 
+class RateLimited(Exception):
+    """A request past a limit (``service.api.limits`` raises its kinds): a 429 ``rate_limited``
+    naming the limit, with ``Retry-After`` in whole seconds."""
+
+    def __init__(self, limit: str, retry_after: int) -> None:
+        super().__init__(limit)
+        self.limit, self.retry_after = limit, retry_after
+
+
+def from_rate_limit(err: RateLimited) -> Response:
+    """A request past a limit: retry after ``err.retry_after`` seconds."""
+    return problem(
+        "rate_limited",
+        f"too many requests: at most {err.limit}; retry after {err.retry_after} s",
+        headers={"Retry-After": str(err.retry_after)},
+    )
+
+
+def from_limiter(err: RateLimitExceeded) -> Response:
+    """Flask-Limiter's refusal (creates, new bot accounts): retry after the window's length,
+    read from nothing (the refusal is decided, and a Redis read here, the window's reset time,
+    would turn it into a 500 when Redis just went away)."""
+    retry_after = max(1, math.ceil(err.limit.limit.get_expiry()))
+    return from_rate_limit(RateLimited(str(err.description), retry_after))
+
+
 def _plain(errors: Any) -> Any:
     """webargs nests errors by location (``{"json": {...}}``); flatten that one level."""
     if isinstance(errors, Mapping) and len(errors) == 1:
@@ -263,13 +301,32 @@ def _plain(errors: Any) -> Any:
     return errors
 
 
+# error class -> its renderer; an error is rendered by its nearest class's (``render``)
+RENDERERS: dict[type[Exception], Callable[[Any], Response]] = {
+    DomainError: from_domain,
+    ServiceError: from_service,
+    StoreError: from_store,
+    RateLimited: from_rate_limit,
+    RateLimitExceeded: from_limiter,
+    HTTPException: from_http,
+    **dict.fromkeys(OUTAGES, from_outage),
+    Exception: from_unexpected,
+}
+
+
+def render(error: Exception) -> Response:
+    """The problem+json answer to ``error``: the renderer of the first class of its MRO that
+    has one, as Flask picks a handler (``Exception``'s at the latest)."""
+    for kind in type(error).__mro__:
+        renderer = RENDERERS.get(kind)
+        if renderer is not None:
+            return renderer(error)
+    return from_unexpected(error)
+
+
 def register(app: Flask) -> None:
-    """Install the handlers (after flask-smorest's Api, so ours win) and the problem pages."""
+    """Install ``render`` as the handler of every class of ``RENDERERS`` (after flask-smorest's
+    Api, so it wins over the Api's own), and the problem pages."""
     app.add_url_rule("/problems/<code>", "problem_page", problem_page, methods=["GET"])
-    app.register_error_handler(DomainError, from_domain)
-    app.register_error_handler(ServiceError, from_service)
-    app.register_error_handler(StoreError, from_store)
-    app.register_error_handler(HTTPException, from_http)
-    for outage in OUTAGES:
-        app.register_error_handler(outage, from_outage)
-    app.register_error_handler(Exception, from_unexpected)
+    for kind in RENDERERS:
+        app.register_error_handler(kind, render)

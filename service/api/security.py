@@ -23,12 +23,15 @@ HEADERS: list[tuple[str, str]] = [
 ]
 
 
+def secured(response: Response) -> Response:
+    """``response`` with each of ``HEADERS`` it does not set itself."""
+    for name, value in HEADERS:
+        response.headers.setdefault(name, value)
+    return response
+
+
 def install(app: Flask) -> None:
     """Every answer Flask makes carries ``HEADERS`` (the action hot path adds them to its own:
-    ``service.api.hotpath``; gunicorn's refusals too: ``service.gunicorn_conf``)."""
-
-    @app.after_request
-    def secure(response: Response) -> Response:
-        for name, value in HEADERS:
-            response.headers.setdefault(name, value)
-        return response
+    ``service.api.hotpath``; the bot accounts' refusals too: ``service.api.limits``; gunicorn's
+    refusals too: ``service.gunicorn_conf``)."""
+    app.after_request(secured)

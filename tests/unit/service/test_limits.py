@@ -87,7 +87,7 @@ def test_an_action_refused_after_it_was_counted_is_counted_once(
 ) -> None:
     table, dealt = dealt_table(store, "2 per minute")
     assert table.act(0, {"type": "play", "card": "AS"}, version=dealt).status_code == 200
-    # counted by the hot path, refused by the rules there, rendered by Flask: still one count
+    # counted by the hot path, refused by the rules there, answered there: still one count
     problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt), 409,
                "version_conflict")  # fmt: skip
     problem_of(table.act(0, {"type": "play", "card": "9H"}, version=dealt + 2), 429,
