@@ -13,8 +13,8 @@ app by ``BotRequests``, which sends a refusal after ``CARDROOM_BOT_REFUSAL_PAUSE
 A refused request is a 429 problem+json ``rate_limited`` with
 ``Retry-After`` (whole seconds: for a create, the limit's window, as the refusal reads nothing
 from Redis), written by ``problems.render`` wherever it is refused (Flask's handlers, the
-action hot path, ``BotRequests``). When the limits' storage is unreachable requests are let through (logged), not
-refused.
+action hot path, ``BotRequests``). When the limits' storage is unreachable requests are let
+through (logged), not refused.
 """
 
 from __future__ import annotations
