@@ -16,7 +16,6 @@ status as ``application/problem+json``, like every other error of the API.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import socket
 from typing import Any
@@ -58,15 +57,14 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
     """gunicorn's ``write_error``, answering problem+json instead of HTML."""
     # imported here, in the worker: importing Flask in the master (before gevent patches the
     # workers' standard library) makes gevent warn that ssl was imported too early
-    from service.api.excerpts import excerpted
-    from service.api.problems import PROBLEM_TYPE, problem_body
+    from service.api.problems import PROBLEM_TYPE, problem
     from service.api.security import HEADERS
 
     code = GUNICORN_CODES.get(status_int, "internal_error")
     detail = mesg or reason
     if code == "internal_error":
         detail = "an unexpected error occurred"
-    body = json.dumps(excerpted(problem_body(code, detail, status_int))).encode()
+    body = problem(code, detail, status=status_int).get_data()  # the API's renderer's body
     secure = "".join(f"{name}: {value}\r\n" for name, value in HEADERS)
     head = (
         f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n{secure}"

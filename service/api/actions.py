@@ -1,8 +1,9 @@
 """Actions: a seat plays; the body is the action plus the version it expects.
 
 The endpoint: the body parsed (the documented schemas), one call (``play``), the result
-serialised (``answer``). A plain action is served before Flask by ``service.api.hotpath`` with
-the same ``play`` and ``answer``; the view below serves every other request of the operation."""
+serialised (``answer``), an error answered by the one renderer (``problems.render``). A plain
+action is served before Flask by ``service.api.hotpath`` with the same ``play``, ``answer`` and
+renderer; the view below serves every other request of the operation."""
 
 from __future__ import annotations
 

@@ -192,7 +192,7 @@ def problem_page(code: str) -> Response:
 
 
 def problem_body(code: str, detail: str, status: int | None = None) -> dict[str, Any]:
-    """The members every problem has (also written by gunicorn, service/gunicorn_conf.py)."""
+    """The members every problem has."""
     default_status, title = CODES.get(code, (status or 500, code.replace("_", " ").capitalize()))
     status = status or default_status
     return {

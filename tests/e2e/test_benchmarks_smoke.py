@@ -37,6 +37,15 @@ def test_the_engines_benchmark_compares_two_checkouts() -> None:
         assert re.search(line, done.stdout, re.MULTILINE), done.stdout
 
 
+def test_the_hot_path_benchmark_compares_two_checkouts() -> None:
+    command = [sys.executable, "-m", "benchmarks.bench_hotpath", "--against", str(ROOT),
+               "--samples", "1", "--actions", "40", "--warm-up", "10"]  # against itself
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "CPU per action, this / against: median" in done.stdout
+    assert done.stdout.count("answers {'200': 40}") == 2, done.stdout  # every action played
+
+
 def test_the_memory_benchmark_prints_its_ratio() -> None:
     done = smoke("bench_memory")
     assert done.returncode == 0, done.stderr
