@@ -98,6 +98,7 @@ def sample(code: str, game: str, actions: int, warm_up: int, seed: int) -> None:
                 close()
 
     play(environs[:warm_up])
+    statuses.clear()  # the timed ones' only
     began = time.process_time()
     play(environs[warm_up:])
     cpu = time.process_time() - began
