@@ -82,6 +82,41 @@ def need_wrk() -> str:
     return path
 
 
+def new_game(service: Any, game: str) -> dict[str, Any]:
+    """A game of two joined seats created on ``service`` (a ``GameService``), as a plan keeps
+    it: id, tokens, rules, state, version, deal keys."""
+    from service import deal_keys
+
+    created = service.create_game(game, [{"type": "open"}, {"type": "open"}])
+    tokens = [service.join_seat(created["id"], s, f"p{s}")["token"] for s in range(2)]
+    loaded = service.load(created["id"])
+    return {"id": created["id"], "tokens": tokens, "rules": loaded.game, "state": loaded.state,
+            "version": loaded.version, "keys": deal_keys.keys_of(loaded.meta)}  # fmt: skip
+
+
+def one_round(
+    live: list[dict[str, Any]], rnd: random.Random
+) -> Iterator[tuple[dict[str, Any], int, dict[str, Any]]]:
+    """A random legal action of each kept game in turn, played on its state: (the game, the
+    seat, the request's body with the version it expects); a game that ended leaves ``live``."""
+    from domain.protocol import fold
+    from service import folding
+    from service.json_ready import json_ready
+
+    for g in list(live):
+        rules, state = g["rules"], g["state"]
+        choices = [(s, a) for s in rules.awaited_seats(state)
+                   for a in rules.legal_actions(state, s)]  # fmt: skip
+        if not choices or rules.outcome(state) is not None:
+            live.remove(g)
+            continue
+        seat, action = rnd.choice(choices)
+        body = {**json_ready(action), "expected_version": g["version"]}
+        events = folding.decide(rules, state, seat, action, g["keys"])
+        g["state"], g["version"] = fold(rules, events, state), g["version"] + len(events)
+        yield g, seat, body
+
+
 def plan(
     url: str,
     namespace: str,
@@ -97,10 +132,7 @@ def plan(
     previous sample go on from where the server left them (their state read back from the
     store), new ones top them up. (lines written, the games still live)."""
     from domain.events import canonical_json
-    from domain.protocol import fold
-    from service import deal_keys, folding
     from service.games import GameService
-    from service.json_ready import json_ready
     from service.store.redis import RedisEventStore
 
     service = GameService(RedisEventStore.from_url(url, namespace))
@@ -110,27 +142,11 @@ def plan(
         loaded = service.load(g["id"])
         g["state"], g["version"] = loaded.state, loaded.version
     while len(live) < games:
-        created = service.create_game(game, [{"type": "open"}, {"type": "open"}])
-        tokens = [service.join_seat(created["id"], s, f"p{s}")["token"] for s in range(2)]
-        loaded = service.load(created["id"])
-        live.append({"id": created["id"], "tokens": tokens, "rules": loaded.game,
-                     "state": loaded.state, "version": loaded.version,
-                     "keys": deal_keys.keys_of(loaded.meta)})  # fmt: skip
+        live.append(new_game(service, game))
     written = 0
     with out.open("w") as file:
         while written < lines and len(live) >= 8 * concurrency:
-            for g in list(live):
-                rules, state = g["rules"], g["state"]
-                choices = [(s, a) for s in rules.awaited_seats(state)
-                           for a in rules.legal_actions(state, s)]  # fmt: skip
-                if not choices or rules.outcome(state) is not None:
-                    live.remove(g)
-                    continue
-                seat, action = rnd.choice(choices)
-                body = {**json_ready(action), "expected_version": g["version"]}
-                events = folding.decide(rules, state, seat, action, g["keys"])
-                g["state"] = fold(rules, events, state)
-                g["version"] += len(events)
+            for g, seat, body in one_round(live, rnd):
                 file.write(
                     f"/games/{g['id']}/actions\t{g['tokens'][seat]}\t"
                     f"{canonical_json(body)}\n"

@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_api import new_game, one_round
 from benchmarks.stats import load_note, ratio_line, spread
 
 HERE = Path(__file__).resolve().parents[1]
@@ -39,33 +40,14 @@ def requests(app: Any, game: str, count: int, live: int, seed: int) -> list[dict
     from werkzeug.test import EnvironBuilder
 
     from domain.events import canonical_json
-    from domain.protocol import fold
-    from service import deal_keys, folding
     from service.api.deps import EXTENSION
-    from service.json_ready import json_ready
 
     service, rnd = app.extensions[EXTENSION], random.Random(seed)
     games: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     while len(out) < count:
-        while len(games) < live:
-            created = service.create_game(game, [{"type": "open"}, {"type": "open"}])
-            tokens = [service.join_seat(created["id"], s, f"p{s}")["token"] for s in range(2)]
-            loaded = service.load(created["id"])
-            games.append({"id": created["id"], "tokens": tokens, "rules": loaded.game,
-                          "state": loaded.state, "version": loaded.version,
-                          "keys": deal_keys.keys_of(loaded.meta)})  # fmt: skip
-        for g in list(games):
-            rules, state = g["rules"], g["state"]
-            choices = [(s, a) for s in rules.awaited_seats(state)
-                       for a in rules.legal_actions(state, s)]  # fmt: skip
-            if not choices or rules.outcome(state) is not None:
-                games.remove(g)
-                continue
-            seat, action = rnd.choice(choices)
-            body = {**json_ready(action), "expected_version": g["version"]}
-            events = folding.decide(rules, state, seat, action, g["keys"])
-            g["state"], g["version"] = fold(rules, events, state), g["version"] + len(events)
+        games += [new_game(service, game) for _ in range(live - len(games))]
+        for g, seat, body in one_round(games, rnd):
             out.append(EnvironBuilder(
                 path=f"/games/{g['id']}/actions", method="POST",
                 headers={"Authorization": f"Bearer {g['tokens'][seat]}"},
