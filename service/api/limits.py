@@ -107,7 +107,6 @@ def install(
         app.extensions[BOT_LIMIT] = BotLimit(
             limiter, str(config["CARDROOM_LIMIT_BOT_REQUESTS"]), account_of, prefix
         )
-
     return limiter
 
 

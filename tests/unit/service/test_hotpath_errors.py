@@ -1,6 +1,6 @@
 """An error the action hot path meets is answered there, byte for byte as Flask answers it:
 the one renderer (``problems.render``), the security headers, the request metric by status; and
-nothing is stored (docs/decisions.md, "The action endpoint renders its errors in one place")."""
+nothing is stored (docs/decisions.md, "The action endpoint's errors are rendered in one place")."""
 
 from __future__ import annotations
 
