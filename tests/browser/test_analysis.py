@@ -56,6 +56,46 @@ def test_a_replay_is_reviewed_and_played_on_from_a_decision_as_its_seat(
     watched.assert_clean()
 
 
+def test_play_on_is_offered_where_a_move_ends_not_between_its_events(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    # Shithead's first seat out: its play, PlayerOut and the turn passed on are one action's
+    # events; at the PlayerOut the table is half made, and the server refuses a fork there
+    created = table_stack.create("shithead", [BOT] * 3, seed="browser-play-on-moves")
+    game_id = created["id"]
+    table_stack.wait_over(game_id)
+    replay = loads(table_stack.http.get(f"{table_stack.base}/games/{game_id}/replay").content)
+    batch = next(b for b in replay.batches
+                 if any(e.event["type"] == "shithead.PlayerOut" for e in b.events))  # fmt: skip
+    inside = next(e.version for e in batch.events if e.event["type"] == "shithead.PlayerOut")
+    end = batch.events[-1].version
+    assert inside < end
+    watched = pages()
+    page = watched.page
+    watched.goto(f"#/replay/{game_id}")
+    page.wait_for_selector("#replay-step >> text=event 1 of")
+    page.click(f'#event-log li[data-version="{inside}"] button')
+    page.wait_for_selector(f"#replay-step >> text=event {inside} of")
+    assert page.is_disabled("#play-on")
+    where = page.locator("#play-on-where")
+    why = f"Events {batch.events[0].version} to {end} are one action: a fork starts where it ends"
+    assert why in where.inner_text() and why in (page.get_attribute("#play-on", "title") or "")
+    watched.screenshot("analysis-inside-a-move")
+    page.set_viewport_size({"width": 390, "height": 844})
+    watched.screenshot("analysis-inside-a-move-390")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    where.get_by_role("button").click()  # to the move's end, where the fork is offered
+    page.wait_for_selector(f"#replay-step >> text=event {end} of")
+    assert page.is_enabled("#play-on") and not where.is_visible()
+    page.click("#play-on")
+    page.wait_for_url(lambda url: "#/game/" in url and game_id not in url)
+    fork_id = page.url.rsplit("/", 1)[1]
+    summary = table_stack.summary(fork_id)
+    assert summary["forked"] == {"source": game_id, "version": end, "as": None}
+    watched.assert_clean()
+
+
 def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fork(
     table_stack: Stack,
     pages: Callable[..., Watched],

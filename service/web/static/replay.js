@@ -16,6 +16,21 @@ async function allEvents(path) {
   return items;
 }
 
+/** The first and last versions of the action (one command's events) each event belongs to:
+ * a finished game's events carry, on the first of each command's batch, ``batch`` (its event
+ * count), the marks the server's own check reads (a fork starts where an action ends,
+ * domain.forks.check_moment). Without them an event is taken as an action of its own. */
+function actions(items) {
+  const of = new Map();
+  let first = 0;
+  let last = 0;
+  for (const item of items) {
+    if (item.batch) [first, last] = [item.version, item.version + item.batch - 1];
+    of.set(item.version, item.version <= last ? [first, last] : [item.version, item.version]);
+  }
+  return of;
+}
+
 export async function replayPage({ main, onLeave }, id) {
   const path = `/games/${encodeURIComponent(id)}`;
   const summary = await api("GET", path);
@@ -74,7 +89,8 @@ export async function replayPage({ main, onLeave }, id) {
       what),
     table,
     el("section", { class: "panel" }, el("h2", {}, "Events"), log));
-  const analysis = analysisPanel({ path, game, go: (target) => go(target) });
+  const actionOf = actions(items);
+  const analysis = analysisPanel({ path, game, go: (target) => go(target), action: (version) => actionOf.get(version) ?? [version, version] });
   main.append(analysis.element);
   onLeave(() => analysis.stop());
 
