@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.events import canonical_json
+from domain.registry import all_games
 from replays import Replay, check
 from replays.checks import Discrepancy
 from tests.support.fakegame import FAKE
@@ -157,4 +158,23 @@ def test_the_summary_line_says_what_was_proven_or_where_it_failed(replay: Replay
     assert forged.summary() == (
         f"FAILED fake game g-s1: event {replay.header.head_version}: the header's head "
         "hash is not the last event's hash"
+    )
+
+
+def test_a_replay_of_an_unknown_game_says_which_games_are_known(replay: Replay) -> None:
+    report = check(replace(replay, header=replace(replay.header, game="nosuchgame")))
+    assert (report.bad_version, report.reason) == (
+        None, f"unknown game 'nosuchgame'; known games: {', '.join(sorted(all_games()))}"
+    )
+
+
+def test_an_unexpected_head_is_named_at_the_head_with_both_hashes_shortened(
+    replay: Replay,
+) -> None:
+    expected = "e" * 64
+    report = check(replay, FAKE, expect_head=expected)
+    head = replay.header.head_hash
+    assert (report.bad_version, report.reason) == (
+        replay.header.head_version,
+        f"the head hash {head[:16]}... is not the expected {'e' * 16}...",
     )
