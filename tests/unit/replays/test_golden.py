@@ -116,6 +116,18 @@ def test_a_timeout_before_the_rule_whose_move_is_no_legal_move_fails() -> None:
     assert not report.ok and report.bad_version == played.version, report.summary()
 
 
+def test_a_legacy_timeout_whose_move_is_no_legal_move_is_told_the_rules_default_move() -> None:
+    replay = read(BEFORE_RULE[-1])
+    index = [i for i, b in enumerate(replay.batches) if b.command["kind"] == "timeout"][1]
+    played = replay.batches[index].events[1]
+    assert played.event["card"] == "TH"  # the rule's default move after the version before it
+    report = check(_rechained(replay, played.version, {**played.event, "card": "XX"}))
+    assert (report.bad_version, report.reason) == (
+        played.version,
+        'the rules produce a different sixty_six.CardPlayed here (card: rules "TH", replay "XX")',
+    )
+
+
 def _rechained(replay: Replay, version: int, event: dict[str, Any]) -> Replay:
     """The replay with one event replaced and the salted chain made whole again."""
     salt, prev = chain_salt(str(replay.header.secret)), GENESIS
