@@ -86,8 +86,10 @@ def test_the_goldens_hold_timeouts_late_moves_leaves_retakes_aborts_and_a_forfei
 
 @pytest.mark.parametrize("path", BEFORE_RULE, ids=[p.name for p in BEFORE_RULE])
 def test_a_replay_whose_timeouts_the_heuristic_bot_moved_still_verifies(path: Path) -> None:
-    report = check(read(path))
+    replay = read(path)
+    report = check(replay)
     assert report.ok, report.summary()
+    assert report.legacy_timeouts == sum(b.command["kind"] == "timeout" for b in replay.batches)
     assert report.legacy_timeouts > 0
     assert (f"every batch is what the rules produce ({report.legacy_timeouts} timeout move(s) "
             "recorded before the default-move rule: checked to be legal, not re-derived); "
@@ -114,6 +116,12 @@ def test_a_timeout_before_the_rule_whose_move_is_no_legal_move_fails() -> None:
     forged = _rechained(replay, played.version, {**played.event, "card": "XX"})
     report = check(forged)
     assert not report.ok and report.bad_version == played.version, report.summary()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_a_golden_replay_counts_no_timeout_from_before_the_rule(path: Path) -> None:
+    report = check(read(path))  # the clocked goldens' timeouts name their rule
+    assert report.legacy_timeouts == 0 and "before the default-move rule" not in report.summary()
 
 
 def test_a_legacy_timeout_whose_move_is_no_legal_move_is_told_the_rules_default_move() -> None:

@@ -5,16 +5,18 @@ sent their own entropy, one seat or several (docs/fairness.md)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from domain.fairness import chain_salt
 from domain.lifecycle import Keys
 from domain.registry import get_game
-from replays import Replay, check
+from replays import Replay, check, read
 from replays.record import record_fair_game
 from tests.unit.lifecycle.test_receipts import rechain
 
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 SECRET = "11" * 32
 DERIVED = "secret matches its commitment; seed derived from the secret and"
 
@@ -45,6 +47,16 @@ def test_the_report_says_who_drew_the_entropy_the_seed_is_derived_from(
     assert report.ok, report.summary()
     assert report.dealing == said
     assert f"; {said}; " in report.summary()
+
+
+def test_a_prearranged_game_is_said_to_be_so() -> None:
+    replay = read(GOLDEN / "shithead-3p-variant-seeded.replay.json")
+    assert replay.header.prearranged
+    report = check(replay)
+    assert report.ok, report.summary()
+    assert report.dealing == (
+        "PREARRANGED (chosen seed or explicit deal); secret matches its commitment"
+    )
 
 
 @pytest.mark.parametrize(
