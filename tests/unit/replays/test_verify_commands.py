@@ -7,7 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from domain.lifecycle import Keys
+from domain.registry import get_game
 from replays import check, read
+from replays.record import record_fair_game
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 REPLAY = read(GOLDEN / "sixty_six-heuristic-vs-random.replay.json")
@@ -40,3 +43,25 @@ def test_a_command_missing_what_its_kind_needs_is_malformed_at_its_batch() -> No
             False, REPLAY.batches[index].events[0].version,
             f"malformed {kind} command: KeyError('{missing}')",
         )  # fmt: skip
+
+
+def test_a_replay_not_started_by_one_create_command_is_named_where_it_goes_wrong() -> None:
+    create, join = REPLAY.batches[0].command, first_of("join")
+    assert refused(0, {**create, "kind": "join"}) == (
+        False, 1, "the first batch is not a create command"
+    )
+    assert refused(join, create) == (
+        False, REPLAY.batches[join].events[0].version, "a second create command"
+    )
+
+
+def test_a_create_command_that_names_no_seat_filled_at_creation_needs_no_filled_list() -> None:
+    replay, _ = record_fair_game(get_game("sixty_six"), "g-joined", keys=Keys(secret="7a" * 32),
+                                 entropy=["01" * 32, "02" * 32], bots=0,
+                                 choose=lambda *_: {"type": "resign"})  # fmt: skip
+    create = replay.batches[0].command
+    assert create["filled"] == []
+    unlisted = replace(replay.batches[0], command={k: v for k, v in create.items()
+                                                   if k != "filled"})  # fmt: skip
+    report = check(replace(replay, batches=(unlisted, *replay.batches[1:])))
+    assert report.ok, report.summary()
