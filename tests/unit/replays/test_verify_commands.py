@@ -65,3 +65,12 @@ def test_a_create_command_that_names_no_seat_filled_at_creation_needs_no_filled_
                                                    if k != "filled"})  # fmt: skip
     report = check(replace(replay, batches=(unlisted, *replay.batches[1:])))
     assert report.ok, report.summary()
+
+
+def test_an_action_whose_seat_is_no_seat_number_is_named_at_its_batch() -> None:
+    index = first_of("action")
+    for seat in ("0", None, 0.0):
+        assert refused(index, {**REPLAY.batches[index].command, "seat": seat}) == (
+            False, REPLAY.batches[index].events[0].version,
+            f"the command's seat {seat!r} is not a seat number",
+        )  # fmt: skip
