@@ -74,3 +74,17 @@ def test_an_action_whose_seat_is_no_seat_number_is_named_at_its_batch() -> None:
             False, REPLAY.batches[index].events[0].version,
             f"the command's seat {seat!r} is not a seat number",
         )  # fmt: skip
+
+
+def test_a_command_of_no_known_kind_is_named_at_its_batch() -> None:
+    index = first_of("action")
+    assert refused(index, {**REPLAY.batches[index].command, "kind": "fly"}) == (
+        False, REPLAY.batches[index].events[0].version, "unknown command kind 'fly'"
+    )
+
+
+def test_a_create_command_whose_fork_is_no_origin_says_what_it_is() -> None:
+    create, created = REPLAY.batches[0].command, REPLAY.events[0].event
+    assert refused(0, {**create, "fork": created}) == (
+        False, 1, "the create command's fork is a 'lifecycle.GameCreated', not an origin"
+    )
