@@ -186,11 +186,16 @@ class Creating:
 
     def _paced(self, options: Mapping[str, Any] | None, records: Sequence[Any]) -> dict[str, Any]:
         """The creator's options, with the service's bot pace when a person will sit and the
-        creator set none (recorded: the pace is public, and the same whatever the cards)."""
+        creator set none (recorded: the pace is public, and the same whatever the cards), at
+        most half a turn of the game's clock: a bot's move must come in its time (the 1.5 s
+        pace timed out every bot turn of a 1 s clock; a forfeit lost the game at the first)."""
         given = dict(options or {})
         unpaced = not {"bot_pace_ms", "rights_grace_ms"} & set(given)
         if unpaced and self.bot_pace_ms and any(r.type != "bot" for r in records):
-            given["bot_pace_ms"] = self.bot_pace_ms
+            pace, turn = self.bot_pace_ms, given.get("turn_seconds")
+            if isinstance(turn, int) and not isinstance(turn, bool) and turn > 0:
+                pace = min(pace, turn * 500)
+            given["bot_pace_ms"] = pace
         return given
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from benchmarks.servers import answers
 from tests.e2e.conftest import ROOT, free_port, start_serve
 
 pytestmark = pytest.mark.e2e
@@ -36,6 +37,9 @@ def test_a_worker_without_redis_url_serves_the_running_services_embedded_redis(
                  "--import", "workers.examples.lowball", "--no-sweep"],
                 cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=out, stderr=out,
             )  # fmt: skip
+        # served, not only listening: gunicorn accepts at once while its workers still load the
+        # app (over 10 s under load), and a request sent meanwhile waits all that time
+        assert answers(f"{base}/games", 60, alive=lambda: serve.poll() is None), "no web"
         game = _create_when_registered(base)
         _wait_for(lambda: _status(base, game) == "over", "the game with the worker's bot")
     finally:
@@ -54,7 +58,7 @@ def _create_when_registered(base: str) -> str:
     body = {"game": "sixty_six", "seats": [LOWBALL, {"type": "bot", "bot": "heuristic"}],
             "options": {"game_target": 1}}  # fmt: skip
     deadline = time.monotonic() + 30
-    while True:  # until the web is up and the worker has registered its bot
+    while True:  # until the worker has registered its bot
         try:
             created = requests.post(f"{base}/games", json=body, timeout=10)
         except requests.ConnectionError:

@@ -140,6 +140,23 @@ def test_the_served_pace_is_written_into_the_options_of_games_with_people(
     assert [o.get("bot_pace_ms") for o in options] == [1500, None, None]
 
 
+@pytest.mark.parametrize(("turn_seconds", "pace_ms"), [(1, 500), (2, 1000), (10, 1500)])
+def test_the_served_pace_leaves_a_bot_on_the_clock_its_time(
+    stack: Stack, asked: list[float], turn_seconds: int, pace_ms: int
+) -> None:
+    """At most half a turn: with the served 1500 ms a 1 s clock timed out every bot turn (a
+    forfeit lost the bot the game at its first)."""
+    created = stack.service.create_game("sixty_six", [{"type": "open"}, RANDOM], dealer=0,
+                                        options={"turn_seconds": turn_seconds})  # fmt: skip
+    game_id = str(created["id"])
+    assert stack.service.summary(game_id)["options"]["bot_pace_ms"] == pace_ms
+    stack.service.join_seat(game_id, 0, "ann")
+    stack.queue("bots").empty()  # the bot's turn (it leads) is played by hand below
+    loaded = stack.service.load(game_id)
+    assert loaded.game.awaited_seats(loaded.state) == (1,)
+    assert _move_time(asked, game_id, loaded.version) < turn_seconds
+
+
 def _bot_delays(stack: Stack, asked: list[float], moves: int) -> list[tuple[bool, float]]:
     """(the person held a ten to play out of turn, the bot's pause) for each bot move, over
     games of a person playing at random (keeping its tens) against a random bot."""
