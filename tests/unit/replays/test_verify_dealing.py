@@ -10,14 +10,17 @@ from pathlib import Path
 import pytest
 
 from domain.fairness import chain_salt
-from domain.lifecycle import Keys
+from domain.lifecycle import Keys, create_command, lifecycle
+from domain.protocol import fold
 from domain.registry import get_game
 from replays import Replay, check, read
-from replays.record import record_fair_game
+from replays.format import build_replay
+from replays.record import entries, record_fair_game
 from tests.unit.lifecycle.test_receipts import rechain
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 SECRET = "11" * 32
+KEYS = Keys(secret=SECRET)
 DERIVED = "secret matches its commitment; seed derived from the secret and"
 
 
@@ -60,10 +63,11 @@ def test_a_prearranged_game_is_said_to_be_so() -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "bots", "named"), [(2, 1, "seat 1"), (3, 1, "seats 1, 2"), (3, 0, "seats 0, 1, 2")]
+    ("players", "bots", "named"),
+    [(2, 2, None), (2, 1, "seat 1"), (3, 1, "seats 1, 2"), (3, 0, "seats 0, 1, 2")],
 )
 def test_a_revealed_seed_other_than_the_derived_one_names_the_seats_whose_entropy_it_ignores(
-    players: int, bots: int, named: str
+    players: int, bots: int, named: str | None
 ) -> None:
     replay = played("shithead" if players == 3 else "sixty_six", players, bots)
     revealed = replay.events[-1]
@@ -73,7 +77,23 @@ def test_a_revealed_seed_other_than_the_derived_one_names_the_seats_whose_entrop
                                        for e in b.events)) for b in replay.batches]  # fmt: skip
     report = check(rechain(replace(replay, batches=tuple(batches)), chain_salt(SECRET)))
     assert (report.ok, report.bad_version) == (False, revealed.version)
+    said = f", the entropy {named} sent included" if named else ""
     assert report.reason == (
-        "the revealed seed is not the one derived from the secret and every seat's entropy, "
-        f"the entropy {named} sent included"
+        f"the revealed seed is not the one derived from the secret and every seat's entropy{said}"
     )
+
+
+def test_a_game_that_expired_unfilled_cannot_claim_a_chosen_seed() -> None:
+    rules, filled = lifecycle(get_game("sixty_six")), [(0, "01" * 32)]
+    created = rules.create(players=2, options={}, dealer=None, keys=KEYS, filled=filled)
+    state = fold(rules, created)
+    claimed = rules.expire(state, Keys(secret=SECRET, seed="4711"))  # no seed was ever derived
+    command = create_command(players=2, options={}, dealer=None, filled=filled)
+    stored = entries(rules, [(command, created), ({"kind": "expire"}, claimed)], chain_salt(SECRET))
+    replay = build_replay("g-expired", stored, game="sixty_six",
+                          outcome=rules.outcome(fold(rules, claimed, state)))  # fmt: skip
+    assert (replay.header.prearranged, replay.header.seed) == (False, "4711")
+    report = check(replay)
+    assert (report.ok, report.bad_version) == (False, 1)
+    assert report.reason == ("the rules produce a different lifecycle.GameCreated here "
+                             "(prearranged: rules true, replay false)")  # fmt: skip
