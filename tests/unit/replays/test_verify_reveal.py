@@ -42,3 +42,31 @@ def test_a_header_forked_other_than_the_creation_batch_is_named_at_event_one() -
     assert (report.ok, report.bad_version, report.reason) == (
         False, 1, "the header's forked differs from the origin in the creation batch"
     )
+
+
+def test_a_format_2_replay_not_started_by_its_creation_is_named_at_event_one() -> None:
+    replay, _ = sixty_six()
+    assert check(replace(replay, batches=())).reason == (
+        "a format 2 replay starts with lifecycle.GameCreated"
+    )
+    first = replay.batches[0]
+    created = first.events[0]
+    moved = replace(created, event={**created.event, "type": "lifecycle.GameForked"})
+    forged = replace(first, events=(moved, *first.events[1:]))
+    report = check(replace(replay, batches=(forged, *replay.batches[1:])))
+    assert (report.ok, report.bad_version, report.reason) == (
+        False, 1, "a format 2 replay starts with lifecycle.GameCreated"
+    )
+
+
+def test_a_secret_never_revealed_or_not_the_committed_one_is_said_so() -> None:
+    replay, _ = sixty_six()
+    said = {}
+    for secret in (None, "zz", "99" * 32):
+        report = check(replace(replay, header=replace(replay.header, secret=secret)))
+        said[secret] = (report.ok, report.bad_version, report.reason)
+    never = (False, None, "the server's secret was never revealed (the game is not over)")
+    assert said == {
+        None: never, "zz": never, "99" * 32: (False, 1, "the revealed secret does not match "
+                                              "the commitment published at creation (event 1)"),
+    }  # fmt: skip
