@@ -70,3 +70,18 @@ def test_a_secret_never_revealed_or_not_the_committed_one_is_said_so() -> None:
         None: never, "zz": never, "99" * 32: (False, 1, "the revealed secret does not match "
                                               "the commitment published at creation (event 1)"),
     }  # fmt: skip
+
+
+def test_a_reveal_whose_deal_is_no_mapping_is_named_at_the_reveal_not_dealt_from() -> None:
+    replay, _ = sixty_six()
+    revealed = replay.events[-1]
+    other = {**revealed.event, "deal": ["AS"]}
+    batches = [replace(b, events=tuple(replace(e, event=other) if e is revealed else e
+                                       for e in b.events)) for b in replay.batches]  # fmt: skip
+    forged = rechain(replace(replay, batches=tuple(batches)), chain_salt(SECRET))
+    report = check(replace(forged, header=replace(forged.header, explicit_deal=True)))
+    assert (report.ok, report.bad_version, report.reason) == (
+        False, revealed.version,
+        'the rules produce a different lifecycle.SecretRevealed here (deal: rules null, '
+        'replay ["AS"])',
+    )  # fmt: skip
