@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from rq import get_current_job
 from rq.worker import BaseWorker
 
 from domain.errors import DomainError
@@ -53,17 +54,20 @@ def play_bot_turn(game_id: str, seat: int, expected_version: int) -> str:
     """
     svc = service()
     scheduler = svc.scheduler
+    queued = queued_at()
     if isinstance(scheduler, RQScheduler):
         bot = _bot_of(svc, game_id, seat)
         if bot is not None:
-            expected_version = scheduler.take_turn(game_id, seat, expected_version, bot)
+            newest = scheduler.take_turn(game_id, seat, expected_version, bot)
+            queued = queued if newest == expected_version else None  # began after the queueing
+            expected_version = newest
     if not isinstance(scheduler, RQScheduler) or chain_seconds() <= 0:
-        return play_one_turn(svc, game_id, seat, expected_version)
+        return play_one_turn(svc, game_id, seat, expected_version, queued)
     deadline = time.monotonic() + chain_seconds()
     played = 0
     with scheduler.holding() as held:
         try:
-            result = play_one_turn(svc, game_id, seat, expected_version)
+            result = play_one_turn(svc, game_id, seat, expected_version, queued)
             queue = _queue_of(svc, game_id, seat) if result.startswith("played") else ""
             while result.startswith("played") and time.monotonic() < deadline:
                 result = "nothing to chain"
@@ -104,13 +108,26 @@ def _queue(turn: Turn) -> str:
     return config.bot_queue(turn.bot, guests=turn.guests)
 
 
-def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: int) -> str:
-    """One bot turn through the service layer (see play_bot_turn)."""
+def queued_at() -> float | None:
+    """When the running RQ job was queued (Unix seconds; None outside a job): a turn job is
+    queued by the append that made the seat's turn, so for a game without a clock (whose
+    commands bear no time) this is when its turn began, read with the job (no round trip)."""
+    job = get_current_job()
+    return None if job is None or job.enqueued_at is None else job.enqueued_at.timestamp()
+
+
+def play_one_turn(
+    svc: GameService, game_id: str, seat: int, expected_version: int, queued: float | None = None
+) -> str:
+    """One bot turn through the service layer (see play_bot_turn); ``queued``: when its turn
+    began, if known (``queued_at``), else now."""
     loaded = svc.load(game_id)
     skip = _why_not_to_play(loaded, seat, expected_version)
     if skip:
         return skip
-    turn_ends = time.monotonic() + loaded.state.bot_pace_ms() / 1000.0
+    now = svc.now()
+    turn_ends = time.monotonic() + pace_left(loaded.state, seat, now if queued is None else queued,
+                                             now)  # fmt: skip
     bot = str(loaded.meta.seats[seat].bot)
     view = json.loads(canonical_json(loaded.game.view(loaded.state, seat)))
     rng = random.Random(f"{game_id}:{seat}:{expected_version}")
@@ -129,6 +146,25 @@ def play_one_turn(svc: GameService, game_id: str, seat: int, expected_version: i
     if _moved_during_pace(svc, game_id, expected_version, turn_ends):
         return "stale: the game moved first (a person's move out of turn)"
     return _move(svc, turn, bot, answer)
+
+
+def pace_left(state: Any, seat: int, began: float, now: float) -> float:
+    """Seconds from ``now`` until a bot's move is due (Unix seconds in): its pace
+    (``Table.bot_pace_ms``) counted from its turn's start, not from when its job got to run
+    (a queue's delay is no part of the pace). On a clock, the start is the one the clock
+    recorded (its deadline less a turn), and the move comes at least a margin (10 % of a turn,
+    100 ms at least) before the seat's deadline: a bot's own pace never costs it the game.
+    Otherwise the turn began at ``began``."""
+    pace = state.bot_pace_ms() / 1000.0
+    if pace <= 0:
+        return 0.0
+    due = began + pace
+    clock = getattr(state, "clock", None)
+    deadline = clock.deadlines[seat] if clock is not None else None
+    if deadline is not None:
+        margin = max(100, clock.turn_ms // 10)
+        due = min((deadline - clock.turn_ms) / 1000.0 + pace, (deadline - margin) / 1000.0)
+    return max(0.0, due - now)
 
 
 def in_forked_horse() -> bool:

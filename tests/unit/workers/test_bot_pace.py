@@ -15,11 +15,13 @@ import pytest
 from rq import SimpleWorker
 
 from domain.games.shithead import Shithead
+from tests.support.wall import Wall
 from tests.unit.workers.conftest import Stack
 from workers import config, jobs
 from workers.jobs import play_bot_turn
 
 RANDOM = {"type": "bot", "bot": "random"}
+START = 1_700_000_000.0
 
 
 @pytest.fixture
@@ -54,7 +56,7 @@ def _move_time(asked: list[float], game_id: str, version: int) -> float:
     return round(MOVED[-1] - started + sum(asked), 1)
 
 
-def _game(stack: Stack, person_hand: list[str], **options: Any) -> str:
+def _game(stack: Stack, person_hand: list[str], *, queued: bool = False, **options: Any) -> str:
     deal = {"seats": [{"hand": person_hand, "face_up": ["9C", "9D", "9H"],
                        "face_down": ["JC", "JD", "JH"]},
                       {"hand": ["4C", "6D", "7S"], "face_up": ["8C", "8D", "8H"],
@@ -69,7 +71,8 @@ def _game(stack: Stack, person_hand: list[str], **options: Any) -> str:
         if action in loaded.game.legal_actions(loaded.state, 0):
             stack.service.submit_action(game_id, 0, action, loaded.version)
             loaded = stack.service.load(game_id)
-    stack.queue("bots").empty()  # the bot's turn is played by hand below
+    if not queued:
+        stack.queue("bots").empty()  # the bot's turn is played by hand below
     return game_id
 
 
@@ -155,6 +158,69 @@ def test_the_served_pace_leaves_a_bot_on_the_clock_its_time(
     loaded = stack.service.load(game_id)
     assert loaded.game.awaited_seats(loaded.state) == (1,)
     assert _move_time(asked, game_id, loaded.version) < turn_seconds
+
+
+def _waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """How long each paced turn asks its timer to wait (the move is made at once)."""
+    waits: list[float] = []
+    monkeypatch.setattr(jobs, "start_timer", lambda t, move: waits.append(t) or move())
+    return waits
+
+
+def test_a_turn_job_that_starts_late_still_moves_a_pace_after_its_turn_began(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The queue's delay is inside the pace: the job, queued by the append that made the
+    bot's turn, starts 0.74 s later and waits the pace's rest (it waited a whole pace)."""
+    late = 0.0
+    stack.rebuild_service(bot_pace_ms=1500, clock=lambda: time.time() + late)
+    game_id = _game(stack, ["3C", "KH", "5D"], queued=True)
+    version = stack.service.load(game_id).version
+    waits = _waits(monkeypatch)
+    late = 0.74  # the worker comes to each job (the next turns' too) 0.74 s after its queueing
+    stack.work(config.BOTS)
+    assert stack.service.load(game_id).version > version
+    assert waits and all(0.5 < w <= 0.76 for w in waits), waits
+
+
+def _clocked(stack: Stack, wall: Wall, turn_seconds: int, pace_ms: int) -> tuple[str, int]:
+    """A Sixty-six game on a clock whose bot (seat 1, it leads) is to move: (id, version)."""
+    stack.rebuild_service(bot_pace_ms=1500, clock=wall)
+    options = {"turn_seconds": turn_seconds, "bot_pace_ms": pace_ms}
+    created = stack.service.create_game("sixty_six", [{"type": "open"}, RANDOM], dealer=0,
+                                        options=options)  # fmt: skip
+    game_id = str(created["id"])
+    stack.service.join_seat(game_id, 0, "ann")
+    stack.queue(config.BOTS).empty()  # the bot's turn is played by hand below
+    loaded = stack.service.load(game_id)
+    assert loaded.game.awaited_seats(loaded.state) == (1,)
+    return game_id, loaded.version
+
+
+def test_on_a_clock_a_late_turn_job_moves_a_pace_after_the_turn_the_clock_started(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = Wall(START)
+    game_id, version = _clocked(stack, wall, turn_seconds=10, pace_ms=1500)
+    waits = _waits(monkeypatch)
+    wall.now += 0.74
+    assert play_bot_turn(game_id, 1, version).startswith("paced")
+    assert waits == [pytest.approx(0.76, abs=0.05)]  # less the search
+
+
+@pytest.mark.parametrize(("turn_seconds", "margin"), [(1, 0.1), (5, 0.5)])
+def test_on_a_clock_a_bot_moves_a_margin_before_its_deadline_however_long_its_pace(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, turn_seconds: int, margin: float
+) -> None:
+    """A creator's own pace longer than the turn: the bot moves max(100 ms, 10 % of a turn)
+    before its deadline (it timed out, and lost the game under ``forfeit``)."""
+    wall = Wall(START)
+    game_id, version = _clocked(stack, wall, turn_seconds, pace_ms=10_000)
+    waits = _waits(monkeypatch)
+    wall.now += 0.2
+    assert play_bot_turn(game_id, 1, version).startswith("paced")
+    assert waits == [pytest.approx(turn_seconds - margin - 0.2, abs=0.05)]
+    assert stack.service.load(game_id).version > version
 
 
 def _bot_delays(stack: Stack, asked: list[float], moves: int) -> list[tuple[bool, float]]:
