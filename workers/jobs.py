@@ -24,6 +24,7 @@ from typing import Any
 from rq import get_current_job
 from rq.worker import BaseWorker
 
+from domain.clock import Clock
 from domain.errors import DomainError
 from domain.events import canonical_json
 from replays.verify import VerificationFailed
@@ -151,7 +152,7 @@ def play_one_turn(
 def pace_left(state: Any, seat: int, began: float, now: float) -> float:
     """Seconds from ``now`` until a bot's move is due (Unix seconds in): its pace
     (``Table.bot_pace_ms``) counted from its turn's start, not from when its job got to run
-    (a queue's delay is no part of the pace). On a clock, the start is the one the clock
+    (the queue's delay is inside the pace). On a clock, the start is the one the clock
     recorded (its deadline less a turn), and the move comes at least a margin (10 % of a turn,
     100 ms at least) before the seat's deadline: a bot's own pace never costs it the game.
     Otherwise the turn began at ``began``."""
@@ -159,12 +160,12 @@ def pace_left(state: Any, seat: int, began: float, now: float) -> float:
     if pace <= 0:
         return 0.0
     due = began + pace
-    clock = getattr(state, "clock", None)
+    clock: Clock | None = getattr(state, "clock", None)
     deadline = clock.deadlines[seat] if clock is not None else None
-    if deadline is not None:
+    if clock is not None and deadline is not None:
         margin = max(100, clock.turn_ms // 10)
         due = min((deadline - clock.turn_ms) / 1000.0 + pace, (deadline - margin) / 1000.0)
-    return max(0.0, due - now)
+    return max(0.0, float(due - now))
 
 
 def in_forked_horse() -> bool:
