@@ -132,3 +132,59 @@ def test_a_timeouts_default_move_is_told_as_one_not_as_the_seats_own() -> None:
         assert told["seat"] == seat
         said = f"seat {seat} ran out of time: the default move: seat {seat} "
         assert told["text"].startswith(said), told
+
+
+def test_the_clock_shows_its_settings_in_seconds_and_when_it_was_last_set() -> None:
+    options = {"turn_seconds": 10, "bank_seconds": 5, "increment_seconds": 2,
+               "on_timeout": "forfeit"}  # fmt: skip
+    ticking = clock.from_options(options, 2)
+    assert ticking is not None
+    ticking = clock.evolve(ticking, clock.ClockSet(at=7, deadlines=(10_007, None),
+                                                   banks=(5_000, 4_000)))  # fmt: skip
+    assert clock.view(ticking) == {
+        "turn_seconds": 10, "bank_seconds": 5, "increment_seconds": 2, "on_timeout": "forfeit",
+        "at": 7, "deadlines": [10_007, None], "banks": [5_000, 4_000],
+    }  # fmt: skip
+    assert clock.view(None) is None
+
+
+def test_a_timeout_stops_the_seats_clock_empties_its_bank_and_is_when_the_clock_was_set() -> None:
+    ticking = running((10_000, None), (5_000, 5_000))
+    moved = clock.evolve(ticking, clock.TimedOut(seat=0, at=15_000, on_timeout="move"))
+    shown = clock.view(moved)
+    assert shown is not None
+    assert (shown["at"], shown["deadlines"], shown["banks"]) == (15_000, [None, None], [0, 5_000])
+    assert moved.forfeited is None
+    lost = clock.evolve(ticking, clock.TimedOut(seat=0, at=15_000, on_timeout="forfeit"))
+    assert lost.forfeited == 0
+
+
+def test_a_mover_that_is_no_seat_of_the_clock_pays_nothing() -> None:
+    ticking = running((10_000, None), (5_000, 5_000))
+    for mover in (2, -1):  # one past the last seat; none
+        [event] = clock.after_batch(ticking, [1], mover, 8_000)
+        assert event == clock.ClockSet(at=8_000, deadlines=(None, 18_000), banks=(5_000, 5_000))
+
+
+def test_a_timeout_refused_says_whose_time_and_until_when() -> None:
+    ticking = running((10_000, None), (5_000, 5_000))
+    refusals = [(1, 99_000, "seat 1 is not on the clock"),
+                (0, 14_999, "seat 0 has time until 15000 ms, it is 14999")]  # fmt: skip
+    for seat, at, why in refusals:
+        with pytest.raises(IllegalAction) as refused:
+            clock.timed_out(ticking, seat, at)
+        assert refused.value.message == why
+
+
+def test_a_command_is_stored_with_its_time_only_when_the_game_has_a_clock() -> None:
+    assert clock.stamp({"type": "play"}, True, 5_000) == {"type": "play", "at": 5_000}
+    assert clock.stamp({"type": "play"}, False, 5_000) == {"type": "play"}
+    assert clock.stamp({"type": "play"}, True, None) == {"type": "play"}
+
+
+def test_a_one_second_turn_is_a_clock_and_options_that_are_no_object_are_refused() -> None:
+    quick = clock.from_options({"turn_seconds": 1}, 2)
+    assert quick is not None and (quick.turn_ms, quick.deadlines) == (1_000, (None, None))
+    assert clock.from_options({"turn_seconds": 0}, 2) is None
+    with pytest.raises(InvalidOptions, match=r"^options must be an object$"):
+        clock.split(["turn_seconds"])  # type: ignore[arg-type]

@@ -5,13 +5,15 @@ their own budgets."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.test import EnvironBuilder
 
-from service.api.limits import BOT_LIMIT, BotRequests
+from service.api.limits import BOT_LIMIT, BotLimited, BotRequests
 from service.api.security import HEADERS
 from service.store import InMemoryEventStore
 from tests.support.api import bearer, make_app, send_entropy
@@ -154,3 +156,64 @@ def test_an_account_has_at_most_two_streams_open_in_a_web_process() -> None:
     assert again.status_code == 200
     for stream in (opened[1], again, others):
         stream.close()
+
+
+@pytest.mark.parametrize(
+    ("limit", "later", "retry_after"),
+    [("1 per 10 seconds", 4.0, 6), ("1 per 10 seconds", 9.5, 1),
+     ("1 per 2 seconds", 0.0, 2), ("1 per second", 0.0, 1)],
+)  # fmt: skip
+def test_a_refused_bot_is_told_the_whole_seconds_until_its_window_resets(
+    monkeypatch: pytest.MonkeyPatch, limit: str, later: float, retry_after: int
+) -> None:
+    client = limited(InMemoryEventStore(), limit)
+    token = account(client)
+    bots = client.application.extensions[BOT_LIMIT]
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)  # the limits' storage reads it too
+    bots.check(token)  # the window starts
+    now += later
+    with pytest.raises(BotLimited) as refused:
+        bots.check(token)
+    assert refused.value.retry_after == retry_after
+
+
+def test_a_refused_bot_whose_window_cannot_be_read_is_told_the_windows_length() -> None:
+    client = limited(InMemoryEventStore(), "1 per 10 seconds")
+    token = account(client)
+    bots = client.application.extensions[BOT_LIMIT]
+    bots.check(token)
+
+    def unreadable(*args: Any) -> Any:
+        raise ConnectionError("the limits' storage went away")
+
+    bots.limiter.limiter.get_window_stats = unreadable
+    with pytest.raises(BotLimited) as refused:
+        bots.check(token)
+    assert refused.value.retry_after == 10
+
+
+def test_refusals_held_at_once_are_counted_and_past_the_most_answered_at_once() -> None:
+    client = limited(InMemoryEventStore(), "1 per minute", CARDROOM_BOT_REFUSAL_PAUSE=1.0)
+    token = account(client)
+    game_id = game(client, [ME, ME], "three")
+    assert view(client, token, game_id).status_code == 200
+    front = client.application.wsgi_app
+    assert isinstance(front, BotRequests)
+    front.HELD = 2
+    request = EnvironBuilder(f"/games/{game_id}/view", headers=list(bearer(token).items()))
+    environ = request.get_environ()
+    took: list[float] = []
+
+    def refused() -> None:
+        began = time.monotonic()
+        front(dict(environ), lambda status, headers: None)
+        took.append(time.monotonic() - began)
+
+    threads = [threading.Thread(target=refused) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(seconds >= 1.0 for seconds in took) == 2  # the third was answered at once
+    assert front.held == 0

@@ -3,12 +3,13 @@ seat; nothing refused is stored."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from service.api.limits import ACTION_LIMIT
+from service.api.limits import ACTION_LIMIT, ActionLimit, seat_key, token_key
 from service.store import InMemoryEventStore, Quota, QuotaExceeded
 from service.store.replies import quota_exceeded
 from tests.support.api import Table, make_app
@@ -216,3 +217,39 @@ def test_an_action_without_a_token_under_the_limit_is_a_401(store: InMemoryEvent
     table, dealt = dealt_table(store, "5 per minute")
     body = {"type": "play", "card": "AS", "expected_version": dealt}
     problem_of(table.client.post(f"/games/{table.id}/actions", json=body), 401, "unauthorized")
+
+
+def test_a_seats_actions_are_counted_by_its_bearer_token_else_by_its_address() -> None:
+    def key(address: str, authorization: str | None = None) -> str:
+        environ = {"REMOTE_ADDR": address}
+        if authorization is not None:
+            environ["HTTP_AUTHORIZATION"] = authorization
+        return seat_key(environ)
+
+    assert key("10.0.0.7", "Bearer abc") == key("10.0.0.8", "bearer abc") == token_key("abc")
+    assert key("10.0.0.7", "Bearer xbc") != token_key("abc")  # every character of it counts
+    for without_token in (None, "Basic dXNlcjpwYXNz", "Bearer   "):
+        assert key("10.0.0.7", without_token) == "ip:10.0.0.7"
+    assert key("10.0.0.8") == "ip:10.0.0.8"
+
+
+class UncountingStore(InMemoryEventStore):
+    """A store whose quota counts fail (its Redis went away)."""
+
+    def count(self, game_id: str, quota: Quota) -> None:
+        raise ConnectionError("the store went away")
+
+
+def test_an_action_its_store_cannot_count_goes_through_and_the_log_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=1)
+    limit = ActionLimit(app.extensions[ACTION_LIMIT].limiter, "1 per minute", UncountingStore())
+    quota = limit.quota("seat:x")
+    assert quota is not None
+    with caplog.at_level(logging.ERROR, logger="service.api.limits"):
+        limit.settle("game", quota)
+    [record] = caplog.records
+    assert record.getMessage() == (
+        "the action limit could not be checked; the request goes through"
+    )
