@@ -5,6 +5,7 @@ their own budgets."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from werkzeug.test import EnvironBuilder
 
 from service.api.limits import BOT_LIMIT, BotLimited, BotRequests
 from service.api.security import HEADERS
+from service.digests import token_hash
 from service.store import InMemoryEventStore
 from tests.support.api import bearer, make_app, send_entropy
 from tests.unit.service.test_api_games import problem_of
@@ -176,6 +178,7 @@ def test_a_refused_bot_is_told_the_whole_seconds_until_its_window_resets(
     with pytest.raises(BotLimited) as refused:
         bots.check(token)
     assert refused.value.retry_after == retry_after
+    assert str(refused.value) == f"{bots.items[0]} per bot account"
 
 
 def test_a_refused_bot_whose_window_cannot_be_read_is_told_the_windows_length() -> None:
@@ -217,3 +220,47 @@ def test_refusals_held_at_once_are_counted_and_past_the_most_answered_at_once() 
         thread.join()
     assert sum(seconds >= 1.0 for seconds in took) == 2  # the third was answered at once
     assert front.held == 0
+
+
+def test_a_bot_token_sent_with_spaces_around_it_is_counted_like_any() -> None:
+    client = limited(InMemoryEventStore(), "1 per minute")
+    token = account(client)
+    game_id = game(client, [ME, ME], "spaces")
+    spaced = {"Authorization": f"Bearer  {token} "}  # the app reads it as the same token
+    assert client.get(f"/games/{game_id}/view", headers=spaced).status_code == 200
+    refused = client.get(f"/games/{game_id}/view", headers=spaced)
+    problem_of(refused, 429, "rate_limited")
+    assert refused.headers["Content-Length"] == str(len(refused.get_data()))
+
+
+def test_a_count_or_look_up_that_fails_lets_the_request_through_and_the_log_says_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = limited(InMemoryEventStore(), "1 per minute")
+    token = account(client)
+    bots = client.application.extensions[BOT_LIMIT]
+
+    def broken(*args: Any) -> Any:
+        raise ConnectionError("the limits' storage went away")
+
+    with caplog.at_level(logging.ERROR, logger="service.api.limits"):
+        bots.account_of = broken
+        bots.check(token)  # not known yet: the registry cannot tell
+        bots.account_of = lambda digest: "mybot"
+        bots.limiter.limiter.hit = broken
+        bots.check(token)
+    assert [record.getMessage() for record in caplog.records] == [
+        "could not tell whether a token is a bot account's",
+        "the bot accounts' limit could not be counted; the request goes through",
+    ]
+
+
+def test_a_process_remembers_the_newest_tokens_it_looked_up() -> None:
+    client = limited(InMemoryEventStore(), "100 per minute")
+    bots = client.application.extensions[BOT_LIMIT]
+    bots.KNOWN = 2
+    looked_up: list[str] = []
+    bots.account_of = lambda digest: looked_up.append(digest)
+    for token in ("one", "two", "three", "three", "two", "one"):
+        bots.check(token)
+    assert looked_up == [token_hash(t) for t in ("one", "two", "three", "one")]
