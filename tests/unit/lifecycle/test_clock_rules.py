@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -145,6 +146,11 @@ def test_the_clock_shows_its_settings_in_seconds_and_when_it_was_last_set() -> N
         "turn_seconds": 10, "bank_seconds": 5, "increment_seconds": 2, "on_timeout": "forfeit",
         "at": 7, "deadlines": [10_007, None], "banks": [5_000, 4_000],
     }  # fmt: skip
+    shown = clock.view(ticking)
+    assert shown is not None
+    assert json.dumps([shown[f"{name}_seconds"] for name in ("turn", "bank", "increment")]) == (
+        "[10, 5, 2]"  # whole seconds on the wire
+    )
     assert clock.view(None) is None
 
 

@@ -228,6 +228,7 @@ def test_a_seats_actions_are_counted_by_its_bearer_token_else_by_its_address() -
 
     assert key("10.0.0.7", "Bearer abc") == key("10.0.0.8", "bearer abc") == token_key("abc")
     assert key("10.0.0.7", "Bearer xbc") != token_key("abc")  # every character of it counts
+    assert key("10.0.0.7", "Bearer a") == token_key("a")  # a token of one character too
     for without_token in (None, "Basic dXNlcjpwYXNz", "Bearer   "):
         assert key("10.0.0.7", without_token) == "ip:10.0.0.7"
     assert key("10.0.0.8") == "ip:10.0.0.8"
