@@ -264,3 +264,12 @@ def test_a_process_remembers_the_newest_tokens_it_looked_up() -> None:
     for token in ("one", "two", "three", "three", "two", "one"):
         bots.check(token)
     assert looked_up == [token_hash(t) for t in ("one", "two", "three", "one")]
+
+
+def test_a_bot_token_sent_under_another_scheme_is_no_bot_request() -> None:
+    client = limited(InMemoryEventStore(), "1 per minute")
+    token = account(client)
+    game_id = game(client, [ME, ME], "scheme")
+    other = {"Authorization": f"Token {token}"}  # refused by the app, not counted as the bot's
+    for _ in range(3):
+        problem_of(client.get(f"/games/{game_id}/view", headers=other), 401, "unauthorized")

@@ -254,3 +254,10 @@ def test_an_action_its_store_cannot_count_goes_through_and_the_log_says_so(
     assert record.getMessage() == (
         "the action limit could not be checked; the request goes through"
     )
+
+
+def test_a_seats_quota_counts_the_limits_windows_in_milliseconds() -> None:
+    app = make_app(InMemoryEventStore(), CARDROOM_RATE_LIMITS=1,
+                   CARDROOM_LIMIT_ACTIONS="5 per second;100 per minute")  # fmt: skip
+    quota = app.extensions[ACTION_LIMIT].quota("seat:x")
+    assert quota is not None and quota.windows == ((5, 1_000), (100, 60_000))
