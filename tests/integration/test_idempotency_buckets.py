@@ -76,3 +76,23 @@ def test_a_record_kept_in_the_main_hash_before_buckets_is_still_found(
                          idempotency=earlier)  # fmt: skip
     assert again.replayed == earlier and store.version(game_id) == 2
     assert store.fetch(game_id, 0, earlier.key).idempotency == earlier
+
+
+def test_the_records_expire_when_the_status_is_set_over_not_before(store: RedisEventStore) -> None:
+    game_id = played(store, IDEM_BUCKET + 10)
+    kept = [store.key(game_id, part) for part in ("idem:0", "idem:1")]
+    store.set_status(game_id, "playing")
+    assert [store.client.pttl(k) for k in kept] == [-1, -1]  # a live game keeps them
+    store.set_status(game_id, "over")
+    for key in kept:
+        assert 0 < store.client.pttl(key) <= store.idempotency_ttl * 1000
+
+
+def test_a_records_time_to_live_of_zero_keeps_them_forever_and_of_a_millisecond_does_not(
+    store: RedisEventStore,
+) -> None:
+    forever, brief = played(store, IDEM_BUCKET + 10), played(store, IDEM_BUCKET + 10)
+    RedisEventStore(store.client, store.namespace, idempotency_ttl=0).set_status(forever, "over")
+    assert store.client.pttl(store.key(forever, "idem:1")) == -1
+    RedisEventStore(store.client, store.namespace, idempotency_ttl=0.001).set_status(brief, "over")
+    assert store.client.pttl(store.key(brief, "idem:1")) in (-2, 0, 1)  # gone, or going

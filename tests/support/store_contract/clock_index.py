@@ -36,3 +36,11 @@ class ClockIndexContract(StoreCase):
         assert store.reset_clock(game, None, None) is True  # the game ended: dropped
         assert [d for d in store.clocks_due(10**13) if d[0] == game] == []
         assert store.reset_clock(game, None, None) is False
+
+    def test_at_most_a_hundred_due_clocks_are_listed_at_once_the_earliest_first(
+        self, store: Any
+    ) -> None:
+        games = [f"cd{next(ids)}" for _ in range(101)]
+        for due, game in enumerate(games):
+            store.hint_clock(game, 1_000 + due)
+        assert store.clocks_due(5_000) == [(g, 1_000 + due) for due, g in enumerate(games[:100])]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
+from service.store import UnknownGameId
 from tests.support.store_contract.base import (
     StoreCase,
     make_meta,
@@ -51,6 +54,12 @@ class ListingContract(StoreCase):
         store.set_status(over.id, "over")
         after = {s: store.game_count(s) - before[s] for s in before}
         assert after == {"waiting": 1, "playing": 1, "over": 1}
+
+    def test_the_status_of_an_unknown_game_is_refused_naming_it(self, store: Any) -> None:
+        with pytest.raises(UnknownGameId) as refused:
+            store.set_status("nosuchgame", "over")
+        assert refused.value.args == ("nosuchgame",)
+        assert store.meta("nosuchgame") is None
 
     def test_set_status_moves_the_game_in_the_index(self, store: Any) -> None:
         meta = self.created(store)
