@@ -64,6 +64,10 @@ def test_many_waits_share_one_connection_and_each_wakes_on_its_own_stream(
     assert len(results) == WAITERS and all(results.values())
 
 
+def test_a_store_that_has_not_waited_yet_has_no_stream_waiting(store: RedisEventStore) -> None:
+    assert store.waiting() == 0
+
+
 def test_a_wait_on_a_quiet_stream_times_out_with_false(store: RedisEventStore) -> None:
     started = time.monotonic()
     assert store.wait("quiet", 0, 1.5) is False
