@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 import redis
 
+from service.store import SeatTaken, UnknownGameId
 from service.store.redis import RedisEventStore
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 from tests.support.store_contract import over, rewrite_redis_entry
+from tests.support.store_contract.base import StoreCase
 
 pytestmark = pytest.mark.integration
 
@@ -72,3 +74,22 @@ def test_spectators_of_every_process_count_together_and_leave_no_key_behind() ->
         delete_namespace(clients[0], namespace)
         for c in clients:
             c.close()
+
+
+class TestJoinRacesOnRedis(OnRedis, StoreCase):
+    """A seat or game that changes between a join's read and its script (another process)."""
+
+    def test_a_join_refused_by_its_script_names_the_seat_and_the_game(
+        self, store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        meta = self.created(store)  # seat 0 open
+        read = store.meta(meta.id)
+        store.join(meta.id, 0, "alice", "h" * 64)  # taken after this join read it open
+        monkeypatch.setattr(store, "meta", lambda game_id: read)
+        with pytest.raises(SeatTaken) as taken:
+            store.join(meta.id, 0, "bob", "b" * 64)
+        assert str(taken.value) == f"seat 0 of game {meta.id} is not open"
+        store.client.delete(store.key(meta.id, "meta"))  # gone after this join read it
+        with pytest.raises(UnknownGameId) as unknown:
+            store.join(meta.id, 0, "bob", "b" * 64)
+        assert unknown.value.args == (meta.id,)

@@ -178,7 +178,8 @@ def test_a_refused_bot_is_told_the_whole_seconds_until_its_window_resets(
     with pytest.raises(BotLimited) as refused:
         bots.check(token)
     assert refused.value.retry_after == retry_after
-    assert str(refused.value) == f"{bots.items[0]} per bot account"
+    said = f"{bots.items[0]} per bot account (its actions and reads in all its games)"
+    assert str(refused.value) == said
 
 
 def test_a_refused_bot_whose_window_cannot_be_read_is_told_the_windows_length() -> None:
