@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 import redis
 
@@ -34,3 +36,18 @@ def test_a_store_started_on_old_listing_keys_renames_them_and_lists_every_game()
         assert started.adopt_legacy_index() == 0  # nothing more to do
     finally:
         delete_namespace(client, namespace)
+
+
+def test_a_store_started_before_its_redis_answers_says_so_and_starts(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="service.store.redis"):
+        store = RedisEventStore.from_url("redis://127.0.0.1:1/0")  # nothing listens there
+    [record] = caplog.records
+    assert record.getMessage().startswith(
+        "could not look for old listing keys (Redis unreachable: Error "
+    )
+    assert store.namespace == "cardroom"  # the default namespace, as RedisEventStore's
+    assert RedisEventStore(store.client).key("g1", "events") == "cardroom:game:{g1}:events"
+    brief = RedisEventStore.from_url(redis_url(), unique_namespace(), idempotency_ttl=60)
+    assert brief.idempotency_ttl == 60
