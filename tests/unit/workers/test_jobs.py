@@ -30,6 +30,14 @@ class NonsenseBot:
         return {"type": "no such action"}
 
 
+@register_bot("leads")
+class LeadsBot:
+    """Plays a card whenever it may: a card led passes the turn to the other seat."""
+
+    def choose(self, view: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+        return next(a for a in view["legal_actions"] if a["type"] == "play")
+
+
 def _create(stack: Stack, seats: list[dict[str, str]] = BOTS) -> str:
     return str(stack.service.create_game("sixty_six", seats, seed="jobs")["id"])
 
@@ -56,7 +64,10 @@ def test_a_turn_at_a_stale_version_ends_quietly(stack: Stack) -> None:
 
 
 def test_running_the_same_turn_twice_plays_once(stack: Stack) -> None:
-    game_id = _create(stack)
+    # the bot leads a card, so the turn is the other seat's after it (a random bot that
+    # exchanged the trump or won a trick would be to act again: its pending newer turn is
+    # played, rightly, by the second run)
+    game_id = _create(stack, [{"type": "bot", "bot": "leads"}] * 2)
     loaded = stack.service.load(game_id)
     seat = loaded.game.seats_to_act(loaded.state)[0]
     assert play_bot_turn(game_id, seat, loaded.version) == "played"
