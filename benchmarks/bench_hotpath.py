@@ -84,8 +84,23 @@ def sample(code: str, game: str, actions: int, warm_up: int, seed: int) -> None:
     began = time.process_time()
     play(environs[warm_up:])
     cpu = time.process_time() - began
+    _all_from(code)
     result = {"cpu_per_action": cpu / actions, "statuses": statuses, "code": service.__file__}
     print("RESULT " + json.dumps(result))
+
+
+def _all_from(code: str) -> None:
+    """Fail unless every module of the project a sample ran is the code of ``code``: a module
+    the other checkout does not have (another commit's names) is otherwise found by the
+    editable install's finder in this checkout, and the sample would time a mix of both."""
+    root = Path(code).resolve()
+    files = {name: getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+             if name.split(".")[0] in ("domain", "replays", "service", "workers")}  # fmt: skip
+    mixed = sorted(name for name, file in files.items()
+                   if file and root not in Path(file).resolve().parents)  # fmt: skip
+    if mixed:
+        raise SystemExit(f"not the code of {code}: {', '.join(mixed[:5])} came from elsewhere "
+                         "(its checkout lacks them: the benchmark's helpers need their names)")
 
 
 def run(code: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
