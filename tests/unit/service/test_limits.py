@@ -261,3 +261,25 @@ def test_a_seats_quota_counts_the_limits_windows_in_milliseconds() -> None:
                    CARDROOM_LIMIT_ACTIONS="5 per second;100 per minute")  # fmt: skip
     quota = app.extensions[ACTION_LIMIT].quota("seat:x")
     assert quota is not None and quota.windows == ((5, 1_000), (100, 60_000))
+
+
+def test_a_limiter_whose_storage_fails_lets_creates_through(store: InMemoryEventStore) -> None:
+    # nothing listens on port 1: counting fails, and the request is served, not a 500
+    client = limited(store, RATELIMIT_STORAGE_URI="redis://127.0.0.1:1")
+    assert [create(client).status_code for _ in range(4)] == [201] * 4
+
+
+def test_answers_carry_no_rate_limit_headers(store: InMemoryEventStore) -> None:
+    client = limited(store)
+    answers = [create(client) for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    named = [k.lower() for a in answers for k, _ in a.headers.items()]
+    assert [k for k in named if k.startswith("x-ratelimit")] == []
+
+
+def test_new_bot_accounts_are_limited_by_their_own_setting(store: InMemoryEventStore) -> None:
+    client = limited(store, CARDROOM_LIMIT_BOTS="2 per minute")
+    made = [client.post("/bots", json={"name": f"lim{i}"}).status_code for i in range(2)]
+    assert made == [201, 201]
+    body = problem_of(client.post("/bots", json={"name": "lim2"}), 429, "rate_limited")
+    assert "2 per 1 minute" in body["detail"]  # CARDROOM_LIMIT_BOTS, not the create limit
