@@ -194,7 +194,11 @@ def check_moment(at: int, action: range) -> None:
     """InvalidSetup unless version ``at`` ends ``action``, the versions of the batch (one
     command's events) that holds it. Inside one the table is half made (Shithead: a seat
     that played its last card not yet out, or out and still the seat to move): no seat ever
-    saw it, and the rules need not go on from it (a seat awaited with no move to make)."""
+    saw it, and the rules need not go on from it (a seat awaited with no move to make).
+    An empty ``action`` (no batch of the source holds ``at`` any more: purged meanwhile) is
+    refused too."""
+    if not action:
+        raise InvalidSetup(f"version {at} is in no action of the source")
     if at != action[-1]:
         raise InvalidSetup(f"version {at} is inside one action (its events are versions "
                            f"{action[0]} to {action[-1]}): a fork starts where an action "

@@ -16,7 +16,7 @@ import pytest
 from domain.errors import InvalidSetup
 from domain.events import canonical_json
 from domain.fairness import chain_salt
-from domain.forks import basis_at, seat_fork, thawed
+from domain.forks import basis_at, check_moment, seat_fork, thawed
 from domain.lifecycle import Keys, lifecycle
 from domain.registry import get_game
 from domain.state_codec import from_data, to_data
@@ -300,6 +300,13 @@ def test_a_fork_starts_where_an_action_ends_never_inside_one(
     _, after, _, _ = next(d for d in decisions(svc, game_id) if d[0] == batch.last)
     fork = svc.fork_game(game_id, at=batch.last, view_as=after, seats=[BOT] * 3)
     play_out(svc, fork["id"])
+
+
+def test_a_moment_no_action_holds_is_refused_not_an_index_error() -> None:
+    # the source's events read back fewer than the version asked (purged meanwhile)
+    check_moment(7, range(5, 8))
+    with pytest.raises(InvalidSetup, match="version 7 is in no action of the source"):
+        check_moment(7, range(0))
 
 
 def test_a_game_still_played_is_forked_by_a_seat_only_and_the_moment_must_exist(
