@@ -18,6 +18,7 @@ after the commitment without the commitment showing it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -53,8 +54,10 @@ def commitment(secret: str) -> str:
     return _digest(COMMITMENT_LABEL, check_hex32(secret, "the secret"))
 
 
+@functools.lru_cache(maxsize=4096)
 def chain_salt(secret: str) -> str:
-    """The per-game salt of the hash chain (revealed with the secret)."""
+    """The per-game salt of the hash chain (revealed with the secret); remembered per secret
+    (every action and every catch-up of a game names it)."""
     return _digest(SALT_LABEL, check_hex32(secret, "the secret"))
 
 

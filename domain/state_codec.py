@@ -41,10 +41,20 @@ def to_data(value: Any) -> Any:
         return {DICT: [[to_data(k), to_data(v)] for k, v in value.items()]}
     if kind is frozenset:
         return {FROZENSET: _items(value)}
-    if dataclasses.is_dataclass(value) and _domain_class(kind):
-        fields = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {CLASS: f"{kind.__module__}:{kind.__qualname__}", FIELDS: fields}
-    raise TypeError(f"a state may not hold {kind.__module__}.{kind.__qualname__}")
+    shape = _shape(kind)
+    if shape is None:
+        raise TypeError(f"a state may not hold {kind.__module__}.{kind.__qualname__}")
+    name, names = shape
+    return {CLASS: name, FIELDS: {n: to_data(getattr(value, n)) for n in names}}
+
+
+@cache
+def _shape(kind: type) -> tuple[str, tuple[str, ...]] | None:
+    """A domain dataclass's name as the data writes it and its fields' names, in order (None
+    for any other type): looked up once per class, not on every instance of a snapshot."""
+    if not (dataclasses.is_dataclass(kind) and _domain_class(kind)):
+        return None
+    return f"{kind.__module__}:{kind.__qualname__}", tuple(f.name for f in dataclasses.fields(kind))
 
 
 def _items(values: Any) -> list[Any]:

@@ -90,8 +90,9 @@ class Acting:
         """
         if not isinstance(action, Mapping):
             raise InvalidAction("an action must be an object with a type")
-        request = fingerprint(seat, action, expected_version)
         key = seat_key(seat, idempotency_key) if idempotency_key else None
+        # the request's digest is kept and compared only under an idempotency key
+        request = fingerprint(seat, action, expected_version) if key else ""
         holder = Holder(seat, token_hash)
         warm = self._warm(game_id, seat, expected_version)
         if warm is not None:

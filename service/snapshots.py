@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 
 EVERY = 32  # events between snapshots (a cold read folds fewer than this many)
 FORMAT = b"2"  # 1: pickles (no longer read: other code, so ignored); 2: domain.state_codec JSON
+# zlib's fastest level: a snapshot is taken on an action's path (level 6 took 2.8x the time for
+# output 12 % smaller: 0.16 ms against 0.06 ms for a 9 KB Shithead state); any level reads back
+LEVEL = 1
 MAX_STATE_BYTES = 8 << 20  # a snapshot's state decompresses to at most this many bytes
 
 
@@ -74,7 +77,7 @@ def take(state: Any, version: int, head_hash: str) -> Snapshot | None:
     except TypeError:
         log.exception("no snapshot of a state at version %s", version)
         return None
-    return Snapshot(version, head_hash, code(), zlib.compress(data, 6))
+    return Snapshot(version, head_hash, code(), zlib.compress(data, LEVEL))
 
 
 def to_bytes(snapshot: Snapshot | None) -> bytes:
