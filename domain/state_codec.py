@@ -28,7 +28,7 @@ SCALARS = frozenset((str, int, float, bool, type(None)))
 
 def to_data(value: Any) -> Any:
     """The JSON values of a state (TypeError for a value of no type above)."""
-    kind = type(value)
+    kind: type = type(value)
     if kind in SCALARS:
         return value
     if kind is tuple:
