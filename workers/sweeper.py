@@ -52,14 +52,15 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, Protocol
 
 from rq.job import Job, JobStatus
 
 from service import queues
 from service.bots import BotDirectory, RedisBotRegistry
 from service.clocks import next_due, now_ms
+from service.folding import Loaded
 from service.games import GameService
 from service.idle import idle_seconds
 from service.store.port import ClockIndex, Creations, EventLog, GameMeta, Listing, Seats
@@ -121,14 +122,34 @@ def alive_key(namespace: str, worker_name: str) -> str:
     return f"{namespace}:worker-alive:{worker_name}"
 
 
+class Moves(Protocol):
+    """The use cases the sweeper calls (``GameService`` puts them together): what moves a
+    game nobody moves, and the load that tells whether it must."""
+
+    def complete_create(self, game_id: str) -> bool: ...
+
+    def load(self, game_id: str) -> Loaded: ...
+
+    def enforce_clock(self, game_id: str, expected_version: int | None = None) -> str: ...
+
+    def bots_missing(self, meta: GameMeta) -> list[dict[str, Any]]: ...
+
+    def move_on_idle(self, game_id: str, version: int, gone: Collection[int] = ()) -> list[int]: ...
+
+    def expire_if_due(
+        self, game_id: str, now: float, ttl: float, still_since: tuple[int, float] | None = None
+    ) -> bool: ...
+
+
 class Sweeper:
-    """Finds live games stalled on a bot's turn and queues that turn again. Of the store it
-    reads the ports it uses: the creations left half-done, the listing (and its repairs), the
-    games' versions (``log``) and records (``seats``), and the clock index."""
+    """Finds live games stalled on a bot's turn and queues that turn again. Of the service it
+    calls the use cases of ``Moves``; of the store it reads the ports it uses: the creations
+    left half-done, the listing (and its repairs), the games' versions (``log``) and records
+    (``seats``), and the clock index."""
 
     def __init__(
         self,
-        service: GameService,
+        service: Moves,
         scheduler: RQScheduler,
         limit: int = 100_000,
         *,
