@@ -118,7 +118,8 @@ def create_app(
     app.before_request(bodies.refuse_deep_json)
     app.before_request(bodies.refuse_bad_fields)
     problems.register(app)
-    ops.install(app, store, store)  # /healthz /readyz /metrics, request timing, JSON logs
+    # /healthz /readyz /metrics, request timing, JSON logs
+    ops.install(app, store, store, app.extensions[EXTENSION].scheduler)
     limits.install(app, store, registry.account_of)
     security.install(app)  # the security headers of every answer
     install_hot_path(app)  # plain actions served before Flask (service.api.hotpath)

@@ -9,7 +9,7 @@
   HEARTBEAT_SECONDS, on RQ's Redis (``RQ_REDIS_URL``, default ``REDIS_URL``) beside the queues:
   the worker checks and queue depths read the scheduler's connection, the store check asks the
   store's ``Health`` port (a PING of its Redis, a Redis Cluster too) and the games' gauges its
-  ``Listing``, both given by ``create_app`` (``install``).
+  ``Listing``, all three given by ``create_app`` (``install``).
 - CARDROOM_LOG_FORMAT=json (or ``cardroom serve --log-json``): one JSON object per log line.
 """
 
@@ -24,7 +24,6 @@ import redis
 from flask import Blueprint, Flask, Response, current_app, g, request
 
 from service import metrics, queues
-from service.api.deps import get_service
 from service.store.port import Health, Listing
 from service.store.redis import OUTAGES
 from service.telemetry import use_json_logs, workers_key
@@ -40,6 +39,7 @@ class StorePorts:
 
     health: Health
     listing: Listing
+    rq: redis.Redis | None = None  # RQ's Redis (the scheduler's), if bots are scheduled so
 
 
 def _store() -> StorePorts:
@@ -49,8 +49,7 @@ def _store() -> StorePorts:
 
 def _rq() -> redis.Redis | None:
     """RQ's Redis (the scheduler's connection), if bots are scheduled through RQ."""
-    connection = getattr(get_service().scheduler, "connection", None)
-    return connection if isinstance(connection, redis.Redis) else None
+    return _store().rq
 
 
 @blp.get("/healthz")
@@ -150,10 +149,12 @@ def _finished(response: Response) -> Response:
     return response
 
 
-def install(app: Flask, health: Health, listing: Listing) -> None:
-    """Register the endpoints (on the store's ``health`` and ``listing``) and the request
-    timing; JSON logs if the config asks."""
-    app.extensions[STORE] = StorePorts(health, listing)
+def install(app: Flask, health: Health, listing: Listing, scheduler: object = None) -> None:
+    """Register the endpoints (on the store's ``health`` and ``listing``, and the connection
+    of ``scheduler`` when it is RQ's) and the request timing; JSON logs if the config asks."""
+    connection = getattr(scheduler, "connection", None)
+    rq = connection if isinstance(connection, redis.Redis) else None
+    app.extensions[STORE] = StorePorts(health, listing, rq)
     app.register_blueprint(blp)
     app.before_request(_started)
     app.after_request(_finished)
