@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -87,12 +88,87 @@ def test_play_on_is_offered_where_a_move_ends_not_between_its_events(
     page.set_viewport_size({"width": 1100, "height": 900})
     where.get_by_role("button").click()  # to the move's end, where the fork is offered
     page.wait_for_selector(f"#replay-step >> text=event {end} of")
-    assert page.is_enabled("#play-on") and not where.is_visible()
+    page.wait_for_selector("#play-on:enabled")  # once the table there is read
+    assert not where.is_visible()
     page.click("#play-on")
     page.wait_for_url(lambda url: "#/game/" in url and game_id not in url)
     fork_id = page.url.rsplit("/", 1)[1]
     summary = table_stack.summary(fork_id)
     assert summary["forked"] == {"source": game_id, "version": end, "as": None}
+    watched.assert_clean()
+
+
+def test_play_on_is_offered_only_where_the_server_forks_as_the_seat_viewed(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    # A finished Shithead game viewed as seat 0: where an action ends, the server still
+    # refuses a fork as that seat before the play begins (pre-play), where another seat is to
+    # move, and where the game is over; the button says why and leads to a step it forks at
+    http, base = table_stack.http, table_stack.base
+    created = table_stack.create("shithead", [BOT] * 3, seed="browser-play-on-turns")
+    game_id = created["id"]
+    table_stack.wait_over(game_id)
+    items = http.get(f"{base}/games/{game_id}/events?after=0&limit=1000").json()["events"]
+    last = len(items)
+    ends = [i["version"] + i["batch"] - 1 for i in items if i.get("batch")]
+
+    def table(version: int) -> dict[str, Any]:
+        return dict(http.get(f"{base}/games/{game_id}/replay?at={version}&as=0").json()["table"])
+
+    tables = {v: table(v) for v in ends[:40]}
+    mine = [v for v, t in tables.items() if t["phase"] == "play" and t["to_act"] == [0]]
+    preplay = next(v for v, t in tables.items() if t["phase"] == "preplay" and 0 in t["to_act"])
+    other = next(v for v, t in tables.items() if t["phase"] == "play" and 0 not in t["to_act"])
+    after = next(v for v in mine if v > other)  # seat 0's next decision
+    watched = pages()
+    page = watched.page
+    watched.goto(f"#/replay/{game_id}")
+    page.wait_for_selector("#replay-step >> text=event 1 of")
+    page.select_option("#replay-as", "0")
+    where = page.locator("#play-on-where")
+
+    def at(version: int, why: str) -> None:
+        page.click(f'#event-log li[data-version="{version}"] button')
+        page.wait_for_selector(f"#replay-step >> text=event {version} of")
+        where.get_by_text(why).wait_for()
+        assert page.is_disabled("#play-on")
+        assert why in (page.get_attribute("#play-on", "title") or "")
+
+    at(preplay, f"At event {preplay} the play has not begun")
+    assert "a fork as a seat starts once it has" in where.inner_text()
+    where.get_by_role("button", name=f"Go to event {mine[0]}").wait_for()  # its first decision
+    watched.screenshot("analysis-play-on-preplay")
+    page.set_viewport_size({"width": 390, "height": 844})
+    watched.screenshot("analysis-play-on-preplay-390")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    where.get_by_role("button", name=f"Go to event {mine[0]}").click()
+    page.wait_for_selector(f"#replay-step >> text=event {mine[0]} of")
+    page.wait_for_selector("#play-on:enabled")
+    assert not where.is_visible()
+
+    mover = tables[other]["to_act"][0]
+    at(other, f"At event {other} heuristic (seat {mover}) is to move, not heuristic (seat 0): "
+              "a fork as a seat starts at one of its own decisions.")  # fmt: skip
+    watched.screenshot("analysis-play-on-not-its-turn")
+    page.set_viewport_size({"width": 390, "height": 844})
+    watched.screenshot("analysis-play-on-not-its-turn-390")
+    page.set_viewport_size({"width": 1100, "height": 900})
+
+    page.click("#replay-last")
+    page.wait_for_selector(f"#replay-step >> text=event {last} of")
+    where.get_by_text(f"The game is over at event {last}: nothing is left to play.").wait_for()
+    assert page.is_disabled("#play-on")
+    where.get_by_role("button", name="Go to event").wait_for()  # seat 0's last decision
+
+    at(other, f"At event {other} heuristic (seat {mover}) is to move")
+    where.get_by_role("button", name=f"Go to event {after}").click()
+    page.wait_for_selector(f"#replay-step >> text=event {after} of")
+    page.wait_for_selector("#play-on:enabled")
+    page.click("#play-on")  # the server forks where the page offers it
+    page.wait_for_url(lambda url: "#/game/" in url and game_id not in url)
+    fork_id = page.url.rsplit("/", 1)[1]
+    assert table_stack.summary(fork_id)["forked"] == {"source": game_id, "version": after, "as": 0}
     watched.assert_clean()
 
 

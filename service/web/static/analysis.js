@@ -5,16 +5,22 @@ import { commandText, el } from "./tables.js";
 
 const POLL_MS = 2000; // the review is made by a worker: asked again while it answers 202
 const POLLS = 90;
+const READS = 60; // tables read at most to find the nearest step a fork is made at
 
 /** The analysis panel of a finished game's replay; ``go(step)`` moves the replay,
  * ``action(step)`` is ``[first, last]``, the steps of the action (one command's events) that
- * step belongs to: a fork starts only at its last. Call ``update(step, asSeat)`` whenever the
- * replay moves; ``stop()`` when the page is left. */
-export function analysisPanel({ path, game, go, action }) {
+ * step belongs to: a fork starts only at its last; ``last`` is the replay's last step and
+ * ``tableAt(step, asSeat)`` reads the table there (GET /replay?at=, as the replay shows it).
+ * Call ``update(step, asSeat)`` whenever the replay moves and ``shown(step, asSeat, table)``
+ * once its table is read; ``stop()`` when the page is left. */
+export function analysisPanel({ path, game, go, action, last, tableAt }) {
   let step = 1;
   let asSeat = "";
   let stopped = false;
   let forking = false;
+  let table = null; // the table at the step shown, as viewed (null while it is read)
+  let search = 0; // the newest look for a moment to play on (older answers are dropped)
+  const checked = new Map(); // "step|seat": the refusal there (null: allowed), from its table
   const status = el("p", { id: "analysis-status", class: "muted", "aria-live": "polite" });
   const playOn = el("button", { type: "button", id: "play-on", onclick: () => fork() }, "Play on from here");
   const reviewButton = el("button", { type: "button", id: "review-get", onclick: () => review(0) }, "Review this seat");
@@ -30,20 +36,87 @@ export function analysisPanel({ path, game, go, action }) {
     const made = await api("POST", `${path}/forks`, { body });
     forking = false;
     offer();
+    // the server judges: a refusal the page did not foresee is said in its words
     if (!made.ok) { status.textContent = `Cannot play on from here: ${problemText(made)}`; return; }
     location.hash = `#/game/${made.data.id}`;
   }
 
-  /** Play on only where a move ends: between its events the table is half made (a seat out
-   * and still to move), a moment nobody saw, and the server refuses a fork there. */
+  const short = (seat) => (game.seats[seat]?.name ? `${game.seats[seat].name} (seat ${seat})` : `seat ${seat}`);
+  const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+  /** Why the server would refuse a fork at ``at`` as ``seat`` ("": every card open), read
+   * from the public facts of the table there (``to_act``, ``phase``, ``outcome``) and the
+   * action marks, as the server's checks (domain.forks.check_forkable and check_moment, the
+   * Shithead sampler's play phase): ``{why, ahead}`` (``ahead``: look for an allowed moment
+   * later, else earlier), ``{why, end}`` inside an action, or null where a fork is offered
+   * (or, outside an action, while the table is not read yet). The server stays the judge. */
+  function refusal(at, seat, shownTable) {
+    const [first, end] = action(at);
+    if (end !== at) return { why: `Events ${first} to ${end} are one action: a fork starts where it ends, at event ${end}.`, end };
+    if (shownTable === null) return null; // not read yet: the button waits for it
+    if (shownTable.outcome || at === last) {
+      return { why: `The game is over at event ${at}: nothing is left to play.`, ahead: false };
+    }
+    const toAct = shownTable.to_act || [];
+    if (!toAct.length) return { why: `Nothing is dealt yet at event ${at}: there is no position to play on.`, ahead: true };
+    if (seat === "") return null;
+    if (!toAct.includes(Number(seat))) {
+      return { why: `At event ${at} ${listed(toAct.map(short))} ${toAct.length > 1 ? "are" : "is"} to move, not ${short(Number(seat))}: `
+        + "a fork as a seat starts at one of its own decisions.", ahead: true };
+    }
+    if (game.game === "shithead" && shownTable.phase !== "play") {
+      return { why: `At event ${at} the play has not begun (the seats are choosing their face-up cards): `
+        + "a fork as a seat starts once it has; viewing every card open, you can play on from here.", ahead: true };
+    }
+    return null;
+  }
+
+  /** Play on only where the server would fork: the reason shown where it would not, with a
+   * button to the nearest step it would. */
   function offer() {
-    const [first, end] = action(step);
-    const inside = end !== step;
-    const why = `Events ${first} to ${end} are one action: a fork starts where it ends, at event ${end}.`;
-    playOn.disabled = forking || inside;
-    playOn.title = inside ? why : "";
-    where.hidden = !inside;
-    where.replaceChildren(...(inside ? [`${why} `, el("button", { type: "button", onclick: () => go(end) }, `Go to event ${end}`)] : []));
+    const mine = ++search; // a look for a step to go to, begun before, is dropped
+    const refused = refusal(step, asSeat, table);
+    playOn.disabled = forking || table === null || refused !== null;
+    playOn.title = refused ? refused.why : "";
+    where.hidden = !refused;
+    if (!refused) { where.replaceChildren(); return; }
+    const text = el("span", {}, refused.why);
+    if (refused.end) { // inside an action: its end, the table the action leaves
+      where.replaceChildren(text, " ", el("button", { type: "button", onclick: () => go(refused.end) }, `Go to event ${refused.end}`));
+      return;
+    }
+    const looking = el("span", { class: "looking" }, " Looking for the nearest step to play on from\u2026");
+    where.replaceChildren(text, looking);
+    nearest(refused.ahead, mine).then(({ found, all }) => {
+      if (mine !== search || !looking.isConnected) return;
+      if (found !== null) looking.replaceWith(" ", el("button", { type: "button", onclick: () => go(found) }, `Go to event ${found}`));
+      else if (all) looking.replaceWith(` No step of this game can be played on${asSeat === "" ? "" : ` as ${short(Number(asSeat))}`}.`);
+      else looking.remove();
+    });
+  }
+
+  /** The nearest step, after the one shown first (``ahead``) else before it, where a fork as
+   * the viewed seat would be made (``found``, null if none), reading the tables of the steps
+   * where actions end, at most ``READS`` of them (``all``: every step was looked at). */
+  async function nearest(ahead, mine) {
+    const seat = asSeat;
+    const ends = [];
+    for (let v = 1; v <= last; v += 1) if (action(v)[1] === v && v !== step) ends.push(v);
+    const later = ends.filter((v) => v > step);
+    const earlier = ends.filter((v) => v < step).reverse();
+    let reads = 0;
+    for (const v of ahead ? [...later, ...earlier] : [...earlier, ...later]) {
+      const key = `${v}|${seat}`;
+      if (!checked.has(key)) {
+        if (reads >= READS) return { found: null, all: false };
+        reads += 1;
+        const read = await tableAt(v, seat);
+        if (mine !== search || stopped || read === null) return { found: null, all: false };
+        checked.set(key, refusal(v, seat, read));
+      }
+      if (checked.get(key) === null) return { found: v, all: true };
+    }
+    return { found: null, all: true };
   }
 
   async function review(polls) {
@@ -96,9 +169,16 @@ export function analysisPanel({ path, game, go, action }) {
       step = newStep;
       asSeat = newSeat;
       playOn.textContent = asSeat === "" ? "Play on from here (every card open)" : `Play on from here as ${game.seats[Number(asSeat)]?.name || `seat ${asSeat}`}`;
+      table = null; // until shown() brings the table at this step
       offer();
       if (changed) { list.replaceChildren(); status.textContent = ""; }
       for (const li of list.children) li.classList.toggle("current", Number(li.dataset.version) === step);
+    },
+    shown(shownStep, shownSeat, shownTable) {
+      if (shownStep !== step || shownSeat !== asSeat) return;
+      table = shownTable;
+      checked.set(`${step}|${asSeat}`, refusal(step, asSeat, table));
+      offer();
     },
     stop() { stopped = true; },
   };

@@ -90,7 +90,15 @@ export async function replayPage({ main, onLeave }, id) {
     table,
     el("section", { class: "panel" }, el("h2", {}, "Events"), log));
   const actionOf = actions(items);
-  const analysis = analysisPanel({ path, game, go: (target) => go(target), action: (version) => actionOf.get(version) ?? [version, version] });
+  const tableAt = async (version, seat) => { // the table at a step, as go() reads it
+    const query = new URLSearchParams({ at: String(version) });
+    if (seat !== "") query.set("as", seat);
+    const read = await api("GET", `${path}/replay?${query}`);
+    return read.ok ? read.data.table : null;
+  };
+  const analysis = analysisPanel({
+    path, game, go: (target) => go(target), action: (version) => actionOf.get(version) ?? [version, version], last, tableAt,
+  });
   main.append(analysis.element);
   onLeave(() => analysis.stop());
 
@@ -119,6 +127,7 @@ export async function replayPage({ main, onLeave }, id) {
     const outcome = data.table.outcome ? el("div", { class: "outcome" }, outcomeText(data.table.outcome, game.seats)) : null;
     table.replaceChildren(...[outcome, tableEl(data.table, game.seats, asSeat === "" ? null : Number(asSeat))].filter(Boolean));
     table.dataset.step = String(step);
+    analysis.shown(step, asSeat, data.table);
   }
   slider.addEventListener("input", () => go(slider.value));
   jump.addEventListener("change", () => go(jump.value));
