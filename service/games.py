@@ -111,8 +111,9 @@ class GameService:
         reviewing = Reviewing(loader, store, self.scheduler, seals)
         self.review = reviewing.review
         self.keep_review = reviewing.keep  # made by a worker (workers.review)
-        exporting = Exporting(loader, store, store)  # a finished game's replay file
+        exporting = Exporting(loader, store, store, seals)  # a finished game's replay file
         self.export_replay = exporting.export_replay
+        self.publishable_replays = exporting.publishable  # what a directory may show now
         self.replay_of = exporting.replay_of
         self.sealed = seals.sealed  # a sealed fork (of a game still played) now
         # seats, tokens and bots

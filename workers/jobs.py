@@ -279,7 +279,9 @@ def move_seconds() -> float:
 
 
 def export_replay(game_id: str) -> str:
-    """Build, audit and store a finished game's replay (Redis, and a file if configured)."""
+    """Build, audit and store a finished game's replay (Redis, and a file if configured: not
+    a sealed fork's while its source is played; that one is held with the source, whose own
+    export writes it: ``GameService.publishable_replays``)."""
     svc = service()
     try:
         exported = svc.export_replay(game_id)
@@ -289,10 +291,11 @@ def export_replay(game_id: str) -> str:
     if exported is None:
         return "not over yet"
     directory = config.replay_dir()
-    if directory and not svc.sealed(exported.forked):  # a sealed fork's file: not published
-        path = Path(directory) / f"{game_id}.replay.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(exported.text, encoding="utf-8")
+    if directory:  # its file (a sealed fork's waits for its source) and its sealed forks'
+        for name, text in svc.publishable_replays(game_id, exported).items():
+            path = Path(directory) / f"{name}.replay.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
     return exported.summary
 
 

@@ -14,6 +14,7 @@ SNAPSHOT_PART = "snap"  # the latest snapshot of the folded state (service.snaps
 REPLAY_PART = "replay"  # a game's exported replay file (compressed): <ns>:game:{<id>}:replay
 WATCHERS_PART = "watchers"  # who watches: a sorted set, stream id -> expiry (Unix ms)
 REVIEW_PART = "review"  # a finished game's reviews, a hash by seat: <ns>:game:{<id>}:review
+HELD_PART = "held"  # its sealed forks' replay files until it ends: <ns>:game:{<id>}:held
 
 
 class GameKeys:

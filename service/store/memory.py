@@ -45,6 +45,7 @@ class _Game:
     snapshot: bytes = b""  # the latest state snapshot (service.snapshots)
     ended: float | None = None  # when it was moved to over (Unix seconds)
     relisted: float | None = None  # when it was listed or last moved to another status
+    held: dict[str, str] = field(default_factory=dict)  # its sealed forks' files (hold_fork)
 
 
 class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
@@ -374,6 +375,17 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
     def review(self, game_id: str, seat: int) -> str | None:
         with self._lock:
             return self._reviews.get((game_id, seat))
+
+    def hold_fork(self, source_id: str, fork_id: str, text: str) -> None:
+        with self._lock:
+            source = self._games.get(source_id)
+            if source is not None:  # kept with the source's own record, purged with it
+                source.held[fork_id] = text
+
+    def held_forks(self, source_id: str) -> dict[str, str]:
+        with self._lock:
+            source = self._games.get(source_id)
+            return {} if source is None else dict(source.held)
 
     def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
         with self._lock:

@@ -500,8 +500,9 @@ class CommitmentLog(Protocol):
 
 
 class Exports(Protocol):
-    """What a worker makes of a finished game, kept with it and purged with it: its replay file
-    and its reviews."""
+    """What a worker makes of a finished game, kept with it and purged with it: its replay file,
+    its reviews, and the replay files of its sealed forks that ended before it (held until it
+    ends: docs/analysis.md, "Games still being played: sealed forks")."""
 
     def put_replay(self, game_id: str, text: str) -> None:
         """Keep a finished game's verified replay file (replacing an earlier export)."""
@@ -517,6 +518,17 @@ class Exports(Protocol):
 
     def review(self, game_id: str, seat: int) -> str | None:
         """A game's review for a seat, None when there is none yet."""
+        ...
+
+    def hold_fork(self, source_id: str, fork_id: str, text: str) -> None:
+        """Keep the replay file of a finished sealed fork with its source (a game still being
+        played), whose export publishes it (``Exporting.publishable``): in the source's own
+        keys, purged with them; replacing what was held for that fork. Nothing is kept for a
+        source the store does not hold (it was over: nothing is waiting for its end)."""
+        ...
+
+    def held_forks(self, source_id: str) -> dict[str, str]:
+        """The replay files held with a game (``hold_fork``), by fork id (empty: none)."""
         ...
 
 

@@ -13,7 +13,13 @@ import time
 
 from service.store import replies
 from service.store.connect import Client
-from service.store.game_keys import REPLAY_PART, REVIEW_PART, SNAPSHOT_PART, WATCHERS_PART
+from service.store.game_keys import (
+    HELD_PART,
+    REPLAY_PART,
+    REVIEW_PART,
+    SNAPSHOT_PART,
+    WATCHERS_PART,
+)
 from service.store.port import STATUSES, GameMeta
 
 
@@ -72,7 +78,7 @@ class RedisPurge:
         self.client.zrem(self._creating_key(), game_id)
         events = self.key(game_id, "events")
         keys = [events, *(self.key(game_id, p) for p in ("meta", SNAPSHOT_PART, REPLAY_PART,
-                                                       REVIEW_PART, WATCHERS_PART))]
+                                                       REVIEW_PART, WATCHERS_PART, HELD_PART))]
         keys += self._idem_keys(game_id, self.version(game_id))
         had_events = bool(self.client.exists(events))
         self.client.delete(*keys)  # one slot: the game's

@@ -15,6 +15,9 @@ Keys of one game share the Cluster hash tag ``{<id>}`` so every script touches o
 - ``<ns>:game:{<id>}:quota:<name>:<n>/<ms>``  a ``Quota`` window's counter (expires with it);
 - ``<ns>:game:{<id>}:watchers``  sorted set: an open spectator stream's id -> its expiry (Unix
   ms), pushed on by the stream's heartbeats; the key expires with the latest of them.
+- ``<ns>:game:{<id>}:replay``  its exported replay file (compressed); ``:review``: its
+  reviews, a hash by seat; ``:held``: a hash, fork id -> the replay file (compressed) of a
+  sealed fork of it that ended while it was played, published when it ends (``hold_fork``).
 
 The listing and the create bookkeeping live outside the games' slots, written in steps of
 their own (``service.store.listing``: the index in one slot of its own, hash tag ``{<ns>}``).
@@ -39,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.client import NEVER_DECODE
 from redis.cluster import RedisCluster
 
 from domain.chain import GENESIS
@@ -48,6 +52,7 @@ from service.store.commitment_log import RedisCommitmentLog
 from service.store.connect import Client, ParkedCalls, client_from_url, socket_timeout
 from service.store.fanout import Fanout
 from service.store.game_keys import (
+    HELD_PART,
     IDEM_PART,
     REPLAY_PART,
     REVIEW_PART,
@@ -73,6 +78,7 @@ from service.store.scripts import (
     APPEND_LUA,
     COUNT_LUA,
     FETCH_LATEST_LUA,
+    HOLD_FORK_LUA,
     JOIN_LUA,
     RESET_CLOCK_LUA,
     VACATE_LUA,
@@ -113,6 +119,7 @@ class RedisEventStore(
         self._vacate = client.register_script(VACATE_LUA)
         self._reset_clock = client.register_script(RESET_CLOCK_LUA)
         self._watch = client.register_script(WATCH_LUA)
+        self._hold_fork = client.register_script(HOLD_FORK_LUA)
         self._fanout: Fanout | ClusterFanout | None = None
         self._fanout_lock = threading.Lock()
         self._parked = ParkedCalls(client)  # the append, the count, the fetch and the read
@@ -314,6 +321,16 @@ class RedisEventStore(
     def review(self, game_id: str, seat: int) -> str | None:
         found = self.client.hget(self.key(game_id, REVIEW_PART), str(seat))
         return None if found is None else str(found)
+
+    def hold_fork(self, source_id: str, fork_id: str, text: str) -> None:
+        keys = [self.key(source_id, "meta"), self.key(source_id, HELD_PART)]  # one slot
+        self._hold_fork(keys=keys, args=[fork_id, records.pack_replay(text)])
+
+    def held_forks(self, source_id: str) -> dict[str, str]:
+        held = self.client.execute_command(  # type: ignore[no-untyped-call]
+            "HGETALL", self.key(source_id, HELD_PART), **{NEVER_DECODE: True}
+        )  # bytes: the files are compressed
+        return {replies.text(fork): records.unpack_replay(raw) for fork, raw in held.items()}
 
     def watch(self, game_id: str, watcher: str, now_ms: int, until_ms: int) -> None:
         self._watch(keys=[self.key(game_id, WATCHERS_PART)], args=[now_ms, watcher, until_ms])

@@ -169,3 +169,11 @@ local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - tonumber(ARGV[1])))
 return 1
 """
+
+HOLD_FORK_LUA = """
+-- KEYS: a game's meta, its held forks' files (hash: fork id -> replay file, compressed).
+-- ARGV: the fork's id, its file.  Kept only while the game is stored (else no key is left).
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""

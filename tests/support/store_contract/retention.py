@@ -35,11 +35,12 @@ class RetentionContract(StoreCase):
                      idempotency=IdempotencyRecord("seat:0:bot:0:2", "f" * 64, 3), status="over")
         store.put_replay(meta.id, '{"format": "one"}')
         store.put_review(meta.id, 0, '{"seat": 0}')
+        store.hold_fork(meta.id, "fork-1", '{"format": "fork"}')
         store.hint_clock(meta.id, 1)
         assert store.purge(meta.id) is True
         assert store.meta(meta.id) is None and store.version(meta.id) == 0
         assert store.read(meta.id) == [] and store.replay(meta.id) is None
-        assert store.review(meta.id, 0) is None
+        assert store.review(meta.id, 0) is None and store.held_forks(meta.id) == {}
         assert meta.id not in [m.id for m in store.list_games(limit=1000)]
         assert store.list_games(game="fake", status="over", limit=1000) == []
         assert meta.id not in store.ended_before(time.time() + 1, limit=1000)
