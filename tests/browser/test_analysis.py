@@ -14,8 +14,8 @@ import pytest
 
 from replays.format import loads
 from replays.verify import verify
-from tests.browser.helpers import Watched, play_through
-from tests.browser.test_table import take_seat
+from tests.browser.helpers import Watched, page_version, play_through, preference
+from tests.browser.test_table import OPEN, take_seat
 from tests.e2e.conftest import BOT, Stack
 
 pytestmark = pytest.mark.e2e
@@ -209,4 +209,106 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     report = verify(loads(replay.content), source=loads(
         http.get(f"{base}/games/{source}/replay").content))  # fmt: skip
     assert report.ok, report.summary()
+    watched.assert_clean()
+
+
+def test_the_table_offers_play_on_only_where_the_server_forks_as_its_seat(
+    table_stack: Stack,
+    pages: Callable[..., Watched],
+) -> None:
+    # A live Shithead game, seat 0 at the page and seat 1 a person over HTTP: before the deal,
+    # in pre-play and at seat 1's turn the server refuses a fork as seat 0, so the table's
+    # "Play on from here" is disabled with the reason; at seat 0's turn in the play it forks
+    from playwright.sync_api import expect
+
+    http, base = table_stack.http, table_stack.base
+    source = table_stack.create("shithead", [OPEN, OPEN, BOT], seed="browser-table-play-on")["id"]
+    watched = pages()
+    page = watched.page
+    watched.goto(f"#/game/{source}")
+    page.fill("#join-name", "alice")
+    page.click('button[data-join="0"]')
+    page.wait_for_selector("text=Playing seat 0")  # seated; nothing dealt while seat 1 is open
+    token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{source}')"))["token"]
+    alice = {"Authorization": f"Bearer {token}"}
+    button, why = page.locator("#fork-here"), page.locator("#fork-why")
+
+    def refused(text: str) -> None:
+        expect(button).to_be_disabled()
+        expect(why).to_have_text(text)
+        assert button.get_attribute("title") == text
+
+    def server_fork() -> Any:  # what the server answers to the fork the page would ask for
+        body = {"at": page_version(page), "as": 0, "seats": [OPEN, BOT, BOT]}
+        return http.post(f"{base}/games/{source}/forks", json=body, headers=alice)
+
+    def act(auth: dict[str, str]) -> int:  # a seat's action over HTTP; the version before it
+        seen = http.get(f"{base}/games/{source}/view", headers=auth).json()
+        action = min(seen["view"]["legal_actions"], key=preference)
+        acted = http.post(f"{base}/games/{source}/actions", headers=auth,
+                          json={**action, "expected_version": seen["version"]})  # fmt: skip
+        assert acted.status_code == 200, acted.text
+        return int(seen["version"])
+
+    def screenshots(name: str) -> None:
+        watched.screenshot(name, full_page=False)
+        page.set_viewport_size({"width": 390, "height": 844})
+        watched.screenshot(f"{name}-390", full_page=False)
+        page.set_viewport_size({"width": 1100, "height": 900})
+
+    refused("Nothing is dealt yet: there is no position to play on.")  # seat 1 still open
+    joined = http.post(f"{base}/games/{source}/seats/1", json={"name": "bob"})
+    assert joined.status_code in (200, 201), joined.text
+    bob = {"Authorization": f"Bearer {joined.json()['token']}"}
+
+    page.wait_for_selector("#phase >> text=preplay")
+    expect(page.locator("#to-act")).to_contain_text("your turn")  # a decision, yet no fork
+    refused("The play has not begun: a fork as a seat starts once it has.")
+    answer = server_fork()  # the server refuses it too
+    assert answer.status_code == 422, answer.text
+    assert "only the play phase is sampled" in answer.text, answer.text
+    screenshots("table-play-on-preplay")
+
+    page.locator("#actions button.action", has_text="Ready").click()  # seat 0 is ready
+    act(bob)  # and seat 1 (the bot at once): the play begins
+    waited_on_bob = False
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "seat 0 was never to move after seat 1 in the play"
+        summary = table_stack.summary(source)
+        assert summary["status"] != "over"
+        if summary["to_act"] not in ([0], [1]):  # the bot's turn, or pre-play's end
+            time.sleep(0.05)
+            continue
+        page.wait_for_function("v => Number(document.querySelector('#version')?.textContent) >= v",
+                               arg=summary["version"])  # fmt: skip
+        if page.inner_text("#phase") != "play" or page_version(page) != summary["version"]:
+            time.sleep(0.05)
+            continue
+        if summary["to_act"] == [1]:
+            refused("bob (seat 1) is to move, not you: a fork as a seat starts at one of its "
+                    "own decisions.")  # fmt: skip
+            answer = server_fork()
+            assert answer.status_code == 422 and "not to move" in answer.text, answer.text
+            if not waited_on_bob:
+                screenshots("table-play-on-not-its-turn")
+            waited_on_bob = True
+            act(bob)
+            continue
+        expect(button).to_be_enabled()  # seat 0's turn in the play
+        expect(why).to_be_hidden()
+        if waited_on_bob:
+            break
+        act(alice)  # seat 0 plays (the page follows): then seat 1's turn comes
+    version = page_version(page)
+    screenshots("table-play-on-offered")
+    button.click()  # the server forks where the page offers it
+    page.wait_for_url(lambda url: "#/game/" in url and source not in url)
+    fork_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector('#felt .seat.me[data-seat="0"]')  # its seat taken with the token
+    kept = page.evaluate(f"localStorage.getItem('cardroom.seat.{fork_id}')")
+    forked = http.get(f"{base}/games/{fork_id}",
+                      headers={"Authorization": f"Bearer {json.loads(kept)['token']}"})  # fmt: skip
+    assert forked.json()["forked"] == {"source": source, "version": version, "as": 0,
+                                       "sealed": True}  # fmt: skip
     watched.assert_clean()

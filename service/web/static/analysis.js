@@ -1,6 +1,7 @@
 // Beside a replay (replay.js): "play on from here" (a fork, POST /games/{id}/forks) and the
 // viewed seat's post-game review (GET /games/{id}/review?seat=N), docs/analysis.md.
 import { api, problemText } from "./api.js";
+import { forkRefusal } from "./forkable.js";
 import { commandText, el } from "./tables.js";
 
 const POLL_MS = 2000; // the review is made by a worker: asked again while it answers 202
@@ -42,33 +43,19 @@ export function analysisPanel({ path, game, go, action, last, tableAt }) {
   }
 
   const short = (seat) => (game.seats[seat]?.name ? `${game.seats[seat].name} (seat ${seat})` : `seat ${seat}`);
-  const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
-  /** Why the server would refuse a fork at ``at`` as ``seat`` ("": every card open), read
-   * from the public facts of the table there (``to_act``, ``phase``, ``outcome``) and the
-   * action marks, as the server's checks (domain.forks.check_forkable and check_moment, the
-   * Shithead sampler's play phase): ``{why, ahead}`` (``ahead``: look for an allowed moment
-   * later, else earlier), ``{why, end}`` inside an action, or null where a fork is offered
-   * (or, outside an action, while the table is not read yet). The server stays the judge. */
+  /** Why the server would refuse a fork at ``at`` as ``seat`` ("": every card open): inside
+   * an action, from the action marks (``{why, end}``), else from the public facts of the table
+   * there (forkable.js, the table page's rule too: ``{why, ahead}``, ``ahead``: look for an
+   * allowed moment later, else earlier); null where a fork is offered (or, outside an action,
+   * while the table is not read yet). The server stays the judge. */
   function refusal(at, seat, shownTable) {
     const [first, end] = action(at);
     if (end !== at) return { why: `Events ${first} to ${end} are one action: a fork starts where it ends, at event ${end}.`, end };
     if (shownTable === null) return null; // not read yet: the button waits for it
-    if (shownTable.outcome || at === last) {
-      return { why: `The game is over at event ${at}: nothing is left to play.`, ahead: false };
-    }
-    const toAct = shownTable.to_act || [];
-    if (!toAct.length) return { why: `Nothing is dealt yet at event ${at}: there is no position to play on.`, ahead: true };
-    if (seat === "") return null;
-    if (!toAct.includes(Number(seat))) {
-      return { why: `At event ${at} ${listed(toAct.map(short))} ${toAct.length > 1 ? "are" : "is"} to move, not ${short(Number(seat))}: `
-        + "a fork as a seat starts at one of its own decisions.", ahead: true };
-    }
-    if (game.game === "shithead" && shownTable.phase !== "play") {
-      return { why: `At event ${at} the play has not begun (the seats are choosing their face-up cards): `
-        + "a fork as a seat starts once it has; viewing every card open, you can play on from here.", ahead: true };
-    }
-    return null;
+    return forkRefusal({
+      game: game.game, table: shownTable, seat: seat === "" ? null : Number(seat), ended: at === last, at, name: short, openToo: true,
+    });
   }
 
   /** Play on only where the server would fork: the reason shown where it would not, with a

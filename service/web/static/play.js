@@ -1,6 +1,7 @@
 // Play and watch: a seat's (or a spectator's) table, kept up to date by the game's stream.
 import { api, freshKey, joinSeat, problemText, savedSeat, seatKey } from "./api.js";
 import { auditPanel, dealText, keepReceipt } from "./fairness.js";
+import { forkRefusal } from "./forkable.js";
 import { handControls } from "./hand.js";
 import { moveList, paceFor } from "./moves.js";
 import { muted, setMuted, turnNotice } from "./notice.js";
@@ -228,13 +229,27 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     lifecycleBox.replaceChildren(...wanted.map((args) => askTwiceButton(...args)));
   }
 
-  // "Play on from here": at the seat's own decision of a game still played, a sealed fork
-  // (docs/analysis.md) as this seat against heuristic bots, its seat taken with this token
+  // "Play on from here": a sealed fork (docs/analysis.md) as this seat against heuristic bots,
+  // its seat taken with this token; offered to a seat of a game still played, and disabled
+  // with the reason where the server would refuse it (forkable.js: the replay viewer's rule,
+  // read from this seat's view and the summary's to_act, never a hidden card). The button
+  // stays in the page while the game is played (a target removed mid-click gets no click).
   const forkButton = el("button", { type: "button", id: "fork-here", onclick: () => forkHere() }, "Play on from here");
+  const forkWhy = el("p", { id: "fork-why", class: "muted", hidden: true });
+  const named = (seat) => {
+    if (seat === me) return "you";
+    const shown = seatName(summary.seats, seat);
+    return shown.includes(`seat ${seat}`) ? shown : `${shown} (seat ${seat})`;
+  };
   function drawFork() {
-    const deciding = me !== null && !view.outcome && awaited().includes(me) && view.legal_actions.length > 0;
-    if (deciding && !forkBox.childElementCount) forkBox.append(forkButton);
-    if (!deciding && forkBox.childElementCount) forkBox.replaceChildren();
+    if (me === null || view.outcome) { forkBox.replaceChildren(); return; }
+    if (!forkBox.childElementCount) forkBox.append(forkButton, forkWhy);
+    const refused = forkRefusal({ game: summary.game, table: { ...view, to_act: awaited() }, seat: me, name: named });
+    const why = refused ? refused.why : "";
+    forkButton.disabled = Boolean(refused);
+    forkButton.title = why;
+    if (forkWhy.textContent !== why) forkWhy.textContent = why;
+    forkWhy.hidden = !refused;
   }
   async function forkHere() {
     if (busy) return;
