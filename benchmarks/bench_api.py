@@ -218,11 +218,6 @@ def main(argv: list[str] | None = None) -> None:
         help="the plan holds seconds * max-rps actions (raised when a server runs out)",
     )  # fmt: skip
     parser.add_argument("--game", default="shithead")
-    parser.add_argument(
-        "--redis-unix", action="store_true",
-        help="the benchmark's Redis on a Unix socket (both servers), as cardroom serve's "
-        "embedded Redis listens, instead of a loopback TCP port",
-    )  # fmt: skip
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 64])
     parser.add_argument(
         "--action-env", action="append", default=[], metavar="KEY=VALUE",
@@ -260,10 +255,8 @@ def main(argv: list[str] | None = None) -> None:
         + "".join(f"; alternative server {k}={v}" for k, v in alternative.items())
         + (f"; alternative server on the code of {args.alternative_checkout}"
            if args.alternative_checkout else "")
-        + ("; Redis on a Unix socket" if args.redis_unix else "")
     )
-    with own_redis(args.redis_unix) as url, tempfile.TemporaryDirectory() as tmp, \
-            ExitStack() as stack:
+    with own_redis() as url, tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         serve = routed if args.route_by_game else _shared
         servers: dict[str, Server] = {}
         for name, app, extra in (

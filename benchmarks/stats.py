@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import statistics
 import subprocess
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -67,17 +65,15 @@ def load_note() -> str:
 
 
 @contextmanager
-def own_redis(unix: bool = False) -> Iterator[str]:
-    """A private redis-server on a free loopback port (no persistence); its URL. ``unix``: on a
-    Unix socket instead (no TCP port), as ``cardroom serve``'s embedded Redis listens."""
-    folder = tempfile.mkdtemp(prefix="bench-redis-") if unix else None
-    listen = (["--port", "0", "--unixsocket", f"{folder}/redis.sock", "--unixsocketperm", "700"]
-              if folder else ["--port", str(free_port()), "--bind", "127.0.0.1"])  # fmt: skip
+def own_redis() -> Iterator[str]:
+    """A private redis-server on a free loopback port (no persistence); its URL."""
+    port = free_port()
     process = subprocess.Popen(
-        ["redis-server", *listen, "--save", "", "--appendonly", "no", "--loglevel", "warning"],
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--loglevel", "warning"],
         stdout=subprocess.DEVNULL,
-    )
-    url = f"unix://{folder}/redis.sock?db=0" if folder else f"redis://127.0.0.1:{listen[1]}/0"
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
     try:
         import redis
 
@@ -94,8 +90,6 @@ def own_redis(unix: bool = False) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
-        if folder:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
