@@ -90,10 +90,13 @@ export async function replayPage({ main, onLeave }, id) {
     table,
     el("section", { class: "panel" }, el("h2", {}, "Events"), log));
   const actionOf = actions(items);
-  const tableAt = async (version, seat) => { // the table at a step, as go() reads it
+  const replayAt = (version, seat) => { // the replay at a step, as a seat views it ("": open)
     const query = new URLSearchParams({ at: String(version) });
     if (seat !== "") query.set("as", seat);
-    const read = await api("GET", `${path}/replay?${query}`);
+    return api("GET", `${path}/replay?${query}`);
+  };
+  const tableAt = async (version, seat) => {
+    const read = await replayAt(version, seat);
     return read.ok ? read.data.table : null;
   };
   const analysis = analysisPanel({
@@ -115,9 +118,7 @@ export async function replayPage({ main, onLeave }, id) {
       if (current) log.scrollTop = li.offsetTop - log.offsetTop - log.clientHeight / 2;
     }
     const mine = ++token;
-    const query = new URLSearchParams({ at: String(step) });
-    if (asSeat !== "") query.set("as", asSeat);
-    const result = await api("GET", `${path}/replay?${query}`);
+    const result = await replayAt(step, asSeat);
     if (mine !== token) return;
     if (!result.ok) { what.textContent = problemText(result); return; }
     const data = result.data;
