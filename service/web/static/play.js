@@ -235,7 +235,10 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   // read from this seat's view and the summary's to_act, never a hidden card). The button
   // stays in the page while the game is played (a target removed mid-click gets no click).
   const forkButton = el("button", { type: "button", id: "fork-here", onclick: () => forkHere() }, "Play on from here");
-  const forkWhy = el("p", { id: "fork-why", class: "muted", hidden: true });
+  // the reason's line keeps its room while the button is shown (hidden, not removed): the
+  // panel's buttons do not move under a held click when a turn passes
+  const forkWhy = el("p", { id: "fork-why", class: "muted" });
+  forkWhy.style.visibility = "hidden";
   const named = (seat) => {
     if (seat === me) return "you";
     const shown = seatName(summary.seats, seat);
@@ -249,7 +252,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     forkButton.disabled = Boolean(refused);
     forkButton.title = why;
     if (forkWhy.textContent !== why) forkWhy.textContent = why;
-    forkWhy.hidden = !refused;
+    forkWhy.style.visibility = refused ? "" : "hidden";
   }
   async function forkHere() {
     if (busy) return;
