@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+DASHED = "an id that starts with - goes after --, as in: end --reason R -- -Xy..."
 Commands = argparse._SubParsersAction  # argparse's own type of a parser's subcommands
 
 
@@ -43,11 +44,11 @@ def add_parser(commands: Commands[argparse.ArgumentParser]) -> None:
     games.add_argument("--limit", type=int, default=100)
     games.set_defaults(run=_run(list_games))
     end = sub.add_parser("end", help="end a game not over (recorded with your reason)")
-    end.add_argument("game")
+    end.add_argument("game", help=DASHED)
     end.add_argument("--reason", required=True, help="why (recorded in the game's events)")
     end.set_defaults(run=_run(end_game))
     purge = sub.add_parser("purge", help="forget games nobody plays (waiting or over)")
-    purge.add_argument("games", nargs="*", help="game ids; or the filters below")
+    purge.add_argument("games", nargs="*", help=f"game ids; or the filters below ({DASHED})")
     _filters(purge)
     purge.set_defaults(run=_run(purge_games))
     queues = sub.add_parser("queues", help="RQ's queues and the games stalled on a bot")

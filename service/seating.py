@@ -43,8 +43,12 @@ def join_key(seat: int, key: str) -> str:
 
 
 def new_game_id() -> str:
-    """A fresh random game id."""
-    return secrets.token_urlsafe(12)
+    """A fresh random game id (16 URL-safe characters), never one that starts with ``-``: a
+    shell command names it as it is (``cardroom admin end ID``), where ``-...`` reads as an
+    option."""
+    while (game_id := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return game_id
 
 
 def _status(rules: Game[Any], state: Any, seats: Sequence[SeatRecord]) -> str:

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from service import seating
 from service.cli import main
+from service.digests import game_id_for_key
 from service.store import InMemoryEventStore
 from tests.support.api import make_app
 from tests.support.live_app import serving
@@ -57,6 +59,34 @@ def test_the_operator_lists_ends_and_purges_a_creator_s_junk_games(
     out = capsys.readouterr().out
     assert "purged 3 of 3 games" in out
     assert all(store.meta(game_id) is None for game_id in junk)
+
+
+def test_a_new_game_id_never_starts_with_a_dash_which_a_shell_command_reads_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = iter(["-starts-dashed12", "--two-dashes-abc", "Plain_id-0123456"])
+    monkeypatch.setattr(seating.secrets, "token_urlsafe", lambda _n: next(drawn))
+    assert seating.new_game_id() == "Plain_id-0123456"
+
+
+def test_an_older_id_that_starts_with_a_dash_is_named_after_double_dash(
+    served: tuple[str, InMemoryEventStore], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an Idempotency-Key's game id is a digest of the key (kept across versions): some start
+    # with "-"; argparse reads "-Xy..." as an option, "--" ends the options
+    key = next(k for k in (f"k{i}" for i in range(10_000)) if game_id_for_key(k).startswith("-"))
+    url, store = served
+    request = urllib.request.Request(
+        f"{url}/games", data=json.dumps({"game": "shithead", "seats": OPEN2}).encode(),
+        headers={"Content-Type": "application/json", "Idempotency-Key": key}, method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        dashed = json.loads(response.read())["id"]
+    assert dashed == game_id_for_key(key)
+    assert main(["admin", "--url", url, "end", "--reason", "spam", "--", dashed]) == 0
+    assert "ended at version" in capsys.readouterr().out
+    meta = store.meta(dashed)
+    assert meta is not None and meta.status == "over"
 
 
 def test_refusals_exit_1_with_the_problem_and_the_token_comes_from_the_environment(
