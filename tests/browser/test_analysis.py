@@ -176,6 +176,8 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     table_stack: Stack,
     pages: Callable[..., Watched],
 ) -> None:
+    from playwright.sync_api import expect
+
     http, base = table_stack.http, table_stack.base
     created = table_stack.create("sixty_six", [{"type": "open"}, BOT], seed="browser-live-fork",
                                  options={"game_target": 1})  # fmt: skip
@@ -191,14 +193,26 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     page.wait_for_selector('#felt .seat.me[data-seat="0"]')  # its seat taken with the token
     sealed = http.get(f"{base}/games/{fork_id}")
     assert sealed.status_code == 403 and sealed.json()["code"] == "fork_sealed"
-    clicks = play_through(watched)
-    assert clicks, "the person made no move in the fork"
-    assert http.get(f"{base}/games/{fork_id}/replay").json()["code"] == "fork_sealed"
+    # (a finished fork's replay while its source is played: tests/e2e/test_live_forks.py)
+    # the fork is not forked again while its source is played: the table says why, and the
+    # server refuses it (its seat's own token)
+    button, why = page.locator("#fork-here"), page.locator("#fork-why")
+    played = f"This game plays on from game {source}, which is still being played"
+    expect(button).to_be_disabled()
+    expect(why).to_contain_text(played)
+    fork_token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{fork_id}')"))
+    again = http.post(f"{base}/games/{fork_id}/forks",
+                      json={"at": page_version(page), "as": 0, "seats": [OPEN, BOT]},
+                      headers={"Authorization": f"Bearer {fork_token['token']}"})  # fmt: skip
+    assert again.status_code == 403 and again.json()["code"] == "fork_sealed", again.text
     version = http.get(f"{base}/games/{source}").json()["version"]
     ended = http.post(f"{base}/games/{source}/actions",
                       headers={"Authorization": f"Bearer {token}"},
                       json={"type": "resign", "expected_version": version})  # fmt: skip
     assert ended.status_code == 200, ended.text
+    expect(why).not_to_contain_text(played, timeout=15_000)  # the source is over: read again
+    clicks = play_through(watched)
+    assert clicks, "the person made no move in the fork"
     summary = table_stack.wait_over(fork_id)
     assert summary["forked"] == {"source": source, "version": summary["forked"]["version"],
                                  "as": 0, "sealed": True}  # fmt: skip

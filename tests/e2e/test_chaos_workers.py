@@ -21,14 +21,16 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq.job import Job
 
 from replays.format import build_replay
 from replays.verify import verify
+from service import queues
 from service.games import GameService
 from service.store.redis import RedisEventStore
 from tests.e2e.conftest import ROOT
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
-from workers.scheduler import RQScheduler
+from workers.scheduler import RQScheduler, turn_job_id
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +47,8 @@ class Workers:
     """Worker processes forked by ``tests.e2e.worker_zygote`` (one Python start-up in all)."""
 
     def __init__(self, env: dict[str, str], logs: Path) -> None:
-        log = open(logs / "workers.log", "wb")  # noqa: SIM115
+        self.log = logs / "workers.log"
+        log = open(self.log, "wb")  # noqa: SIM115
         command = [sys.executable, "-m", "tests.e2e.worker_zygote"]
         self.zygote = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=log)  # fmt: skip
@@ -63,6 +66,10 @@ class Workers:
         index = rng.randrange(len(self.processes))
         os.kill(self.processes[index], signal.SIGKILL)
         self.processes[index] = self.spawn()
+
+    def log_tail(self, lines: int = 60) -> str:
+        said = self.log.read_text(errors="replace").splitlines()
+        return "\n".join([line for line in said if " serving " not in line][-lines:])
 
     def stop(self) -> None:
         for pid in self.processes:
@@ -147,7 +154,7 @@ def test_bots_only_games_finish_whatever_happens_to_their_workers(
         f"{len(unfinished)} stalled, longest pause after the kills {longest_pause:.2f}s, "
         f"{elapsed:.1f}s ({kill_phase:.1f}s of kills)"
     )
-    assert not unfinished, f"{len(unfinished)} games stalled: {sorted(unfinished)[:5]}"
+    assert not unfinished, stalled_report(service, workers, sorted(unfinished)[:5])
 
     for game_id in games:
         loaded = service.load(game_id)
@@ -160,3 +167,31 @@ def test_bots_only_games_finish_whatever_happens_to_their_workers(
                               outcome=loaded.game.outcome(loaded.state))  # fmt: skip
         report = verify(replay)
         assert report.ok and report.head_hash == loaded.head_hash
+
+
+def stalled_report(service: GameService, workers: Workers, stalled: list[str]) -> str:
+    """What a stalled game's failure needs to be understood: each game's version and awaited
+    seats, the sweeper's record of it and its re-runs, its turn jobs' statuses (RQ), and the
+    end of the workers' log."""
+    assert isinstance(service.scheduler, RQScheduler)
+    scheduler = service.scheduler
+    connection, namespace = scheduler.connection, scheduler.namespace
+    lines = [f"{len(stalled)} games stalled (at most five shown):"]
+    for game_id in stalled:
+        loaded = service.load(game_id)
+        awaited = loaded.game.awaited_seats(loaded.state)
+        seen = connection.hget(queues.sweeper_seen_key(namespace), game_id)
+        due = connection.zscore(f"{namespace}:sweeper:due", game_id)
+        sweeps = connection.hgetall(f"{namespace}:game:{{{game_id}}}:sweeps")
+        jobs = []
+        for seat in awaited:
+            for attempt in range(8):
+                job_id = turn_job_id(namespace, game_id, seat, loaded.version, attempt)
+                job = Job.fetch_many([job_id], connection=connection)[0]
+                if job is not None:
+                    jobs.append(f"{job_id}: {job.get_status()} by {job.worker_name} "
+                                f"-> {job.return_value()!r}")  # fmt: skip
+        lines += [f"{game_id}: v{loaded.version} {loaded.meta.status}, awaits {awaited}, "
+                  f"seen {seen!r}, due {due}, now {time.time():.1f}, re-runs {sweeps}",
+                  *(f"  {job}" for job in jobs)]  # fmt: skip
+    return "\n".join([*lines, "workers' log (its end):", workers.log_tail()])

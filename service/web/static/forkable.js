@@ -9,13 +9,18 @@
  * decisions) and the Shithead world sampler (the play phase only). ``ended``: the game ends
  * there (a replay's last step). ``at``: the event named in the reason (omitted: none);
  * ``name(seat)`` names a seat; ``openToo``: a fork with every card open is offered there too
- * (a finished game's). Answers ``{why, ahead}``, ``ahead`` false where a later moment cannot
- * be forked either (the game is over). */
-export function forkRefusal({ game, table, seat, ended = false, at = null, name, openToo = false }) {
+ * (a finished game's); ``sealedBy``: the game this one is a sealed fork of, while that game is
+ * still played (``service.sealing``: no fork of it until then). Answers ``{why, ahead}``,
+ * ``ahead`` false where a later moment cannot be forked either (the game is over). */
+export function forkRefusal({ game, table, seat, ended = false, at = null, name, openToo = false, sealedBy = null }) {
   const there = at === null ? "" : ` at event ${at}`;
   const when = at === null ? "" : `At event ${at} `;
   const sentence = (text) => (text ? `${text[0].toUpperCase()}${text.slice(1)}` : text);
   if (table.outcome || ended) return { why: `The game is over${there}: nothing is left to play.`, ahead: false };
+  if (sealedBy !== null) {
+    return { why: `This game plays on from game ${sealedBy}, which is still being played: `
+      + "it cannot be forked again until that game ends.", ahead: true };
+  }
   const toAct = table.to_act || [];
   if (!toAct.length) return { why: `Nothing is dealt yet${there}: there is no position to play on.`, ahead: true };
   if (seat === null) return null;

@@ -140,6 +140,17 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     location.hash = `#/game/${encodeURIComponent(made.id)}`;
   }
 
+  // a sealed fork is not forked again while its source is played (service.sealing): whether
+  // it still is, read with the summary (a source archived or purged is over)
+  const sealedSource = summary.forked && summary.forked.sealed ? summary.forked.source : null;
+  let sourcePlayed = sealedSource !== null;
+  async function readSource() {
+    if (!sourcePlayed) return;
+    const read = await api("GET", `/games/${encodeURIComponent(sealedSource)}`);
+    if (read.status === 0) return;  // no answer: as it was
+    sourcePlayed = read.ok && read.data.status !== "over";
+    if (!sourcePlayed && view) drawFork();
+  }
   // the summary is read again now and then: the spectator count while the game is played; the
   // rematch another seat may offer once it is over (the stream has ended by then)
   const summaryTimer = setInterval(async () => {
@@ -147,6 +158,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     const fresh = await api("GET", path, { token });
     if (!fresh.ok) return;
     if (view.outcome) { summary = fresh.data; drawSheet(); return; }
+    readSource();
     summary.spectators = fresh.data.spectators;
     const shown = document.getElementById("spectators");
     if (shown) shown.textContent = spectatorText();
@@ -247,7 +259,8 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   function drawFork() {
     if (me === null || view.outcome) { forkBox.replaceChildren(); return; }
     if (!forkBox.childElementCount) forkBox.append(forkButton, forkWhy);
-    const refused = forkRefusal({ game: summary.game, table: { ...view, to_act: awaited() }, seat: me, name: named });
+    const refused = forkRefusal({ game: summary.game, table: { ...view, to_act: awaited() }, seat: me, name: named,
+      sealedBy: sourcePlayed ? sealedSource : null });
     const why = refused ? refused.why : "";
     forkButton.disabled = Boolean(refused);
     forkButton.title = why;
