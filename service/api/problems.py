@@ -317,11 +317,8 @@ RENDERERS: dict[type[Exception], Callable[[Any], Response]] = {
 def render(error: Exception) -> Response:
     """The problem+json answer to ``error``: the renderer of the first class of its MRO that
     has one, as Flask picks a handler (``Exception``'s at the latest)."""
-    for kind in type(error).__mro__:
-        renderer = RENDERERS.get(kind)
-        if renderer is not None:
-            return renderer(error)
-    return from_unexpected(error)
+    kind = next(k for k in type(error).__mro__ if k in RENDERERS)  # Exception: every error's
+    return RENDERERS[kind](error)
 
 
 def register(app: Flask) -> None:
