@@ -133,6 +133,8 @@ class GameService:
         self.view = reading.view
         self.view_for = reading.view_for
         self.wait = reading.wait
+        self.wait_any = reading.wait_any
+        self.versions = reading.versions
         self.watch = reading.watch
         self.unwatch = reading.unwatch
         self.spectators = reading.spectators

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.lifecycle import lifecycle
@@ -250,6 +250,14 @@ class Reading:
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game passes version ``after`` or ``timeout`` seconds pass."""
         return self.waits.wait(game_id, after, timeout)
+
+    def wait_any(self, afters: Mapping[str, int], timeout: float) -> bool:
+        """Block until one of the games passes its version or ``timeout`` seconds pass."""
+        return self.waits.wait_any(afters, timeout)
+
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """Each game's version now (0: not in the store), in one read."""
+        return self.log.versions(game_ids)
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every game with its player range and options."""

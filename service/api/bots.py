@@ -41,10 +41,13 @@ from service.store.port import UnknownGameId
 
 blp = Blueprint("bots", __name__, url_prefix="/bots", description="Bot accounts over HTTP")
 
-POLL_SECONDS = 0.1
-# open streams of one bot account in one web process, at most (a bot needs one): each polls
-# every game of its account ten times a second, so a bot opening more costs the web process
-# more, whatever its rate of requests (CARDROOM_LIMIT_BOT_REQUESTS counts a stream once)
+# how long an open stream waits on its games before it looks at the registry again (the games
+# new to the bot, and those it saw finish elsewhere): three reads (its games, their versions,
+# its finished ones); a game that moves wakes the stream at once
+LOOK_SECONDS = 0.25
+# open streams of one bot account in one web process, at most (a bot needs one): each looks
+# at the registry four times a second, so a bot opening more costs the web process more,
+# whatever its rate of requests (CARDROOM_LIMIT_BOT_REQUESTS counts a stream once)
 STREAMS_MOST = 2
 # how often an open stream checks its account still holds the name (it ends once revoked)
 # and refreshes the bot's heartbeat
@@ -142,8 +145,11 @@ def _message(kind: str, data: dict[str, Any], event_id: str | None = None) -> st
 
 def bot_events(service: GameService, name: str, seconds: float, heartbeat: float,
                since: str | None = None, digest: str | None = None) -> Iterator[str]:
-    """Poll the bot's active games and its finished ones after the cursor, and tell what
-    changed (one process's view; cheap at bot scale). With the token's ``digest``, the
+    """Tell the bot what changed in its active games and its finished ones after the cursor
+    (one process's view). The stream waits on its games' event streams (the process's one
+    shared reader, ``GameService.wait_any``): a move wakes it at once, and only the games
+    whose version moved are read again; at least every ``LOOK_SECONDS`` it looks at the
+    registry for the games new to it and those finished. With the token's ``digest``, the
     stream ends within a second of the account's revocation."""
     assert service.bots is not None
     registry = service.bots.registry
@@ -151,6 +157,7 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
     cursor = since if since is not None else registry.finished_cursor(name)
     started: set[str] = set()
     told: set[tuple[str, int, int]] = set()
+    read: dict[str, int] = {}  # each live game's version when its summary was last read
     quiet_since, checked = time.monotonic(), -math.inf
     yield "retry: 1000\n\n"
     while time.monotonic() < deadline:
@@ -160,7 +167,13 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
                 return  # revoked: the token holds nothing, the name is no live bot's
             registry.heartbeat(name, (), time.time())  # an open stream is a live bot
         sent = False
-        for game_id in registry.active(name):
+        active = registry.active(name)
+        versions = service.versions(active) if active else {}
+        read = {g: v for g, v in read.items() if g in versions}
+        for game_id in active:
+            if game_id in read and read[game_id] == versions[game_id]:
+                continue  # unmoved since its summary was read: nothing new to tell
+            read.pop(game_id, None)
             try:
                 summary = service.summary(game_id)
             except (NotFound, UnknownGameId):  # gone from the store: it finishes here too
@@ -169,6 +182,7 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
             if summary["status"] == "over":
                 registry.finish_game(name, game_id)  # told below, from the history
                 continue
+            read[game_id] = int(summary["version"])
             seats = [s["seat"] for s in summary["seats"] if s.get("bot") == name]
             if game_id not in started:
                 started.add(game_id)
@@ -201,4 +215,4 @@ def bot_events(service: GameService, name: str, seconds: float, heartbeat: float
         elif now - quiet_since >= heartbeat:
             quiet_since = now
             yield ": keep-alive\n\n"
-        time.sleep(POLL_SECONDS)
+        service.wait_any(read, max(0.0, min(LOOK_SECONDS, deadline - now)))

@@ -349,8 +349,14 @@ class InMemoryEventStore(MemoryCommitmentLog, records.CreateInSteps):
             return self._games.pop(game_id, None) is not None
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        return self.wait_any({game_id: after}, timeout)
+
+    def wait_any(self, afters: Mapping[str, int], timeout: float) -> bool:
+        def moved() -> bool:
+            return any(self._length(game_id) > after for game_id, after in afters.items())
+
         with self._lock:
-            return bool(self._lock.wait_for(lambda: self._length(game_id) > after, timeout))
+            return bool(self._lock.wait_for(moved, timeout))
 
     # test support: the memory twin of editing Redis by hand
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:

@@ -366,6 +366,11 @@ class Waits(Protocol):
         """Block until the game's version exceeds ``after`` (True) or ``timeout`` passes."""
         ...
 
+    def wait_any(self, afters: Mapping[str, int], timeout: float) -> bool:
+        """Block until one of the games' versions exceeds its ``after`` (True) or ``timeout``
+        passes (False; with no games, after ``timeout``)."""
+        ...
+
 
 class Creations(Protocol):
     """Creating a game in steps (the module docstring): a crash between them is completed by a

@@ -291,13 +291,18 @@ class RedisEventStore(
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Through this process's one shared blocking XREAD (``service.store.fanout``), or on a
         Redis Cluster its one poller (``service.store.cluster_fanout``)."""
+        return self.wait_any({game_id: after}, timeout)
+
+    def wait_any(self, afters: Mapping[str, int], timeout: float) -> bool:
+        """As ``wait``, for several games at once (one wake-up, whichever moved)."""
         with self._fanout_lock:
             if self._fanout is None:
                 if isinstance(self.client, RedisCluster):
                     self._fanout = ClusterFanout(self.client)
                 else:
                     self._fanout = Fanout(self.client, longest_block=self._longest_block())
-        return self._fanout.wait(self.key(game_id, "events"), after, timeout)
+        keyed = {self.key(game_id, "events"): after for game_id, after in afters.items()}
+        return self._fanout.wait_any(keyed, timeout)
 
     def waiting(self) -> int:
         """Streams waiting in this process now."""

@@ -8,6 +8,7 @@ their reader loop (``_run``), which looks at ``_pending()`` and calls ``_wake``.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -36,26 +37,35 @@ class Waiters:
 
     def wait(self, key: str, after: int, timeout: float) -> bool:
         """True once stream ``key`` has an entry newer than ``after``; False after ``timeout``."""
-        waiter = Waiter(key, after)
+        return self.wait_any({key: after}, timeout)
+
+    def wait_any(self, afters: Mapping[str, int], timeout: float) -> bool:
+        """True once one of the streams has an entry newer than its ``after`` (one event wakes
+        the caller, whichever stream moved); False after ``timeout``."""
+        moved = threading.Event()
+        waiters = [Waiter(key, after, moved) for key, after in afters.items()]
         with self._lock:
-            self._waiters.setdefault(key, []).append(waiter)
-            if self._thread is None or not self._thread.is_alive():
+            for waiter in waiters:
+                self._waiters.setdefault(waiter.key, []).append(waiter)
+            if waiters and (self._thread is None or not self._thread.is_alive()):
                 self._thread = threading.Thread(target=self._run, name=self.thread_name,
                                                 daemon=True)  # fmt: skip
                 self._thread.start()
-            nudge = self._arrived(key, after)
+            # every waiter is asked: the reader may be interrupted once for all of them
+            nudge = [self._arrived(w.key, w.after) for w in waiters]
             self._changed.notify()
-        if nudge:
+        if any(nudge):
             self._nudge()
         try:
-            return waiter.moved.wait(timeout)
+            return moved.wait(timeout)
         finally:
             with self._lock:
-                same = self._waiters.get(key, [])
-                if waiter in same:
-                    same.remove(waiter)
-                if not same:
-                    self._waiters.pop(key, None)
+                for waiter in waiters:
+                    same = self._waiters.get(waiter.key, [])
+                    if waiter in same:
+                        same.remove(waiter)
+                    if not same:
+                        self._waiters.pop(waiter.key, None)
 
     def _arrived(self, key: str, after: int) -> bool:
         """Under the lock, a new waiter: True to ``_nudge`` the reader (outside the lock)."""

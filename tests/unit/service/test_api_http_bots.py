@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -105,6 +107,51 @@ def test_the_stream_tells_the_bot_its_games_and_turns(client: FlaskClient) -> No
         {"type": "yourTurn", "game": game_id, "seat": s, "version": summary["version"]}
         for s in summary["to_act"]
     ]
+
+
+def _unseeded(client: FlaskClient) -> str:
+    """A Sixty-Six game of the bot's two seats that waits for the bot's own entropy."""
+    response = client.post("/games", json={"game": "sixty_six", "seats": [ME, ME]})
+    assert response.status_code == 201, response.json
+    game_id = str(response.json["id"])
+    assert client.get(f"/games/{game_id}").json["awaiting_entropy"] == [0, 1]
+    return game_id
+
+
+def test_a_bot_stream_reads_a_game_again_only_once_it_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stream waits on its games' event streams instead of polling them: a game nobody
+    # moves (its deal awaits the bot's entropy, never sent) is read once per connection
+    client = make_app(InMemoryEventStore(), CARDROOM_SSE_SECONDS=1.0).test_client()
+    token = _account(client)
+    game_id = _unseeded(client)
+    service = client.application.extensions["cardroom"]
+    reads: Counter[str] = Counter()
+    summary = service.summary
+    monkeypatch.setattr(service, "summary", lambda g: (reads.update([g]), summary(g))[1])
+    messages = _messages(client, token)
+    assert messages[:3] == [{"type": "gameStart", "game": game_id, "seats": [0, 1]},
+                            {"type": "entropyWanted", "game": game_id, "seat": 0},
+                            {"type": "entropyWanted", "game": game_id, "seat": 1}]  # fmt: skip
+    assert reads[game_id] == 1
+
+
+def test_the_bot_stream_tells_the_turn_a_move_made_while_it_waited(client: FlaskClient) -> None:
+    # the stream is open and waiting when the bot's entropy deals the game: it tells the turn
+    # of the new version
+    token = _account(client)
+    game_id = _unseeded(client)
+    other = client.application.test_client()
+    timer = threading.Timer(0.15, lambda: send_entropy(other, token, game_id))
+    timer.start()
+    messages = _messages(client, token)
+    timer.join()
+    summary = client.get(f"/games/{game_id}").json
+    assert summary["awaiting_entropy"] == [] and summary["to_act"]
+    turns = [m for m in messages if m["type"] == "yourTurn"]
+    assert turns == [{"type": "yourTurn", "game": game_id, "seat": s, "version": summary["version"]}
+                     for s in summary["to_act"]]  # fmt: skip
 
 
 def test_the_stream_needs_a_bot_token(client: FlaskClient) -> None:
