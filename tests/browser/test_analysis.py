@@ -200,6 +200,7 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     played = f"This game plays on from game {source}, which is still being played"
     expect(button).to_be_disabled()
     expect(why).to_contain_text(played)
+    watched.screenshot("table-sealed-fork-play-on", full_page=False)
     fork_token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{fork_id}')"))
     again = http.post(f"{base}/games/{fork_id}/forks",
                       json={"at": page_version(page), "as": 0, "seats": [OPEN, BOT]},
