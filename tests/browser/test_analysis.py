@@ -169,6 +169,8 @@ def test_play_on_is_offered_only_where_the_server_forks_as_the_seat_viewed(
     page.wait_for_url(lambda url: "#/game/" in url and game_id not in url)
     fork_id = page.url.rsplit("/", 1)[1]
     assert table_stack.summary(fork_id)["forked"] == {"source": game_id, "version": after, "as": 0}
+    page.locator("#fork-origin").get_by_text(
+        f"Plays on from game {game_id} at event {after}, as seat 0").wait_for()
     watched.assert_clean()
 
 
@@ -200,6 +202,10 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     played = f"This game plays on from game {source}, which is still being played"
     expect(button).to_be_disabled()
     expect(why).to_contain_text(played)
+    origin = page.locator("#fork-origin")  # where the fork plays on from, a link to it
+    expect(origin).to_contain_text(f"Plays on from game {source} at event ")
+    expect(origin).to_contain_text("as seat 0 (you). That game is still being played")
+    assert origin.locator("a").get_attribute("href") == f"#/game/{source}"
     watched.screenshot("table-sealed-fork-play-on", full_page=False)
     fork_token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{fork_id}')"))
     again = http.post(f"{base}/games/{fork_id}/forks",
@@ -212,6 +218,7 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
                       json={"type": "resign", "expected_version": version})  # fmt: skip
     assert ended.status_code == 200, ended.text
     expect(why).not_to_contain_text(played, timeout=15_000)  # the source is over: read again
+    expect(origin).not_to_contain_text("still being played")
     clicks = play_through(watched)
     assert clicks, "the person made no move in the fork"
     summary = table_stack.wait_over(fork_id)

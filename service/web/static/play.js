@@ -45,6 +45,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
   const lifecycleBox = el("div", { class: "lifecycle", id: "lifecycle" });  // resign, abort
   const forkBox = el("div", { class: "lifecycle", id: "fork-box" });  // play on from here
   const mode = el("p", { class: "muted" });
+  const origin = el("p", { class: "muted", id: "fork-origin" });  // a fork's: where it plays on from
   const panel = el("section", { class: "panel", id: "play-panel", "aria-label": "Your hand and actions" },
     el("h2", { class: "visually-hidden" }, "Your hand"), handBox, el("h2", { class: "visually-hidden" }, "Your actions"),
     el("div", { class: "actions-row" }, actionsBox, forkBox, lifecycleBox));
@@ -59,7 +60,7 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     sound.setAttribute("aria-pressed", String(!muted()));
   };
   drawSound();
-  main.append(el("div", { class: "title-row" }, heading, sound), mode, connection, status, outcome, sheetBox, refusal, joinBox, inviteBox, table, moves.box, panel);
+  main.append(el("div", { class: "title-row" }, heading, sound), mode, origin, connection, status, outcome, sheetBox, refusal, joinBox, inviteBox, table, moves.box, panel);
   // the hand and the actions are fixed at the bottom: the table above keeps clear of them
   const sized = new ResizeObserver(() => main.style.setProperty("--panel-height", `${panel.hidden ? 0 : panel.offsetHeight}px`));
   sized.observe(panel);
@@ -149,8 +150,21 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     const read = await api("GET", `/games/${encodeURIComponent(sealedSource)}`);
     if (read.status === 0) return;  // no answer: as it was
     sourcePlayed = read.ok && read.data.status !== "over";
+    if (!sourcePlayed) drawOrigin();
     if (!sourcePlayed && view) drawFork();
   }
+  // a fork says where it plays on from (docs/analysis.md): the game (a link), the event, whose
+  // point of view; a sealed one, while its source is played, that it is its seat's alone
+  function drawOrigin() {
+    const forked = summary.forked;
+    origin.hidden = !forked;
+    if (!forked) return;
+    const as = forked.as === null ? "with every card open" : `as seat ${forked.as}${forked.as === me ? " (you)" : ""}`;
+    origin.replaceChildren("Plays on from game ", el("a", { href: `#/game/${encodeURIComponent(forked.source)}` }, forked.source),
+      ` at event ${forked.version}, ${as}.`,
+      sourcePlayed ? " That game is still being played: this one is that seat's alone until it ends." : "");
+  }
+  drawOrigin();
   // the summary is read again now and then: the spectator count while the game is played; the
   // rematch another seat may offer once it is over (the stream has ended by then)
   const summaryTimer = setInterval(async () => {
