@@ -298,8 +298,14 @@ def test_the_table_offers_play_on_only_where_the_server_forks_as_its_seat(
     act(bob)  # and seat 1 (the bot at once): the play begins
     waited_on_bob = False
     deadline = time.monotonic() + 60
+    summary: dict[str, Any] = {}
     while True:
-        assert time.monotonic() < deadline, "seat 0 was never to move after seat 1 in the play"
+        assert time.monotonic() < deadline, (
+            "seat 0 was never to move after seat 1 in the play: the game at version "
+            f"{summary.get('version')}, to act {summary.get('to_act')}, the page at version "
+            f"{page_version(page)}, phase {page.inner_text('#phase')!r}; the stack's logs:\n"
+            + table_stack.log_tail()
+        )
         summary = table_stack.summary(source)
         assert summary["status"] != "over"
         if summary["to_act"] not in ([0], [1]):  # the bot's turn, or pre-play's end

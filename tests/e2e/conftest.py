@@ -86,6 +86,14 @@ class Stack:
         while text not in self.log_of[process.pid].read_text() and time.monotonic() < deadline:
             time.sleep(0.05)
 
+    def log_tail(self, lines: int = 40) -> str:
+        """The last lines of every process's log (for a failure's message)."""
+        tails = []
+        for path in self.log_of.values():
+            said = path.read_text(errors="replace").splitlines()
+            tails.append("\n".join([f"--- {path.name}:", *said[-lines:]]))
+        return "\n".join(tails)
+
     def start_worker(self, *args: str) -> subprocess.Popen[bytes]:
         worker = self.spawn("worker", "worker", *args)
         self.workers.append(worker)
