@@ -87,7 +87,12 @@ def run_worker(
             return 2
     for module in imports:
         importlib.import_module(module)
-    connection = redis.Redis.from_url(config.rq_redis_url(url))
+    connection = redis.Redis.from_url(config.rq_redis_url(url))  # this process's threads'
+    # RQ's own, which no thread uses before RQ sets its socket timeout above its BLPOP's (405
+    # s): a connection made earlier keeps redis-py's default of 5 s, and an idle worker's BLPOP
+    # on it timed out after 5 s, which RQ takes for an outage and backs off from, up to a
+    # minute between two looks at its queues (a bot's turn queued meanwhile waited that long)
+    queued = redis.Redis.from_url(config.rq_redis_url(url))
     names = [_qualified(q) for q in queues] if queues else config.default_queues()
     name = uuid.uuid4().hex  # kept across reconnects: the sweeper knows the worker by it
     stop = threading.Event()
@@ -119,7 +124,7 @@ def run_worker(
     try:
         while True:
             worker = FairWorker(  # its queues by their shares of its time (workers.shares)
-                [Queue(n, connection=connection) for n in names], connection=connection, name=name
+                [Queue(n, connection=queued) for n in names], connection=queued, name=name
             )
             try:
                 # the scheduler moves the clocks' jobs to their queue when due (one per queue
