@@ -29,7 +29,12 @@ from service import queues
 from service.games import GameService
 from service.store.redis import RedisEventStore
 from tests.e2e.conftest import ROOT
-from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import (
+    delete_namespace,
+    delete_rq_keys,
+    redis_url,
+    unique_namespace,
+)
 from workers.scheduler import RQScheduler, turn_job_id
 
 pytestmark = pytest.mark.e2e
@@ -99,9 +104,7 @@ def chaos(tmp_path: Path) -> Iterator[tuple[GameService, Workers]]:
     finally:
         workers.stop()
         delete_namespace(client, namespace)
-        rq_keys = list(client.scan_iter(match=f"rq:*{namespace}*", count=1000))
-        if rq_keys:
-            client.unlink(*rq_keys)
+        delete_rq_keys(client, namespace)
         client.close()
 
 

@@ -17,7 +17,12 @@ import redis
 from rq import Queue
 from rq.job import JobStatus
 
-from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
+from tests.support.redis_server import (
+    delete_namespace,
+    delete_rq_keys,
+    redis_url,
+    unique_namespace,
+)
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +59,5 @@ def test_a_worker_idle_past_the_socket_timeout_still_takes_a_job_at_once(tmp_pat
             worker.kill()
         log.close()
         delete_namespace(client, namespace)
-        rq_keys = list(client.scan_iter(match=f"rq:*{namespace}*", count=1000))
-        if rq_keys:
-            client.unlink(*rq_keys)
+        delete_rq_keys(client, namespace)
         client.close()

@@ -68,6 +68,13 @@ def delete_namespace(client: redis.Redis, namespace: str) -> int:
     return deleted
 
 
+def delete_rq_keys(client: redis.Redis, namespace: str) -> None:
+    """Delete RQ's keys of the namespace's queues and jobs (``rq:...<namespace>...``)."""
+    rq_keys = list(client.scan_iter(match=f"rq:*{namespace}*", count=1000))
+    if rq_keys:
+        client.unlink(*rq_keys)
+
+
 def _answers(url: str) -> bool:
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
