@@ -275,6 +275,10 @@ def test_the_table_offers_play_on_only_where_the_server_forks_as_its_seat(
         assert acted.status_code == 200, acted.text
         return int(seen["version"])
 
+    def ready_offered() -> bool:  # seat 0 may still say it is ready (pre-play)
+        seen = http.get(f"{base}/games/{source}/view", headers=alice).json()
+        return any(a["type"] == "ready" for a in seen["view"]["legal_actions"])
+
     def screenshots(name: str) -> None:
         watched.screenshot(name, full_page=False)
         page.set_viewport_size({"width": 390, "height": 844})
@@ -294,7 +298,17 @@ def test_the_table_offers_play_on_only_where_the_server_forks_as_its_seat(
     assert "only the play phase is sampled" in answer.text, answer.text
     screenshots("table-play-on-preplay")
 
-    page.locator("#actions button.action", has_text="Ready").click()  # seat 0 is ready
+    # seat 0 is ready: as a person clicks Ready again when the page says the table moved on
+    # before it arrived (the seats choose at once in pre-play: another's move may come first)
+    for _ in range(5):
+        page.locator("#actions button.action", has_text="Ready").click()
+        deadline = time.monotonic() + 10
+        while ready_offered() and "moved on" not in page.inner_text("#refusal"):
+            assert time.monotonic() < deadline, "seat 0's Ready neither landed nor was refused"
+            time.sleep(0.05)
+        if not ready_offered():
+            break
+    assert not ready_offered(), page.inner_text("#refusal")
     act(bob)  # and seat 1 (the bot at once): the play begins
     waited_on_bob = False
     deadline = time.monotonic() + 60
