@@ -5,6 +5,7 @@ dies; ours stops within a few of its one-second turns."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import psutil
 import pytest
 import redis
 
+from service.metrics_dir import default_dir
 from tests.support.redis_server import delete_namespace, redis_url, unique_namespace
 
 pytestmark = pytest.mark.e2e
@@ -54,3 +56,5 @@ def test_the_scheduler_of_a_killed_worker_stops(tmp_path: Path) -> None:
             worker.kill()
         log.close()
         delete_namespace(redis.Redis.from_url(url), namespace)
+        # a killed worker never removes its metrics directory (the last process's exit does)
+        shutil.rmtree(default_dir(namespace), ignore_errors=True)
