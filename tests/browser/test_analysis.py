@@ -207,6 +207,9 @@ def test_a_seat_plays_on_from_its_decision_of_a_game_still_played_in_a_sealed_fo
     expect(origin).to_contain_text("as seat 0 (you). That game is still being played")
     assert origin.locator("a").get_attribute("href") == f"#/game/{source}"
     watched.screenshot("table-sealed-fork-play-on", full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    watched.screenshot("table-sealed-fork-play-on-390", full_page=False)
+    page.set_viewport_size({"width": 1100, "height": 900})
     fork_token = json.loads(page.evaluate(f"localStorage.getItem('cardroom.seat.{fork_id}')"))
     again = http.post(f"{base}/games/{fork_id}/forks",
                       json={"at": page_version(page), "as": 0, "seats": [OPEN, BOT]},

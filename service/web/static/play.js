@@ -150,8 +150,9 @@ export async function gamePage({ main, onLeave, announce }, id, watching) {
     const read = await api("GET", `/games/${encodeURIComponent(sealedSource)}`);
     if (read.status === 0) return;  // no answer: as it was
     sourcePlayed = read.ok && read.data.status !== "over";
-    if (!sourcePlayed) drawOrigin();
-    if (!sourcePlayed && view) drawFork();
+    if (sourcePlayed) return;
+    drawOrigin();
+    if (view) drawFork();
   }
   // a fork says where it plays on from (docs/analysis.md): the game (a link), the event, whose
   // point of view; a sealed one, while its source is played, that it is its seat's alone
